@@ -1,0 +1,242 @@
+/**
+ * HTTP client of the pet store service (petstore-interface.md, "Endpoints"),
+ * on one keep-alive undici dispatcher per invocation. Every response is read
+ * with a size cap, parsed with exact int64 ids and checked against the zod
+ * schemas; an HTTP error status becomes a ServiceError.
+ */
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { RequestError, ServiceError } from '../errors.js';
+import { parseJson, stringifyJson } from './json.js';
+import { retryInterceptor } from './retry.js';
+import { describeIssue, Pet, Pets, ServiceErrorBody, type ListPetsQuery, type NewPet } from './schemas.js';
+
+/** Largest response body read, in bytes (16 MiB). */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+export interface ClientOptions {
+  /** Base address ending in "/" (see settings.parseBaseUrl); endpoint paths join onto it. */
+  baseUrl: URL;
+  apiKey: string;
+  /** Sent as User-Agent, e.g. "petstore/0.1.0". */
+  userAgent: string;
+  /** Deadline of the whole command in milliseconds; also the connect, header and body timeout. */
+  timeoutMs: number;
+  /** Retries of a GET after the first attempt (0 turns retrying off). */
+  retries: number;
+  /** Aborts every request (Ctrl-C, SIGTERM). */
+  signal: AbortSignal;
+  /** Environment, for HTTPS_PROXY, HTTP_PROXY and NO_PROXY. */
+  env: NodeJS.ProcessEnv;
+  /** Receives `--verbose` lines (the key is never in them). */
+  log?: (line: string) => void;
+  /** Receives warnings, such as a Deprecation or Sunset header (RFC 9745, RFC 8594). */
+  warn: (line: string) => void;
+}
+
+interface Exchange {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** The service's three operations: listPets, createPet and getPet. */
+export class PetstoreClient {
+  private readonly dispatcher: Dispatcher;
+  private readonly deadline: AbortSignal;
+  private warnedDeprecation = false;
+
+  constructor(private readonly options: ClientOptions) {
+    const timeout = options.timeoutMs;
+    const agent = new EnvHttpProxyAgent({
+      httpProxy: options.env.HTTP_PROXY ?? options.env.http_proxy,
+      httpsProxy: options.env.HTTPS_PROXY ?? options.env.https_proxy,
+      noProxy: options.env.NO_PROXY ?? options.env.no_proxy,
+      connect: { timeout },
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+    });
+    this.dispatcher = agent.compose(retryInterceptor({ retries: options.retries, log: options.log }));
+    this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(timeout)]);
+  }
+
+  /** listPets: `GET /pets?limit=&status=`. Returns the Pets array exactly as sent (unknown fields kept). */
+  async listPets(query: ListPetsQuery): Promise<Pet[]> {
+    const params = new URLSearchParams({ limit: String(query.limit) });
+    if (query.status) params.set('status', query.status);
+    const response = await this.send('GET', `pets?${params}`);
+    return this.expect(response, [200], Pets, 'pets');
+  }
+
+  /** createPet: `POST /pets` with a NewPet body. Returns the created Pet (201). Never retried once sent. */
+  async createPet(pet: NewPet): Promise<Pet> {
+    const body: Record<string, unknown> = { name: pet.name, categoryId: pet.categoryId };
+    if (pet.status !== undefined) body.status = pet.status;
+    const response = await this.send('POST', 'pets', stringifyJson(body));
+    return this.expect(response, [201, 200], Pet, 'pet');
+  }
+
+  /** getPet (deprecated): `GET /pets/{petId}`. Returns the Pet (200); 404 becomes a ServiceError. */
+  async getPet(petId: bigint): Promise<Pet> {
+    const response = await this.send('GET', `pets/${petId}`);
+    return this.expect(response, [200], Pet, 'pet');
+  }
+
+  /** Closes the keep-alive connections. */
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private async send(method: 'GET' | 'POST', path: string, body?: string): Promise<Exchange> {
+    const url = new URL(path, this.options.baseUrl);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.options.apiKey}`,
+      accept: 'application/json',
+      'user-agent': this.options.userAgent,
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const log = this.options.log;
+    log?.(`> ${method} ${url.href}`);
+    for (const [name, value] of Object.entries(headers)) {
+      log?.(`> ${name}: ${name === 'authorization' ? 'Bearer [redacted]' : value}`);
+    }
+    const started = performance.now();
+    try {
+      const response = await request(url, {
+        method,
+        headers,
+        body,
+        dispatcher: this.dispatcher,
+        signal: this.deadline,
+      });
+      const text = await readCapped(response.body, url);
+      log?.(`< HTTP ${response.statusCode} (${Math.round(performance.now() - started)} ms, ${Buffer.byteLength(text)} bytes)`);
+      this.noticeDeprecation(response.headers);
+      return { status: response.statusCode, headers: response.headers, text };
+    } catch (error) {
+      throw this.describeFailure(error, url);
+    }
+  }
+
+  private describeFailure(error: unknown, url: URL): Error {
+    if (error instanceof RequestError) return error;
+    if (this.options.signal.aborted) return this.options.signal.reason as Error;
+    const host = url.host;
+    if (this.deadline.aborted || isTimeout(error)) {
+      return new RequestError(`request to ${host} timed out after ${this.options.timeoutMs} ms`, 'timeout');
+    }
+    const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+    const reason = code ? `${code}` : error instanceof Error ? error.message : String(error);
+    return new RequestError(`cannot reach ${host}: ${reason}`, 'network_error');
+  }
+
+  private noticeDeprecation(headers: Exchange['headers']): void {
+    if (this.warnedDeprecation) return;
+    const deprecation = first(headers['deprecation']);
+    const sunset = first(headers['sunset']);
+    if (!deprecation && !sunset) return;
+    this.warnedDeprecation = true;
+    const parts: string[] = [];
+    if (deprecation) parts.push(`deprecated ${describeDate(deprecation)}`);
+    if (sunset) parts.push(`to be removed ${describeDate(sunset)}`);
+    this.options.warn(`warning: the service says this endpoint is ${parts.join(', ')}`);
+  }
+
+  private expect<T extends z.ZodType>(response: Exchange, ok: number[], schema: T, root: string): z.infer<T> {
+    const { status } = response;
+    // undici follows no redirect without its redirect interceptor, which is not
+    // installed: a redirect could carry the key to another origin.
+    if (ok.includes(status)) {
+      const data = this.parseBody(response);
+      const checked = schema.safeParse(data);
+      if (!checked.success) {
+        throw new RequestError(`unexpected response (HTTP ${status}): ${describeIssue(checked.error, root)}`, 'unexpected_response', status);
+      }
+      // The checked value is returned as parsed, not zod's copy, so that key order
+      // and unknown fields reach `--json` exactly as the service sent them.
+      return data as z.infer<T>;
+    }
+    if (status >= 300 && status < 400) {
+      const location = first(response.headers['location']);
+      throw new RequestError(
+        `the service answered HTTP ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed`,
+        'redirect',
+        status,
+      );
+    }
+    const errorBody = tryParse(response.text);
+    const parsed = ServiceErrorBody.safeParse(errorBody);
+    if (parsed.success && status >= 400) {
+      throw new ServiceError(status, parsed.data.code, parsed.data.message);
+    }
+    if (status >= 400) throw new ServiceError(status, `http_${status}`, describeBody(response));
+    throw new RequestError(`unexpected response: HTTP ${status} ${describeBody(response)}`, 'unexpected_response', status);
+  }
+
+  private parseBody(response: Exchange): unknown {
+    const type = first(response.headers['content-type']) ?? '';
+    if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+      throw new RequestError(
+        `unexpected response (HTTP ${response.status}): content type ${type ? `"${type}"` : 'missing'}, not JSON: ${describeBody(response)}`,
+        'unexpected_response',
+        response.status,
+      );
+    }
+    try {
+      return parseJson(response.text);
+    } catch {
+      throw new RequestError(
+        `unexpected response (HTTP ${response.status}): malformed JSON: ${describeBody(response)}`,
+        'unexpected_response',
+        response.status,
+      );
+    }
+  }
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown }, url: URL): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      const error = new RequestError(`response from ${url.host} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; aborted`, 'body_too_large');
+      body.destroy(error);
+      throw error;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return parseJson(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A short, single-line excerpt of a body; terminal escapes are removed when the message is printed. */
+function describeBody(response: Exchange): string {
+  const flat = response.text.replace(/\s+/g, ' ').trim();
+  if (!flat) return '(empty body)';
+  return flat.length > 120 ? `"${flat.slice(0, 120)}…"` : `"${flat}"`;
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isTimeout(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? '';
+  const name = (error as { name?: string }).name ?? '';
+  return /TIMEOUT/i.test(code) || name === 'TimeoutError';
+}
+
+/** RFC 9745 Deprecation is "@<unix seconds>" (or "true" in older drafts); RFC 8594 Sunset is an HTTP-date. */
+function describeDate(value: string): string {
+  const epoch = /^@(-?\d+)$/.exec(value.trim());
+  const date = epoch ? new Date(Number(epoch[1]) * 1000) : new Date(value);
+  return Number.isNaN(date.getTime()) ? `(${value.slice(0, 40)})` : `on ${date.toISOString().slice(0, 10)}`;
+}

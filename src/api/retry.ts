@@ -1,0 +1,81 @@
+/**
+ * Retry policy for undici's retry interceptor. A GET is retried on connection
+ * errors, timeouts and the statuses 408, 429, 502, 503 and 504, with
+ * exponential backoff and full jitter, honouring Retry-After (RFC 9110 §10.2.3,
+ * seconds or HTTP-date) up to {@link MAX_RETRY_AFTER_MS}. A POST is retried only
+ * when its connection was never established, so a pet is never created twice.
+ */
+import { interceptors, type Dispatcher, type RetryHandler } from 'undici';
+
+export const RETRY_STATUS_CODES = [408, 429, 502, 503, 504];
+/** Connection errors after which a GET may be sent again. */
+const GET_ERROR_CODES = [
+  'ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETDOWN', 'ENETUNREACH', 'EHOSTDOWN',
+  'EHOSTUNREACH', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+];
+/** Errors that prove no byte of the request reached the server. */
+const NEVER_CONNECTED_CODES = ['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT'];
+
+/** Longest Retry-After waited for, in milliseconds; a longer one ends the command instead. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+const BASE_DELAY_MS = 250;
+const MAX_BACKOFF_MS = 8_000;
+
+export interface RetryPolicyOptions {
+  /** Retries after the first attempt; 0 turns retrying off. */
+  retries: number;
+  log?: (line: string) => void;
+  /** Random number in [0, 1) for jitter; Math.random by default. */
+  random?: () => number;
+}
+
+/**
+ * Milliseconds a Retry-After value asks to wait (delta-seconds or HTTP-date),
+ * or undefined when the header is absent or unreadable.
+ */
+export function retryAfterMs(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined) return undefined;
+  if (/^\s*\d+\s*$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The undici interceptor carrying this policy, for `dispatcher.compose()`. */
+export function retryInterceptor(options: RetryPolicyOptions): Dispatcher.DispatcherComposeInterceptor {
+  const random = options.random ?? Math.random;
+  const retry: RetryHandler.RetryCallback = (error, { state, opts }, callback) => {
+    const { statusCode, code, headers } = error as Error & {
+      statusCode?: number;
+      code?: string;
+      headers?: Record<string, string | string[] | undefined>;
+    };
+    const method = opts.method;
+    const eligible =
+      statusCode !== undefined && code === 'UND_ERR_REQ_RETRY'
+        ? method === 'GET' && RETRY_STATUS_CODES.includes(statusCode)
+        : method === 'GET'
+          ? GET_ERROR_CODES.includes(code ?? '')
+          : NEVER_CONNECTED_CODES.includes(code ?? '');
+    if (!eligible || state.counter > options.retries) {
+      callback(error);
+      return;
+    }
+    const asked = retryAfterMs(headers?.['retry-after']);
+    if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
+      callback(error);
+      return;
+    }
+    const backoff = Math.min(BASE_DELAY_MS * 2 ** (state.counter - 1), MAX_BACKOFF_MS) * random();
+    const delay = asked ?? backoff;
+    options.log?.(`* retry ${state.counter} of ${options.retries} in ${Math.round(delay)} ms (${statusCode ? `HTTP ${statusCode}` : code})`);
+    return setTimeout(() => callback(null), delay) as unknown as void;
+  };
+  return interceptors.retry({
+    retry,
+    maxRetries: options.retries,
+    methods: ['GET', 'POST'],
+    statusCodes: RETRY_STATUS_CODES,
+  });
+}

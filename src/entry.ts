@@ -1,0 +1,37 @@
+/**
+ * Process glue for bin/petstore.js: wires real stdio, signals and broken pipes
+ * to `main`, then sets the exit code. Nothing else touches `process`.
+ */
+import { InterruptedError } from './errors.js';
+import { main } from './main.js';
+
+/** Runs petstore for this process and sets `process.exitCode`. */
+export async function start(): Promise<void> {
+  const controller = new AbortController();
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+    if (controller.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+    controller.abort(new InterruptedError(signal));
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  // A reader that went away (`petstore list | head -1`) is not an error worth a trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
+  const code = await main(process.argv.slice(2), {
+    io: {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stdin: process.stdin,
+      stdoutIsTTY: Boolean(process.stdout.isTTY),
+      stderrIsTTY: Boolean(process.stderr.isTTY),
+      stdinIsTTY: Boolean(process.stdin.isTTY),
+    },
+    env: process.env,
+    signal: controller.signal,
+  });
+  process.exitCode = code;
+}

@@ -1,0 +1,111 @@
+/**
+ * Error types thrown by commands and the API layer. Only `main` turns them
+ * into exit codes (see {@link exitCodeFor}); commands never exit themselves.
+ */
+
+/** Exit codes, documented in the README and in `petstore --help`. */
+export const ExitCode = {
+  ok: 0,
+  /** Network failure, timeout, 5xx, unexpected response. */
+  failure: 1,
+  /** Invalid usage or input: bad flags, client-side validation, a 400 from the service. */
+  usage: 2,
+  /** The service answered 404. */
+  notFound: 3,
+  /** No API key, or the service answered 401. */
+  auth: 4,
+  /** Interrupted by SIGINT (Ctrl-C). */
+  interrupted: 130,
+  /** Terminated by SIGTERM. */
+  terminated: 143,
+} as const;
+
+/** The machine-readable shape of every error written with `--json`, like the interface's Error object. */
+export interface ErrorReport {
+  code: string;
+  message: string;
+  /** The HTTP status code, or null when no HTTP response was involved. */
+  status: number | null;
+}
+
+/** Base class: a failure the user is expected to see, printed without a stack trace. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+    /** Machine-readable code for `--json` error output. */
+    readonly code: string,
+    /** Extra lines printed after the message, such as the command that fixes the problem. */
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+
+  report(): ErrorReport {
+    return { code: this.code, message: this.message, status: null };
+  }
+}
+
+/** Bad flags, arguments or input; nothing was sent. Exit 2. */
+export class UsageError extends CliError {
+  constructor(message: string, hint?: string, code = 'invalid_usage') {
+    super(message, ExitCode.usage, code, hint);
+  }
+}
+
+/** No API key is available for the selected environment; nothing was sent. Exit 4. */
+export class MissingKeyError extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, ExitCode.auth, 'missing_api_key', hint);
+  }
+}
+
+/** Network failure, timeout or an answer the interface does not allow. Exit 1. */
+export class RequestError extends CliError {
+  constructor(message: string, code = 'request_failed', readonly status: number | null = null) {
+    super(message, ExitCode.failure, code);
+  }
+
+  override report(): ErrorReport {
+    return { code: this.code, message: this.message, status: this.status };
+  }
+}
+
+/**
+ * The service answered with an HTTP error status. Carries the interface's
+ * Error object (`code`, `message`, `status`; Errors section) when the body held one.
+ * Exit code follows the status: 400 → 2, 401 → 4, 404 → 3, anything else → 1.
+ */
+export class ServiceError extends CliError {
+  constructor(
+    readonly status: number,
+    readonly serviceCode: string,
+    readonly serviceMessage: string,
+  ) {
+    super(`${serviceMessage} (HTTP ${status}, code ${serviceCode})`, exitCodeForStatus(status), serviceCode);
+  }
+
+  override report(): ErrorReport {
+    return { code: this.serviceCode, message: this.serviceMessage, status: this.status };
+  }
+}
+
+/** The command was interrupted by a signal; `exitCode` is 130 (SIGINT) or 143 (SIGTERM). */
+export class InterruptedError extends CliError {
+  constructor(signal: 'SIGINT' | 'SIGTERM') {
+    super(
+      signal === 'SIGINT' ? 'interrupted' : 'terminated',
+      signal === 'SIGINT' ? ExitCode.interrupted : ExitCode.terminated,
+      'interrupted',
+    );
+  }
+}
+
+/** Maps an HTTP error status of the service to an exit code (Errors section of the interface). */
+export function exitCodeForStatus(status: number): number {
+  if (status === 400) return ExitCode.usage;
+  if (status === 401) return ExitCode.auth;
+  if (status === 404) return ExitCode.notFound;
+  return ExitCode.failure;
+}
