@@ -58,8 +58,7 @@ export function buildProgram(version: string, makeContext: ContextFactory, run: 
         .argParser(integerIn('--retries', 0, 10)),
     )
     .option('--verbose', 'log requests (key redacted) and stack traces to stderr')
-    .addHelpText('after', EXIT_CODES_HELP)
-    .showHelpAfterError('(run with --help for usage)');
+    .addHelpText('after', EXIT_CODES_HELP);
 
   const bind =
     (load: () => Promise<{ default: Action }>) =>

@@ -2,7 +2,7 @@
  * Entry point: parses the command line, runs one command and maps what it
  * throws to an exit code. The only place that picks an exit code.
  */
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { buildProgram } from './cli.js';
 import { Context, type GlobalOptions, type IO } from './context.js';
 import { CliError, ExitCode, InterruptedError, type ErrorReport } from './errors.js';
@@ -47,13 +47,17 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
       }
     },
   );
-  program.exitOverride();
-  program.configureOutput({
-    writeOut: (text) => io.stdout.write(text),
-    writeErr: (text) => io.stderr.write(text),
-    outputError: (text, write) => write(text),
-  });
-  for (const command of program.commands) command.exitOverride();
+  const configure = (command: Command): void => {
+    command.exitOverride();
+    command.configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(text),
+    });
+    command.showHelpAfterError(`(run "${commandPath(command)} --help" for usage)`);
+    command.commands.forEach(configure);
+  };
+  configure(program);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -61,6 +65,12 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
   } catch (error) {
     return reportError(error, io, env, globals, signal);
   }
+}
+
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }
 
 function reportError(

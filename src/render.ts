@@ -53,6 +53,7 @@ export function renderPetTable(out: OutputTarget, pets: Pet[]): void {
   const table = new Table({
     head: ['ID', 'NAME', 'CATEGORY', 'STATUS'].map((h) => chalk.bold(h)),
     style: { head: [], border: [] },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
   for (const row of rows) {
     const status = row[3]!;

@@ -77,5 +77,8 @@ export function retryInterceptor(options: RetryPolicyOptions): Dispatcher.Dispat
     maxRetries: options.retries,
     methods: ['GET', 'POST'],
     statusCodes: RETRY_STATUS_CODES,
+    // Hand the last response (a 503, say) to the client when retrying stops,
+    // so that it reports the service's own Error instead of a generic one.
+    throwOnError: false,
   });
 }

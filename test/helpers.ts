@@ -1,0 +1,72 @@
+/**
+ * Runs petstore in-process through `main` with captured streams and an
+ * isolated config folder, and records requests that no nock mock matched.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import nock from 'nock';
+import { main } from '../src/main.js';
+
+export const BASE = 'https://api.petstore.test';
+export const BASE_URL = `${BASE}/v1`;
+
+export interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** Requests that reached the network layer without a matching mock. */
+  unmatched: string[];
+}
+
+export interface RunSetup {
+  env?: NodeJS.ProcessEnv;
+  stdin?: string;
+  stdoutIsTTY?: boolean;
+  stdinIsTTY?: boolean;
+  signal?: AbortSignal;
+  configHome?: string;
+}
+
+/** A fresh XDG_CONFIG_HOME folder. */
+export function tempConfigHome(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-test-'));
+}
+
+/** Default env: base URL and key of the mocked service, a fresh config folder. */
+export function serviceEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { PETSTORE_BASE_URL: BASE_URL, PETSTORE_API_KEY: 'test-key', ...extra };
+}
+
+export async function run(argv: string[], setup: RunSetup = {}): Promise<Result> {
+  let stdout = '';
+  let stderr = '';
+  const unmatched: string[] = [];
+  const onNoMatch = (req: { method?: string; path?: string; href?: string }) =>
+    unmatched.push(`${req.method ?? ''} ${req.href ?? req.path ?? ''}`);
+  nock.emitter.on('no match', onNoMatch);
+  try {
+    const code = await main(argv, {
+      io: {
+        stdout: { write: (t: string) => (stdout += t) },
+        stderr: { write: (t: string) => (stderr += t) },
+        stdin: Readable.from(setup.stdin === undefined ? [] : [setup.stdin]),
+        stdoutIsTTY: setup.stdoutIsTTY ?? false,
+        stderrIsTTY: setup.stdoutIsTTY ?? false,
+        stdinIsTTY: setup.stdinIsTTY ?? false,
+      },
+      env: { XDG_CONFIG_HOME: setup.configHome ?? tempConfigHome(), ...setup.env },
+      signal: setup.signal,
+      version: '1.2.3',
+    });
+    return { code, stdout, stderr, unmatched };
+  } finally {
+    nock.emitter.off('no match', onNoMatch);
+  }
+}
+
+/** The interface's Error body. */
+export function errorBody(status: number, code: string, message: string) {
+  return { code, message, status };
+}
