@@ -6,5 +6,6 @@ export default defineConfig({
     setupFiles: ['test/setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
   },
 });

@@ -1,0 +1,116 @@
+// End-to-end: the built bin/petstore.js as a child process against the sandbox
+// on a random loopback port, with an isolated XDG_CONFIG_HOME.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+// @ts-expect-error: the sandbox is plain JavaScript without type declarations
+import { createSandbox } from '../sandbox/server.mjs';
+import { tempConfigHome } from './helpers.js';
+
+const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
+
+interface Sandbox {
+  server: import('node:http').Server;
+  requests: Array<{ method: string; url: string; headers: Record<string, string>; body: string }>;
+}
+
+let sandbox: Sandbox;
+let baseUrl: string;
+
+beforeAll(async () => {
+  sandbox = createSandbox({ key: 'e2e-key', firstId: 9007199254740993n, seed: false });
+  await new Promise<void>((resolve) => sandbox.server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => sandbox.server.close(resolve));
+});
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function petstore(args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+describe('bin/petstore.js against the sandbox', () => {
+  const env = () => ({ PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'e2e-key', PETSTORE_NO_DEPRECATION_WARNING: '1' });
+
+  test('add then get returns the same pet, ids above 2^53 exact', async () => {
+    const added = await petstore(['add', '--name', 'Rex', '--category-id', '9007199254740995', '--status', 'available', '--json'], env());
+    expect(added).toEqual({ code: 0, stderr: '', stdout: expect.stringMatching(/^\{"id":\d+,"name":"Rex","categoryId":9007199254740995,"status":"available"\}\n$/) });
+    const id = /"id":(\d+)/.exec(added.stdout)![1]!;
+    expect(BigInt(id) >= 9007199254740993n).toBe(true);
+    const got = await petstore(['get', id, '--json'], env());
+    expect(got).toEqual({ code: 0, stdout: added.stdout, stderr: '' });
+  });
+
+  test('list filters by status; piped output is tab-separated', async () => {
+    await petstore(['add', '--name', 'Tom', '--category-id', '2', '--status', 'sold'], env());
+    const sold = await petstore(['list', '--status', 'sold'], env());
+    expect(sold.code).toBe(0);
+    expect(sold.stderr).toBe('');
+    const rows = sold.stdout.trim().split('\n').map((line) => line.split('\t'));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.length === 4 && row[3] === 'sold')).toBe(true);
+    expect(rows.some((row) => row[1] === 'Tom')).toBe(true);
+  });
+
+  test('auth login --with-token, then list with the stored key; the file is mode 0600', async () => {
+    const home = tempConfigHome();
+    const isolated = { XDG_CONFIG_HOME: home };
+    const login = await petstore(['auth', 'login', '--with-token', '--env', 'local'], isolated, 'e2e-key\n');
+    expect(login.code).toBe(0);
+    const file = path.join(home, 'petstore', 'config.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect((await petstore(['config', 'set', 'base-url', baseUrl, '--env', 'local'], isolated)).code).toBe(0);
+    const listed = await petstore(['list', '--json'], { ...isolated, PETSTORE_ENV: 'local' });
+    expect(listed.code).toBe(0);
+    expect(Array.isArray(JSON.parse(listed.stdout))).toBe(true);
+    const status = await petstore(['auth', 'status', '--env', 'local'], isolated);
+    expect(status.stdout).not.toContain('e2e-key');
+  });
+
+  test('a wrong key exits 4; an unknown id exits 3', async () => {
+    const wrong = await petstore(['list'], { ...env(), PETSTORE_API_KEY: 'nope' });
+    expect(wrong).toEqual({ code: 4, stdout: '', stderr: 'error: missing or invalid API key (HTTP 401, code unauthorized)\n' });
+    const missing = await petstore(['get', '1'], env());
+    expect(missing).toEqual({ code: 3, stdout: '', stderr: 'error: no animal with id 1 (HTTP 404, code not_found)\n' });
+  });
+
+  test('bad input exits 2 and sends nothing', async () => {
+    const before = sandbox.requests.length;
+    for (const args of [
+      ['list', '--limit', '0'],
+      ['list', '--status', 'lost'],
+      ['add', '--name', 'Rex', '--category-id', '1e3'],
+      ['get', '9223372036854775808'],
+      ['get', 'abc'],
+      ['list', '--nope'],
+    ]) {
+      const r = await petstore(args, env());
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+    }
+    expect(sandbox.requests.length).toBe(before);
+  });
+});
