@@ -20,9 +20,6 @@ export interface StoredEnvironment {
 export const CONFIG_KEYS = ['base-url'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
-/** Environment names: letters, digits, `-` and `_` (a dot would split conf's key path). */
-export const ENV_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 

@@ -6,7 +6,6 @@
  */
 import { isIP } from 'node:net';
 import type { ConfigStore } from './config.js';
-import { ENV_NAME } from './config.js';
 import { MissingKeyError, UsageError } from './errors.js';
 
 /** Where a setting came from, as `auth status` reports it. */
@@ -20,6 +19,9 @@ export interface Resolved<T> {
 }
 
 export const DEFAULT_ENV = 'production';
+
+/** Environment names: letters, digits, `-` and `_` (a dot would split conf's key path). */
+export const ENV_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** The global flags that take part in resolution. */
 export interface SettingFlags {
