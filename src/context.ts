@@ -16,6 +16,10 @@ import {
   type Resolved,
 } from './settings.js';
 import { sanitizeText } from './text.js';
+import { UsageError } from './errors.js';
+
+/** An API key as it can travel in an Authorization header: printable ASCII, no spaces. */
+export const API_KEY_FORMAT = /^[\x21-\x7e]+$/;
 
 /** The streams of one invocation. */
 export interface IO {
@@ -106,6 +110,9 @@ export class Context {
       if (!baseUrl) throw missingBaseUrl(envName);
       const apiKey = await this.apiKey();
       if (!apiKey) throw missingApiKey(envName);
+      if (!API_KEY_FORMAT.test(apiKey.value)) {
+        throw new UsageError(`the API key from ${apiKey.origin} is not usable: it must be printable ASCII without spaces (the key is not shown)`);
+      }
       const { PetstoreClient } = await import('./api/client.js');
       this.log(`* environment ${envName}, base URL ${baseUrl.value.href} (from ${baseUrl.origin}), key from ${apiKey.source}`);
       return new PetstoreClient({

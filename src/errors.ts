@@ -82,8 +82,11 @@ export class ServiceError extends CliError {
     readonly status: number,
     readonly serviceCode: string,
     readonly serviceMessage: string,
+    hint?: string,
+    /** The printed message, when the body was not an Error object. */
+    message = `${serviceMessage} (HTTP ${status}, code ${serviceCode})`,
   ) {
-    super(`${serviceMessage} (HTTP ${status}, code ${serviceCode})`, exitCodeForStatus(status), serviceCode);
+    super(message, exitCodeForStatus(status), serviceCode, hint);
   }
 
   override report(): ErrorReport {

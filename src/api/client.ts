@@ -8,7 +8,7 @@ import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { RequestError, ServiceError } from '../errors.js';
 import { parseJson, stringifyJson } from './json.js';
-import { retryInterceptor } from './retry.js';
+import { MAX_RETRY_AFTER_MS, retryAfterMs, retryInterceptor } from './retry.js';
 import { describeIssue, Pet, Pets, ServiceErrorBody, type ListPetsQuery, type NewPet } from './schemas.js';
 
 /** Largest response body read, in bytes (16 MiB). */
@@ -109,7 +109,7 @@ export class PetstoreClient {
         dispatcher: this.dispatcher,
         signal: this.deadline,
       });
-      const text = await readCapped(response.body, url);
+      const text = await readCapped(response.body, response.headers, url);
       log?.(`< HTTP ${response.statusCode} (${Math.round(performance.now() - started)} ms, ${Buffer.byteLength(text)} bytes)`);
       this.noticeDeprecation(response.headers);
       return { status: response.statusCode, headers: response.headers, text };
@@ -164,13 +164,16 @@ export class PetstoreClient {
         status,
       );
     }
-    const errorBody = tryParse(response.text);
-    const parsed = ServiceErrorBody.safeParse(errorBody);
+    const hint = retryHint(response);
+    const parsed = ServiceErrorBody.safeParse(tryParse(response.text));
     if (parsed.success && status >= 400) {
-      throw new ServiceError(status, parsed.data.code, parsed.data.message);
+      throw new ServiceError(status, parsed.data.code, parsed.data.message, hint);
     }
-    if (status >= 400) throw new ServiceError(status, `http_${status}`, describeBody(response));
-    throw new RequestError(`unexpected response: HTTP ${status} ${describeBody(response)}`, 'unexpected_response', status);
+    const excerpt = describeBody(response);
+    const type = first(response.headers['content-type']);
+    const what = `the service answered HTTP ${status}${type ? ` (${type.split(';')[0]})` : ''}: ${excerpt}`;
+    if (status >= 400) throw new ServiceError(status, `http_${status}`, excerpt, hint, what);
+    throw new RequestError(`unexpected response: ${what}`, 'unexpected_response', status);
   }
 
   private parseBody(response: Exchange): unknown {
@@ -194,19 +197,40 @@ export class PetstoreClient {
   }
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown }, url: URL): Promise<string> {
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown },
+  headers: Exchange['headers'],
+  url: URL,
+): Promise<string> {
+  const tooLarge = () =>
+    new RequestError(`response from ${url.host} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; aborted`, 'body_too_large');
+  if (Number(first(headers['content-length']) ?? 0) > MAX_BODY_BYTES) {
+    const error = tooLarge();
+    body.destroy(error);
+    throw error;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
     if (size > MAX_BODY_BYTES) {
-      const error = new RequestError(`response from ${url.host} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; aborted`, 'body_too_large');
+      const error = tooLarge();
       body.destroy(error);
       throw error;
     }
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** For a 429 or 503 carrying Retry-After: when to try again, as a hint line. */
+function retryHint(response: Exchange): string | undefined {
+  if (response.status !== 429 && response.status !== 503) return undefined;
+  const wait = retryAfterMs(response.headers['retry-after']);
+  if (wait === undefined) return undefined;
+  const when = new Date(Date.now() + wait).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const capped = wait > MAX_RETRY_AFTER_MS ? ` (longer than the ${MAX_RETRY_AFTER_MS / 1000} s petstore waits)` : '';
+  return `The service asks to retry after ${when}${capped}; try again then.`;
 }
 
 function tryParse(text: string): unknown {

@@ -4,7 +4,7 @@
  * `--with-token` it reads the key from standard input (for scripts).
  */
 import { read } from 'read';
-import type { Context } from '../context.js';
+import { API_KEY_FORMAT, type Context } from '../context.js';
 import { UsageError } from '../errors.js';
 
 /** Reads all of a stream as UTF-8 text. */
@@ -22,7 +22,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 export function checkApiKey(raw: string): string {
   const key = raw.trim();
   if (!key) throw new UsageError('no API key given: the input was empty');
-  if (!/^[\x21-\x7e]+$/.test(key)) {
+  if (!API_KEY_FORMAT.test(key)) {
     throw new UsageError('invalid API key: it must be printable ASCII without spaces (the key is not shown)');
   }
   return key;

@@ -1,0 +1,233 @@
+// Network faults and responses the interface does not promise, against a real
+// loopback server: stdout, stderr, exit code and the requests the server saw.
+import { afterEach, describe, expect, test } from 'vitest';
+import { startFaultServer, PET, type FaultServer, type Step } from './fault-server.js';
+import { run } from './helpers.js';
+
+let server: FaultServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function against(script: Step[], argv: string[], env: NodeJS.ProcessEnv = {}) {
+  server = await startFaultServer(script);
+  const result = await run(argv, {
+    env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'fault-key', PETSTORE_NO_DEPRECATION_WARNING: '1', ...env },
+  });
+  return { ...result, requests: server.requests, host: server.host };
+}
+
+const ok = (json: unknown): Step => ({ status: 200, json });
+
+describe('retries', () => {
+  test('a GET answered 503 then 200 is retried and succeeds', async () => {
+    const r = await against([{ status: 503, json: { code: 'busy', message: 'busy', status: 503 } }, ok([PET])], ['list']);
+    expect(r).toMatchObject({ code: 0, stdout: '1\tRex\t2\tavailable\n', stderr: '' });
+    expect(r.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['GET /v1/pets?limit=20', 'GET /v1/pets?limit=20']);
+  });
+
+  test.each([[408], [429], [502], [504]])('a GET answered %i is retried', async (status) => {
+    const r = await against([{ status, body: '' }, ok([PET])], ['list']);
+    expect(r.code).toBe(0);
+    expect(r.requests).toHaveLength(2);
+  });
+
+  test('gives up after 3 attempts by default, reporting the last answer', async () => {
+    const r = await against([{ status: 503, json: { code: 'busy', message: 'come back later', status: 503 } }], ['list']);
+    expect(r).toMatchObject({ code: 1, stdout: '', stderr: 'error: come back later (HTTP 503, code busy)\n' });
+    expect(r.requests).toHaveLength(3);
+  });
+
+  test('--retries 0 turns retrying off', async () => {
+    const r = await against([{ status: 503, body: '' }], ['list', '--retries', '0']);
+    expect(r.code).toBe(1);
+    expect(r.requests).toHaveLength(1);
+  });
+
+  test('a GET whose connection is reset is retried', async () => {
+    const r = await against([{ destroy: true }, ok([PET])], ['list']);
+    expect(r.code).toBe(0);
+    expect(r.requests).toHaveLength(2);
+  });
+
+  test('Retry-After in seconds is honoured', async () => {
+    const started = Date.now();
+    const r = await against([{ status: 429, headers: { 'retry-after': '1' }, body: '' }, ok([PET])], ['list']);
+    expect(r.code).toBe(0);
+    expect(r.requests).toHaveLength(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  test('Retry-After as an HTTP-date is honoured', async () => {
+    const date = new Date(Date.now() + 2000).toUTCString();
+    const started = Date.now();
+    const r = await against([{ status: 503, headers: { 'retry-after': date }, body: '' }, ok([PET])], ['list']);
+    expect(r.code).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  test('a Retry-After beyond 60 s is not waited for: exit 1 saying when to try again', async () => {
+    const r = await against(
+      [{ status: 429, headers: { 'retry-after': '3600' }, json: { code: 'rate_limited', message: 'slow down', status: 429 } }],
+      ['list'],
+    );
+    expect(r.code).toBe(1);
+    expect(r.requests).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /^error: slow down \(HTTP 429, code rate_limited\)\nThe service asks to retry after \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(longer than the 60 s petstore waits\); try again then\.\n$/,
+    );
+  });
+
+  test('a POST answered 500 or 503 is sent exactly once', async () => {
+    for (const status of [500, 503]) {
+      const r = await against([{ status, json: { code: 'oops', message: 'failed', status } }], ['add', '--name', 'Rex', '--category-id', '1']);
+      expect(r.code).toBe(1);
+      expect(r.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
+      await server!.close();
+      server = undefined;
+    }
+  });
+
+  test('a POST whose connection drops after sending is not retried', async () => {
+    const r = await against([{ destroy: true }, { status: 201, json: PET }], ['add', '--name', 'Rex', '--category-id', '1']);
+    expect(r.code).toBe(1);
+    expect(r.requests).toHaveLength(1);
+    expect(r.stderr).toMatch(/^error: cannot reach 127\.0\.0\.1:\d+: /);
+  });
+
+  test('a POST to a port nobody listens on fails after retrying the connection only', async () => {
+    const r = await run(['add', '--name', 'Rex', '--category-id', '1', '--verbose'], {
+      env: { PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1', PETSTORE_API_KEY: 'k' },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('* retry 1 of 2');
+    expect(r.stderr).toContain('error: cannot reach 127.0.0.1:9: ECONNREFUSED');
+  });
+});
+
+describe('timeouts', () => {
+  test('a server that never answers ends at --timeout with a message naming the host', async () => {
+    const r = await against([{ hang: true }], ['list', '--timeout', '300']);
+    expect(r).toMatchObject({ code: 1, stdout: '', stderr: `error: request to ${r.host} timed out after 300 ms\n` });
+  });
+});
+
+describe('responses the interface does not promise', () => {
+  test('an HTML 502 ends with exit 1, the status and a sanitised excerpt', async () => {
+    const html = '<html><body>\u001b[31m<h1>502 Bad Gateway</h1></body></html>';
+    const r = await against([{ status: 502, headers: { 'content-type': 'text/html' }, body: html }], ['list', '--retries', '0']);
+    expect(r).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'error: the service answered HTTP 502 (text/html): "<html><body><h1>502 Bad Gateway</h1></body></html>"\n',
+    });
+  });
+
+  test('malformed JSON ends with exit 1 and an excerpt', async () => {
+    const r = await against([{ status: 200, headers: { 'content-type': 'application/json' }, body: '[{"id": 1,' }], ['list']);
+    expect(r).toMatchObject({ code: 1, stdout: '', stderr: 'error: unexpected response (HTTP 200): malformed JSON: "[{"id": 1,"\n' });
+  });
+
+  test('an empty body ends with exit 1', async () => {
+    const r = await against([{ status: 200, headers: { 'content-type': 'application/json' }, body: '' }], ['get', '1']);
+    expect(r).toMatchObject({ code: 1, stderr: 'error: unexpected response (HTTP 200): malformed JSON: (empty body)\n' });
+  });
+
+  test('a wrong content type ends with exit 1', async () => {
+    const r = await against([{ status: 200, headers: { 'content-type': 'text/plain' }, body: 'all good' }], ['list']);
+    expect(r).toMatchObject({
+      code: 1,
+      stderr: 'error: unexpected response (HTTP 200): content type "text/plain", not JSON: "all good"\n',
+    });
+  });
+
+  test('a plain-text 401 still exits 4', async () => {
+    const r = await against([{ status: 401, headers: { 'content-type': 'text/plain' }, body: 'nope' }], ['list']);
+    expect(r).toMatchObject({ code: 4, stderr: 'error: the service answered HTTP 401 (text/plain): "nope"\n' });
+  });
+
+  test('a body over 16 MiB is aborted', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    server = await startFaultServer([{ stream: { chunk, times: 20 } }]);
+    const r = await run(['list'], { env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' } });
+    expect(r).toMatchObject({ code: 1, stdout: '', stderr: `error: response from ${server.host} is larger than 16 MiB; aborted\n` });
+  });
+
+  test('unknown statuses and fields are shown and kept', async () => {
+    const body = [{ id: 1, name: 'Rex', categoryId: 2, status: 'adopted', tag: 'x' }];
+    const table = await against([ok(body)], ['list']);
+    expect(table.stdout).toBe('1\tRex\t2\tadopted\n');
+    await server!.close();
+    const json = await against([ok(body)], ['list', '--json']);
+    expect(json.stdout).toBe(`${JSON.stringify(body)}\n`);
+    await server!.close();
+    const one = await against([ok(body[0])], ['get', '1']);
+    expect(one.stdout).toBe('id\t1\nname\tRex\ncategoryId\t2\nstatus\tadopted\ntag\tx\n');
+  });
+
+  test('a missing required field exits 1 naming it', async () => {
+    const r = await against([ok({ id: 1, name: 'Rex' })], ['get', '1']);
+    expect(r).toMatchObject({ code: 1, stderr: 'error: unexpected response (HTTP 200): pet.categoryId: required field missing\n' });
+  });
+
+  test('a redirect to another host is not followed and is reported with its Location', async () => {
+    const r = await against([{ status: 302, headers: { location: 'https://evil.example/v1/pets' }, body: '' }], ['list']);
+    expect(r).toMatchObject({
+      code: 1,
+      stderr: 'error: the service answered HTTP 302 redirecting to https://evil.example/v1/pets; redirects are not followed\n',
+    });
+    expect(r.requests).toHaveLength(1);
+  });
+
+  test('Deprecation and Sunset headers give one warning with the dates', async () => {
+    const r = await against(
+      [{ status: 200, headers: { deprecation: '@1924992000', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }, json: [PET] }],
+      ['list'],
+    );
+    expect(r).toMatchObject({
+      code: 0,
+      stderr: 'warning: the service says this endpoint is deprecated on 2031-01-01, to be removed on 2030-12-05\n',
+    });
+  });
+});
+
+describe('terminal safety and secrets', () => {
+  const hostile = 'R\u001b[31mex\u001b]0;pwned\u0007\u009b2J\u0007\u0000!';
+
+  test('escape sequences and control characters are removed from tables, views and errors', async () => {
+    const pets = [{ id: 1, name: hostile, categoryId: 2, status: 'available' }];
+    const table = await against([ok(pets)], ['list']);
+    expect(table.stdout).toBe('1\tRex  !\t2\tavailable\n');
+    await server!.close();
+    const view = await against([ok(pets[0])], ['get', '1']);
+    expect(view.stdout).toContain('name\tRex  !\n');
+    await server!.close();
+    const error = await against([{ status: 404, json: { code: 'not_found', message: hostile, status: 404 } }], ['get', '1']);
+    expect(error.stderr).toBe('error: Rex  ! (HTTP 404, code not_found)\n');
+  });
+
+  test('--json output escapes them instead', async () => {
+    const r = await against([ok([{ id: 1, name: hostile, categoryId: 2 }])], ['list', '--json']);
+    expect(r.stdout).toBe('[{"id":1,"name":"R\\u001b[31mex\\u001b]0;pwned\\u0007\\u009b2J\\u0007\\u0000!","categoryId":2}]\n');
+    expect(JSON.parse(r.stdout)[0].name).toBe(hostile);
+  });
+
+  test('the key never appears in output, --verbose logs or errors', async () => {
+    const r = await against([{ status: 401, json: { code: 'unauthorized', message: 'bad key', status: 401 } }], ['list', '--verbose']);
+    expect(r.code).toBe(4);
+    expect(r.requests[0]!.headers.authorization).toBe('Bearer fault-key');
+    expect(r.stderr).toContain('> authorization: Bearer [redacted]');
+    expect(r.stdout + r.stderr).not.toContain('fault-key');
+  });
+
+  test('a key with a line break from PETSTORE_API_KEY is refused before any request', async () => {
+    const r = await against([ok([])], ['list'], { PETSTORE_API_KEY: 'abc\r\nX-Evil: 1' });
+    expect(r).toMatchObject({
+      code: 2,
+      stderr: 'error: the API key from PETSTORE_API_KEY is not usable: it must be printable ASCII without spaces (the key is not shown)\n',
+    });
+    expect(r.requests).toHaveLength(0);
+    expect(r.stderr).not.toContain('Evil');
+  });
+});
