@@ -14,6 +14,13 @@ export async function start(): Promise<void> {
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
+  // Every promise is awaited; should one still reject unobserved, it ends the
+  // command as a failure with one line, not a trace.
+  process.on('unhandledRejection', (reason) => {
+    const message = reason instanceof Error ? reason.message : String(reason);
+    process.stderr.write(`error: unexpected failure: ${message.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')}\n`);
+    process.exit(1);
+  });
   // A reader that went away (`petstore list | head -1`) is not an error worth a trace.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {

@@ -1,0 +1,96 @@
+// Process hygiene of the real binary: broken pipes, signals, proxies and
+// concurrent config writes.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, test } from 'vitest';
+import { startFaultServer, PET, type FaultServer } from './fault-server.js';
+import { tempConfigHome } from './helpers.js';
+
+const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
+let server: FaultServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** Runs a command without blocking this process, which hosts the servers. */
+function runAsync(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+function baseEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, PETSTORE_API_KEY: 'k', ...extra };
+}
+
+describe('process hygiene', () => {
+  test('stdout closed early (| head -c 1) ends quietly', async () => {
+    const pets = Array.from({ length: 100 }, (_, i) => ({ ...PET, id: i + 1, name: 'x'.repeat(2000) }));
+    server = await startFaultServer([{ status: 200, json: pets }]);
+    const r = await runAsync('bash', ['-c', `"${process.execPath}" "${BIN}" list --json | head -c 1; exit \${PIPESTATUS[0]}`],
+      baseEnv({ PETSTORE_BASE_URL: server.baseUrl }));
+    expect(r.stdout).toBe('[');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  test.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s aborts the request in flight and exits %i', async (signal, code) => {
+    server = await startFaultServer([{ hang: true }]);
+    const child = spawn(process.execPath, [BIN, 'list'], { env: baseEnv({ PETSTORE_BASE_URL: server.baseUrl }) });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
+    child.kill(signal);
+    const exit = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(exit).toBe(code);
+    expect(stderr).toBe('');
+  });
+
+  test('HTTPS_PROXY/HTTP_PROXY are honoured', async () => {
+    const seen: string[] = [];
+    const proxy = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify([PET]));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const r = await runAsync(process.execPath, [BIN, 'list'], baseEnv({ PETSTORE_BASE_URL: 'http://localhost:9/v1', HTTP_PROXY: proxyUrl }));
+    proxy.close();
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('1\tRex\t2\tavailable\n');
+    expect(seen).toEqual(['GET http://localhost:9/v1/pets?limit=20']);
+  });
+
+  test('concurrent invocations never corrupt the config file', async () => {
+    const home = tempConfigHome();
+    const runs = Array.from({ length: 12 }, (_, i) =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'config', 'set', 'base-url', `https://h${i}.example/v1`, '--env', `e${i % 3}`], {
+          env: baseEnv({ XDG_CONFIG_HOME: home }),
+          stdio: 'ignore',
+        });
+        child.on('close', resolve);
+      }),
+    );
+    expect(await Promise.all(runs)).toEqual(Array(12).fill(0));
+    const file = path.join(home, 'petstore', 'config.json');
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(Object.keys(stored.environments).length).toBeGreaterThan(0);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
