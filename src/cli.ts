@@ -74,8 +74,14 @@ export function buildProgram(version: string, makeContext: ContextFactory, run: 
     .command('list')
     .description('List animals (listPets)')
     .option('--status <status>', 'only animals with this status: available, pending or sold')
-    .option('--limit <n>', 'maximum number of animals, 1 to 100', '20')
-    .addHelpText('after', '\nExamples:\n  petstore list --status available\n  petstore list --limit 100 --json | jq -r \'.[].name\'')
+    .option('--limit <n>', 'maximum number of animals per page, 1 to 100', '20')
+    .option('--all', 'follow Link rel="next" pages to the end (same origin, at most 1000 pages)')
+    .option('--format <format>', 'table (default on a terminal), tsv (default when piped), json, ndjson')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  petstore list --status available\n  petstore list --limit 100 --json | jq -r \'.[].name\'\n' +
+        '  petstore list --all --format ndjson | jq -c \'select(.status == "sold")\'',
+    )
     .action(bind(() => import('./commands/list.js')));
 
   program

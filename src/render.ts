@@ -28,6 +28,11 @@ export function renderJson(out: OutputTarget, value: unknown): void {
   out.write(`${stringifyJson(value)}\n`);
 }
 
+/** Writes each value as one line of compact JSON (NDJSON). */
+export function renderNdjson(out: OutputTarget, values: unknown[]): void {
+  if (values.length) out.write(values.map((value) => `${stringifyJson(value)}\n`).join(''));
+}
+
 function cell(value: unknown): string {
   if (value === undefined || value === null) return '-';
   if (typeof value === 'string') return sanitizeText(value);

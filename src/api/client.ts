@@ -4,6 +4,7 @@
  * with a size cap, parsed with exact int64 ids and checked against the zod
  * schemas; an HTTP error status becomes a ServiceError.
  */
+import LinkHeader from 'http-link-header';
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { RequestError, ServiceError } from '../errors.js';
@@ -13,6 +14,8 @@ import { describeIssue, Pet, Pets, ServiceErrorBody, type ListPetsQuery, type Ne
 
 /** Largest response body read, in bytes (16 MiB). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** Most pages `listPetPages` follows before it stops with an error (never silently). */
+export const MAX_PAGES = 1000;
 
 export interface ClientOptions {
   /** Base address ending in "/" (see settings.parseBaseUrl); endpoint paths join onto it. */
@@ -62,23 +65,51 @@ export class PetstoreClient {
 
   /** listPets: `GET /pets?limit=&status=`. Returns the Pets array exactly as sent (unknown fields kept). */
   async listPets(query: ListPetsQuery): Promise<Pet[]> {
-    const params = new URLSearchParams({ limit: String(query.limit) });
-    if (query.status) params.set('status', query.status);
-    const response = await this.send('GET', `pets?${params}`);
-    return this.expect(response, [200], Pets, 'pets');
+    for await (const page of this.listPetPages(query, false)) return page;
+    return [];
   }
 
-  /** createPet: `POST /pets` with a NewPet body. Returns the created Pet (201). Never retried once sent. */
-  async createPet(pet: NewPet): Promise<Pet> {
+  /**
+   * listPets page by page. With `all`, follows RFC 8288 `Link: <url>; rel="next"`
+   * headers (the interface promises no pagination: without one the first page
+   * is everything), on the same origin only and for at most {@link MAX_PAGES}
+   * pages. Throws RequestError for a next link to another origin or past the cap.
+   */
+  async *listPetPages(query: ListPetsQuery, all: boolean): AsyncGenerator<Pet[]> {
+    const params = new URLSearchParams({ limit: String(query.limit) });
+    if (query.status) params.set('status', query.status);
+    let url = new URL(`pets?${params}`, this.options.baseUrl);
+    for (let page = 1; ; page += 1) {
+      const response = await this.send('GET', url);
+      yield this.expect(response, [200], Pets, 'pets');
+      const next = all ? nextLink(response.headers, url) : undefined;
+      if (!next) return;
+      if (next.origin !== this.options.baseUrl.origin) {
+        throw new RequestError(`refusing to follow the next page link to another origin: ${next.origin}`, 'cross_origin_link');
+      }
+      if (page >= MAX_PAGES) {
+        throw new RequestError(`stopped after ${MAX_PAGES} pages: the service still links a next page (${next.href})`, 'too_many_pages');
+      }
+      url = next;
+    }
+  }
+
+  /**
+   * createPet: `POST /pets` with a NewPet body. Returns the created Pet (201).
+   * Never retried once sent. `signal`, when given, replaces the client's own
+   * deadline and interruption for this request (bulk loads let requests in
+   * flight finish on Ctrl-C).
+   */
+  async createPet(pet: NewPet, signal?: AbortSignal): Promise<Pet> {
     const body: Record<string, unknown> = { name: pet.name, categoryId: pet.categoryId };
     if (pet.status !== undefined) body.status = pet.status;
-    const response = await this.send('POST', 'pets', stringifyJson(body));
+    const response = await this.send('POST', new URL('pets', this.options.baseUrl), stringifyJson(body), signal);
     return this.expect(response, [201, 200], Pet, 'pet');
   }
 
   /** getPet (deprecated): `GET /pets/{petId}`. Returns the Pet (200); 404 becomes a ServiceError. */
   async getPet(petId: bigint): Promise<Pet> {
-    const response = await this.send('GET', `pets/${petId}`);
+    const response = await this.send('GET', new URL(`pets/${petId}`, this.options.baseUrl));
     return this.expect(response, [200], Pet, 'pet');
   }
 
@@ -87,8 +118,7 @@ export class PetstoreClient {
     await this.dispatcher.close();
   }
 
-  private async send(method: 'GET' | 'POST', path: string, body?: string): Promise<Exchange> {
-    const url = new URL(path, this.options.baseUrl);
+  private async send(method: 'GET' | 'POST', url: URL, body?: string, signal: AbortSignal = this.deadline): Promise<Exchange> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.options.apiKey}`,
       accept: 'application/json',
@@ -107,22 +137,22 @@ export class PetstoreClient {
         headers,
         body,
         dispatcher: this.dispatcher,
-        signal: this.deadline,
+        signal,
       });
       const text = await readCapped(response.body, response.headers, url);
       log?.(`< HTTP ${response.statusCode} (${Math.round(performance.now() - started)} ms, ${Buffer.byteLength(text)} bytes)`);
       this.noticeDeprecation(response.headers);
       return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
-      throw this.describeFailure(error, url);
+      throw this.describeFailure(error, url, signal);
     }
   }
 
-  private describeFailure(error: unknown, url: URL): Error {
+  private describeFailure(error: unknown, url: URL, signal: AbortSignal): Error {
     if (error instanceof RequestError) return error;
-    if (this.options.signal.aborted) return this.options.signal.reason as Error;
+    if (signal === this.deadline && this.options.signal.aborted) return this.options.signal.reason as Error;
     const host = url.host;
-    if (this.deadline.aborted || isTimeout(error)) {
+    if (signal.aborted || isTimeout(error)) {
       return new RequestError(`request to ${host} timed out after ${this.options.timeoutMs} ms`, 'timeout');
     }
     const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
@@ -231,6 +261,20 @@ function retryHint(response: Exchange): string | undefined {
   const when = new Date(Date.now() + wait).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const capped = wait > MAX_RETRY_AFTER_MS ? ` (longer than the ${MAX_RETRY_AFTER_MS / 1000} s petstore waits)` : '';
   return `The service asks to retry after ${when}${capped}; try again then.`;
+}
+
+/** The RFC 8288 `rel="next"` target of a Link header, resolved against the request URL. */
+function nextLink(headers: Exchange['headers'], requestUrl: URL): URL | undefined {
+  const values = headers['link'];
+  const text = Array.isArray(values) ? values.join(', ') : values;
+  if (!text) return undefined;
+  let target: string | undefined;
+  try {
+    target = LinkHeader.parse(text).rel('next')[0]?.uri;
+  } catch {
+    throw new RequestError(`unexpected response: unreadable Link header: "${text.slice(0, 120)}"`, 'unexpected_response');
+  }
+  return target === undefined ? undefined : new URL(target, requestUrl);
 }
 
 function tryParse(text: string): unknown {

@@ -1,27 +1,62 @@
-/** `petstore list`: listPets (GET /pets) with `--status` and `--limit`. */
-import { LimitText, PetStatus, type ListPetsQuery } from '../api/schemas.js';
+/** `petstore list`: listPets (GET /pets) with `--status`, `--limit`, `--all` and `--format`. */
+import { z } from 'zod';
+import { LimitText, PetStatus, type ListPetsQuery, type Pet } from '../api/schemas.js';
 import type { Context } from '../context.js';
-import { renderJson, renderPetTable } from '../render.js';
+import { UsageError } from '../errors.js';
+import { renderJson, renderNdjson, renderPetTable } from '../render.js';
 import { parseFlag, STATUS_ALLOWED } from './flags.js';
 
-/** Options of `list`: the listPets query. */
-export type ListOptions = ListPetsQuery;
+/** Output formats of `list`: a table (TTY default), tab-separated rows (piped default), a JSON array, or NDJSON. */
+export const ListFormat = z.enum(['table', 'tsv', 'json', 'ndjson']);
+export type ListFormat = z.infer<typeof ListFormat>;
 
-/** Flags to options; throws UsageError for a bad `--status` or `--limit`. */
-export function listOptions(flags: { status?: string; limit?: string }): ListOptions {
+export interface ListOptions {
+  query: ListPetsQuery;
+  /** Follow `Link: rel="next"` pages. */
+  all: boolean;
+  format: ListFormat;
+}
+
+interface ListFlags {
+  status?: string;
+  limit?: string;
+  all?: boolean;
+  format?: string;
+}
+
+/** Flags to options; throws UsageError for a bad `--status`, `--limit` or `--format`. */
+export function listOptions(flags: ListFlags, json: boolean, stdoutIsTTY: boolean): ListOptions {
+  const format =
+    flags.format === undefined ? undefined : parseFlag(ListFormat, flags.format, '--format', 'allowed values: table, tsv, json, ndjson');
+  if (json && format !== undefined && format !== 'json') {
+    throw new UsageError(`--json and --format ${format} ask for different formats; give one of them`);
+  }
   return {
-    limit: parseFlag(LimitText, flags.limit ?? '20', '--limit', 'must be a whole number from 1 to 100'),
-    status: flags.status === undefined ? undefined : parseFlag(PetStatus, flags.status, '--status', STATUS_ALLOWED),
+    query: {
+      limit: parseFlag(LimitText, flags.limit ?? '20', '--limit', 'must be a whole number from 1 to 100'),
+      status: flags.status === undefined ? undefined : parseFlag(PetStatus, flags.status, '--status', STATUS_ALLOWED),
+    },
+    all: flags.all ?? false,
+    format: format ?? (json ? 'json' : stdoutIsTTY ? 'table' : 'tsv'),
   };
 }
 
-/** Fetches the pets and prints them as a table, tab-separated rows or JSON. */
+/**
+ * Fetches the pets and prints them. tsv and ndjson stream page by page; table
+ * and json gather every page first (a table needs its widths, JSON one array).
+ */
 export async function runList(ctx: Context, options: ListOptions): Promise<void> {
-  const pets = await (await ctx.client()).listPets(options);
-  if (ctx.options.json) renderJson(ctx.out, pets);
-  else renderPetTable(ctx.out, pets);
+  const client = await ctx.client();
+  const gathered: Pet[] = [];
+  for await (const page of client.listPetPages(options.query, options.all)) {
+    if (options.format === 'tsv') renderPetTable({ ...ctx.out, isTTY: false }, page);
+    else if (options.format === 'ndjson') renderNdjson(ctx.out, page);
+    else gathered.push(...page);
+  }
+  if (options.format === 'json') renderJson(ctx.out, gathered);
+  if (options.format === 'table') renderPetTable({ ...ctx.out, isTTY: true }, gathered);
 }
 
 export default async function list(ctx: Context, _args: string[], flags: Record<string, unknown>): Promise<void> {
-  await runList(ctx, listOptions(flags as { status?: string; limit?: string }));
+  await runList(ctx, listOptions(flags as ListFlags, ctx.options.json, ctx.io.stdoutIsTTY));
 }

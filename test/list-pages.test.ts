@@ -1,0 +1,96 @@
+// list --all (RFC 8288 Link rel="next") and the machine formats of list.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import nock from 'nock';
+import { describe, expect, test } from 'vitest';
+import { BASE, run, serviceEnv } from './helpers.js';
+
+const pet = (id: number) => ({ id, name: `p${id}`, categoryId: 1, status: 'available' });
+
+function threePages() {
+  nock(BASE)
+    .get('/v1/pets')
+    .query({ limit: '2' })
+    .reply(200, [pet(1), pet(2)], {
+      link: `<${BASE}/v1/pets?limit=2&cursor=b>; rel="next", <${BASE}/v1/pets?limit=2>; rel="first"`,
+    })
+    .get('/v1/pets')
+    .query({ limit: '2', cursor: 'b' })
+    .reply(200, [pet(3), pet(4)], {
+      link: '</v1/pets?limit=2&cursor=a>; rel="prev", </v1/pets?limit=2&cursor=c>; rel="next"',
+    })
+    .get('/v1/pets')
+    .query({ limit: '2', cursor: 'c' })
+    .reply(200, [pet(5)], { link: '</v1/pets?limit=2&cursor=b>; rel="prev"' });
+}
+
+describe('list --all', () => {
+  test('follows rel="next" over several pages, ignoring other relations', async () => {
+    threePages();
+    const r = await run(['list', '--all', '--limit', '2', '--json'], { env: serviceEnv() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).map((p: { id: number }) => p.id)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  test('--format ndjson prints one pet per line across pages', async () => {
+    threePages();
+    const r = await run(['list', '--all', '--limit', '2', '--format', 'ndjson'], { env: serviceEnv() });
+    expect(r.stdout).toBe([1, 2, 3, 4, 5].map((id) => `${JSON.stringify(pet(id))}\n`).join(''));
+  });
+
+  test('--format tsv prints rows across pages', async () => {
+    threePages();
+    const r = await run(['list', '--all', '--limit', '2', '--format', 'tsv'], { env: serviceEnv(), stdoutIsTTY: true });
+    expect(r.stdout).toBe([1, 2, 3, 4, 5].map((id) => `${id}\tp${id}\t1\tavailable\n`).join(''));
+  });
+
+  test('without --all only the first page is fetched', async () => {
+    nock(BASE).get('/v1/pets').query({ limit: '2' }).reply(200, [pet(1)], { link: `<${BASE}/v1/pets?cursor=b>; rel="next"` });
+    const r = await run(['list', '--limit', '2', '--format', 'ndjson'], { env: serviceEnv() });
+    expect(r.stdout).toBe(`${JSON.stringify(pet(1))}\n`);
+  });
+
+  test('a next link to another origin is refused, exit 1', async () => {
+    nock(BASE).get('/v1/pets').query(true).reply(200, [pet(1)], { link: '<https://evil.example/v1/pets?page=2>; rel="next"' });
+    const r = await run(['list', '--all', '--format', 'ndjson'], { env: serviceEnv() });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(`${JSON.stringify(pet(1))}\n`);
+    expect(r.stderr).toBe('error: refusing to follow the next page link to another origin: https://evil.example\n');
+  });
+
+  test('stops with an error, never silently, after 1000 pages', async () => {
+    let served = 0;
+    const server = http.createServer((req, res) => {
+      served += 1;
+      const page = Number(new URL(req.url!, 'http://x').searchParams.get('page') ?? '1');
+      res.writeHead(200, { 'content-type': 'application/json', link: `</v1/pets?page=${page + 1}>; rel="next"` });
+      res.end(JSON.stringify([pet(page)]));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const r = await run(['list', '--all', '--format', 'ndjson'], { env: { PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1`, PETSTORE_API_KEY: 'k' } });
+    server.close();
+    expect(r.code).toBe(1);
+    expect(served).toBe(1000);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1000);
+    expect(r.stderr).toBe(`error: stopped after 1000 pages: the service still links a next page (http://127.0.0.1:${port}/v1/pets?page=1001)\n`);
+  });
+});
+
+describe('list formats', () => {
+  test('--format json equals --json; --format table draws a table even when piped', async () => {
+    nock(BASE).get('/v1/pets').query(true).twice().reply(200, [pet(1)]);
+    const json = await run(['list', '--format', 'json'], { env: serviceEnv() });
+    expect(json.stdout).toBe(`[${JSON.stringify(pet(1))}]\n`);
+    const table = await run(['list', '--format', 'table'], { env: serviceEnv() });
+    expect(table.stdout).toContain('│ 1  │ p1   │ 1        │ available │');
+  });
+
+  test('rejects an unknown format and a conflict with --json, exit 2, nothing sent', async () => {
+    const bad = await run(['list', '--format', 'xml'], { env: serviceEnv() });
+    expect(bad).toEqual({ code: 2, stdout: '', stderr: 'error: invalid value for --format: "xml": allowed values: table, tsv, json, ndjson\n', unmatched: [] });
+    const conflict = await run(['list', '--json', '--format', 'tsv'], { env: serviceEnv() });
+    expect(conflict.code).toBe(2);
+    expect(conflict.stderr).toContain('--json and --format tsv ask for different formats');
+  });
+});
