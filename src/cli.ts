@@ -86,11 +86,19 @@ export function buildProgram(version: string, makeContext: ContextFactory, run: 
 
   program
     .command('add')
-    .description('Add an animal (createPet)')
-    .requiredOption('--name <name>', 'the animal\'s name')
-    .requiredOption('--category-id <id>', 'identifier of its category (int64)')
+    .description('Add an animal (createPet), or many from a file')
+    .option('--name <name>', 'the animal\'s name (required without --file)')
+    .option('--category-id <id>', 'identifier of its category, int64 (required without --file)')
     .option('--status <status>', 'available, pending or sold')
-    .addHelpText('after', '\nExample:\n  petstore add --name Rex --category-id 1 --status available')
+    .option('--file <path>', 'add every NewPet of a JSON array or NDJSON file ("-" for stdin)')
+    .option('--concurrency <n>', 'with --file: requests in flight at once, 1 to 64 (default 8)')
+    .option('--failed <path>', 'with --file: write failed items as NDJSON, to retry with --file')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  petstore add --name Rex --category-id 1 --status available\n' +
+        '  petstore add --file pets.ndjson --failed failed.ndjson --json > created.ndjson\n' +
+        '  petstore add --file failed.ndjson          # retries exactly the failed items',
+    )
     .action(bind(() => import('./commands/add.js')));
 
   program

@@ -161,7 +161,7 @@ describe('settings and usage errors', () => {
     [['lsit'], "error: unknown command 'lsit'"],
     [['list', '--bogus'], "error: unknown option '--bogus'"],
     [['get'], "error: missing required argument 'petId'"],
-    [['add', '--name', 'Rex'], "error: required option '--category-id <id>' not specified"],
+    [['add', '--name', 'Rex'], 'error: --category-id is required (or --file to add many)'],
     [['list', '--timeout', 'soon'], '--timeout must be a whole number from 1 to 3600000'],
   ])('%j exits 2 with a usage error on stderr', async (argv, message) => {
     const r = await run(argv, { env: serviceEnv() });

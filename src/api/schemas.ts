@@ -9,8 +9,13 @@ import { z } from 'zod';
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 
+const MISSING = 'required field missing';
+
 /** Interface type "integer, format int64", held as a bigint. */
-export const Int64 = z.bigint().min(INT64_MIN).max(INT64_MAX);
+export const Int64 = z
+  .bigint({ error: (issue) => (issue.input === undefined ? MISSING : 'must be an integer (int64)') })
+  .min(INT64_MIN, 'must be at least -9223372036854775808')
+  .max(INT64_MAX, 'must be at most 9223372036854775807');
 
 /**
  * An int64 written by a user as decimal digits (an optional minus sign, no
@@ -29,7 +34,7 @@ export type PetStatus = z.infer<typeof PetStatus>;
 
 /** NewPet, the request body of createPet: `name` and `categoryId` required, `status` optional. */
 export const NewPet = z.strictObject({
-  name: z.string().min(1, 'must not be empty'),
+  name: z.string({ error: (issue) => (issue.input === undefined ? MISSING : 'must be a string') }).min(1, 'must not be empty'),
   categoryId: Int64,
   status: PetStatus.optional(),
 });
@@ -81,5 +86,6 @@ export function describeIssue(error: z.ZodError, root: string): string {
     root,
   );
   const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
-  return `${path}: ${missing ? 'required field missing' : issue.message}`;
+  if (issue.code === 'unrecognized_keys') return `${path}: unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  return `${path}: ${missing ? MISSING : issue.message}`;
 }

@@ -1,4 +1,5 @@
 /** `petstore add`: createPet (POST /pets) with a NewPet built from flags. */
+import { z } from 'zod';
 import { Int64Text, NewPet, PetStatus } from '../api/schemas.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -26,6 +27,38 @@ export async function runAdd(ctx: Context, pet: NewPet): Promise<void> {
   else renderPet(ctx.out, created);
 }
 
-export default async function add(ctx: Context, _args: string[], flags: Record<string, unknown>): Promise<void> {
-  await runAdd(ctx, addOptions(flags as { name: string; categoryId: string; status?: string }));
+interface AddFlags {
+  name?: string;
+  categoryId?: string;
+  status?: string;
+  file?: string;
+  concurrency?: string;
+  failed?: string;
 }
+
+export default async function add(ctx: Context, _args: string[], flags: Record<string, unknown>): Promise<void> {
+  const f = flags as AddFlags;
+  if (f.file !== undefined) {
+    const conflicting = (['name', 'categoryId', 'status'] as const).find((k) => f[k] !== undefined);
+    if (conflicting) throw new UsageError(`--file cannot be combined with --${conflicting === 'categoryId' ? 'category-id' : conflicting}`);
+    const { runAddFile } = await import('./add-file.js');
+    await runAddFile(ctx, {
+      file: f.file,
+      concurrency: parseFlag(Concurrency, f.concurrency ?? '8', '--concurrency', 'must be a whole number from 1 to 64'),
+      failed: f.failed,
+    });
+    return;
+  }
+  for (const extra of ['concurrency', 'failed'] as const) {
+    if (f[extra] !== undefined) throw new UsageError(`--${extra} goes with --file`);
+  }
+  if (f.name === undefined) throw new UsageError('--name is required (or --file to add many)');
+  if (f.categoryId === undefined) throw new UsageError('--category-id is required (or --file to add many)');
+  await runAdd(ctx, addOptions({ name: f.name, categoryId: f.categoryId, status: f.status }));
+}
+
+const Concurrency = z
+  .string()
+  .regex(/^\d+$/)
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(64));

@@ -1,0 +1,114 @@
+/**
+ * Streams the items of a JSON array or of NDJSON, one at a time, with the line
+ * each starts on, so that memory stays flat whatever the input size. The first
+ * non-blank character decides: `[` is a JSON array, anything else NDJSON.
+ * Integers are read exactly (see parseJson).
+ */
+import { StringDecoder } from 'node:string_decoder';
+import { parseJson } from '../api/json.js';
+
+export interface InputItem {
+  /** 1-based line the item starts on. */
+  line: number;
+  /** 0-based position in a JSON array (absent for NDJSON). */
+  index?: number;
+  /** The parsed item, when it parsed. */
+  value?: unknown;
+  /** Why the text was not an item: malformed JSON, or a broken array. */
+  error?: string;
+}
+
+/** Yields every item of `input` (bytes or text); never throws for malformed content, which becomes an item with `error`. */
+export async function* readItems(input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<InputItem> {
+  const decoder = new StringDecoder('utf8');
+  let mode: 'unknown' | 'ndjson' | 'array' | 'done' = 'unknown';
+  let line = 1;
+  // NDJSON: the text of the line being read.
+  let pending = '';
+  // JSON array: the element being read, and where it started.
+  let element = '';
+  let elementLine = 1;
+  let index = 0;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+
+  const parsed = (text: string, at: number, position?: number): InputItem => {
+    const base = position === undefined ? { line: at } : { line: at, index: position };
+    try {
+      return { ...base, value: parseJson(text) };
+    } catch {
+      return { ...base, error: `malformed JSON: ${text.length > 60 ? `${text.slice(0, 60)}…` : text}` };
+    }
+  };
+
+  function* ndjson(text: string, final: boolean): Generator<InputItem> {
+    pending += text;
+    let newline: number;
+    while ((newline = pending.indexOf('\n')) !== -1) {
+      const content = pending.slice(0, newline).trim();
+      pending = pending.slice(newline + 1);
+      if (content) yield parsed(content, line);
+      line += 1;
+    }
+    if (final && pending.trim()) yield parsed(pending.trim(), line);
+  }
+
+  function* array(text: string): Generator<InputItem> {
+    for (const ch of text) {
+      if (mode === 'done') {
+        if (!/\s/.test(ch)) {
+          yield { line, error: 'unexpected content after the end of the JSON array' };
+          mode = 'ndjson'; // report once, ignore the rest
+          pending = '';
+        }
+        if (ch === '\n') line += 1;
+        continue;
+      }
+      if (ch === '\n') line += 1;
+      if (inString) {
+        element += ch;
+        if (escaped) escaped = false;
+        else if (ch === '\\') escaped = true;
+        else if (ch === '"') inString = false;
+        continue;
+      }
+      if (depth === 0 && (ch === ',' || ch === ']')) {
+        if (element.trim()) yield parsed(element.trim(), elementLine, index);
+        else if (ch === ',' || index > 0) yield { line, index, error: 'empty array element' };
+        element = '';
+        index += 1;
+        if (ch === ']') mode = 'done';
+        continue;
+      }
+      if (!element && /\s/.test(ch)) continue;
+      if (!element) elementLine = line;
+      element += ch;
+      if (ch === '"') inString = true;
+      else if (ch === '{' || ch === '[') depth += 1;
+      else if (ch === '}' || ch === ']') depth -= 1;
+    }
+  }
+
+  for await (const chunk of input) {
+    let text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    if (mode === 'unknown') {
+      const start = text.search(/\S/);
+      if (start === -1) {
+        line += text.split('\n').length - 1;
+        continue;
+      }
+      line += text.slice(0, start).split('\n').length - 1;
+      mode = text[start] === '[' ? 'array' : 'ndjson';
+      if (mode === 'array') text = text.slice(start + 1);
+    }
+    if (mode === 'ndjson') yield* ndjson(text, false);
+    else yield* array(text);
+  }
+  const rest = decoder.end();
+  if (mode === 'ndjson') yield* ndjson(rest, true);
+  else if (mode === 'array') {
+    yield* array(rest);
+    if ((mode as string) === 'array') yield { line, error: 'the input ends inside the JSON array' };
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * `petstore add --file <path|->`: creates every NewPet of a JSON array or
+ * NDJSON input, streamed, with bounded concurrency over one keep-alive pool.
+ * Invalid items are reported with their line and never sent. A POST is never
+ * retried once sent, and on Ctrl-C no new item is taken while those in flight
+ * finish, so nothing is created twice.
+ */
+import fs from 'node:fs';
+import { addAbortSignal, type Readable } from 'node:stream';
+import { stringifyJson } from '../api/json.js';
+import { describeIssue, NewPet } from '../api/schemas.js';
+import { readItems, type InputItem } from '../bulk/read-items.js';
+import type { Context } from '../context.js';
+import { CliError, ExitCode, InterruptedError, UsageError, type ErrorReport } from '../errors.js';
+import { renderNdjson, renderPetTable } from '../render.js';
+
+export interface AddFileOptions {
+  /** A path, or "-" for standard input. */
+  file: string;
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Where failed items go as NDJSON `{line, item, error}`, for a second run. */
+  failed?: string;
+}
+
+interface Tally {
+  read: number;
+  created: number;
+  failed: number;
+  lastLine: number;
+}
+
+/** A line of a `--failed` file, which `--file` reads back as its `item`. */
+function unwrapFailedLine(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null && 'item' in value && 'error' in value && 'line' in value) {
+    return (value as { item: unknown }).item;
+  }
+  return value;
+}
+
+function itemName(value: unknown): string {
+  const name = typeof value === 'object' && value !== null ? (value as { name?: unknown }).name : undefined;
+  return typeof name === 'string' ? JSON.stringify(name) : '(no name)';
+}
+
+function openInput(ctx: Context, file: string): Readable {
+  const input = file === '-' ? (ctx.io.stdin as Readable) : fs.createReadStream(file);
+  return addAbortSignal(ctx.signal, input);
+}
+
+/**
+ * Runs the bulk load. Throws UsageError when the input or `--failed` file
+ * cannot be opened (nothing sent), CliError (exit 1) when any item failed,
+ * and InterruptedError (exit 130) after Ctrl-C, once in-flight requests ended.
+ */
+export async function runAddFile(ctx: Context, options: AddFileOptions): Promise<void> {
+  if (options.file !== '-') {
+    try {
+      fs.accessSync(options.file, fs.constants.R_OK);
+    } catch (error) {
+      throw new UsageError(`cannot read --file ${options.file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+  }
+  let failedOut: fs.WriteStream | undefined;
+  if (options.failed) {
+    try {
+      fs.writeFileSync(options.failed, '', { mode: 0o600 });
+    } catch (error) {
+      throw new UsageError(`cannot write --failed ${options.failed}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    failedOut = fs.createWriteStream(options.failed, { flags: 'a' });
+  }
+  const client = await ctx.client();
+  const tally: Tally = { read: 0, created: 0, failed: 0, lastLine: 0 };
+  const progress = new Progress(ctx, tally);
+
+  const fail = (item: InputItem, value: unknown, report: ErrorReport) => {
+    tally.failed += 1;
+    const where = item.index === undefined ? `line ${item.line}` : `line ${item.line} (item ${item.index})`;
+    progress.message(`failed: ${where} ${itemName(value)}: ${report.message}${report.status ? ` (HTTP ${report.status})` : ''}`);
+    failedOut?.write(`${stringifyJson({ line: item.line, item: value ?? null, error: report })}\n`);
+  };
+
+  const inFlight = new Set<Promise<void>>();
+  let interrupted = false;
+  try {
+    for await (const item of readItems(openInput(ctx, options.file))) {
+      // Items already buffered from the input are not taken after Ctrl-C either.
+      if (ctx.signal.aborted) break;
+      tally.read += 1;
+      if (item.error !== undefined) {
+        tally.lastLine = item.line;
+        fail(item, undefined, { code: 'invalid_input', message: item.error, status: null });
+        continue;
+      }
+      const value = unwrapFailedLine(item.value);
+      const checked = NewPet.safeParse(value);
+      if (!checked.success) {
+        tally.lastLine = item.line;
+        fail(item, value, { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
+        continue;
+      }
+      while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
+      if (ctx.signal.aborted) {
+        tally.read -= 1;
+        break;
+      }
+      tally.lastLine = item.line;
+      const request: Promise<void> = client
+        .createPet(checked.data, AbortSignal.timeout(ctx.options.timeout))
+        .then(
+          (pet) => {
+            tally.created += 1;
+            if (ctx.options.json) renderNdjson(ctx.out, [pet]);
+            else renderPetTable({ ...ctx.out, isTTY: false }, [pet]);
+          },
+          (error: unknown) => {
+            const report = error instanceof CliError ? error.report() : { code: 'request_failed', message: String(error), status: null };
+            fail(item, value, report);
+          },
+        )
+        .finally(() => inFlight.delete(request));
+      inFlight.add(request);
+    }
+  } catch (error) {
+    if (!ctx.signal.aborted) throw error;
+    interrupted = true;
+  }
+  await Promise.all(inFlight);
+  progress.stop();
+  if (failedOut) await new Promise((resolve) => failedOut.end(resolve));
+
+  const failedNote = tally.failed && options.failed ? ` (written to ${options.failed})` : '';
+  if (interrupted || ctx.signal.aborted) {
+    ctx.warn(`interrupted: created ${tally.created} pets, ${tally.failed} failed${failedNote}; items from line ${tally.lastLine + 1} on were not sent`);
+    throw ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError('SIGINT');
+  }
+  ctx.warn(`created ${tally.created} of ${tally.read} pets; ${tally.failed} failed${failedNote}`);
+  if (tally.failed) throw new CliError(`${tally.failed} of ${tally.read} pets were not created`, ExitCode.failure, 'partial_failure');
+}
+
+/** Progress on stderr when it is a terminal: done, rate, failures, redrawn in place. */
+class Progress {
+  private readonly timer?: NodeJS.Timeout;
+  private readonly started = performance.now();
+  private drawn = false;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly tally: Tally,
+  ) {
+    if (ctx.io.stderrIsTTY) this.timer = setInterval(() => this.draw(), 200).unref();
+  }
+
+  private draw(): void {
+    const seconds = (performance.now() - this.started) / 1000;
+    const rate = seconds > 0 ? Math.round(this.tally.created / seconds) : 0;
+    this.ctx.io.stderr.write(`\r\u001b[Kcreated ${this.tally.created}, failed ${this.tally.failed}, ${rate}/s`);
+    this.drawn = true;
+  }
+
+  private clear(): void {
+    if (this.drawn) this.ctx.io.stderr.write('\r\u001b[K');
+    this.drawn = false;
+  }
+
+  /** Prints a line above the progress. */
+  message(line: string): void {
+    this.clear();
+    this.ctx.warn(line);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.clear();
+  }
+}

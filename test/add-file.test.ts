@@ -1,0 +1,181 @@
+// add --file: streaming, validation with lines, partial failure with --failed
+// and a second run, the concurrency bound, and Ctrl-C with requests in flight.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, test } from 'vitest';
+import { run } from './helpers.js';
+
+const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
+
+interface PetServer {
+  baseUrl: string;
+  posts: string[];
+  maxInFlight: number;
+  close(): Promise<void>;
+}
+
+/** Creates pets with sequential ids; a name starting with "fail" gets a 500; `delayMs` holds each answer. */
+async function startPetServer(delayMs = 0): Promise<PetServer> {
+  let nextId = 1;
+  let inFlight = 0;
+  const state: PetServer = { baseUrl: '', posts: [], maxInFlight: 0, close: async () => undefined };
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      state.posts.push(body);
+      inFlight += 1;
+      state.maxInFlight = Math.max(state.maxInFlight, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        const pet = JSON.parse(body);
+        if (String(pet.name).startsWith('fail')) {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ code: 'internal', message: 'database unavailable', status: 500 }));
+          return;
+        }
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end(body.replace(/^\{/, `{"id":${nextId++},`));
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  state.close = () => new Promise((resolve) => server.close(() => resolve()));
+  return state;
+}
+
+let server: PetServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function tempFile(name: string, content: string): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bulk-')), name);
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+const env = () => ({ PETSTORE_BASE_URL: server!.baseUrl, PETSTORE_API_KEY: 'k' });
+
+describe('add --file', () => {
+  test('creates every item of a JSON array; --json prints one created Pet per line', async () => {
+    server = await startPetServer();
+    const file = tempFile('pets.json', '[\n{"name":"a","categoryId":1},\n{"name":"b","categoryId":9007199254740993,"status":"sold"}\n]');
+    const r = await run(['add', '--file', file, '--json', '--concurrency', '1'], { env: env() });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: '{"id":1,"name":"a","categoryId":1}\n{"id":2,"name":"b","categoryId":9007199254740993,"status":"sold"}\n',
+      stderr: 'created 2 of 2 pets; 0 failed\n',
+    });
+    expect(server.posts).toEqual(['{"name":"a","categoryId":1}', '{"name":"b","categoryId":9007199254740993,"status":"sold"}']);
+  });
+
+  test('invalid items are named with their line and not sent; failures go to --failed; a second run retries exactly those', async () => {
+    server = await startPetServer();
+    const file = tempFile(
+      'pets.ndjson',
+      [
+        '{"name":"ok1","categoryId":1}',
+        '{"name":"nocat"}',
+        'not json',
+        '{"name":"fail-me","categoryId":2}',
+        '{"name":"ok2","categoryId":3,"colour":"red"}',
+        '{"name":"ok3","categoryId":4}',
+      ].join('\n'),
+    );
+    const failed = path.join(path.dirname(file), 'failed.ndjson');
+    const r = await run(['add', '--file', file, '--failed', failed, '--concurrency', '1'], { env: env() });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('1\tok1\t1\t-\n2\tok3\t4\t-\n');
+    // Failures are reported as they happen: a rejected request can end after a later line was checked.
+    const stderr = r.stderr.trim().split('\n');
+    expect(stderr.slice(0, 4).sort()).toEqual([
+      'failed: line 2 "nocat": item.categoryId: required field missing',
+      'failed: line 3 (no name): malformed JSON: not json',
+      'failed: line 4 "fail-me": database unavailable (HTTP 500)',
+      'failed: line 5 "ok2": item: unknown field "colour"',
+    ]);
+    expect(stderr.slice(4)).toEqual([`created 2 of 6 pets; 4 failed (written to ${failed})`, 'error: 4 of 6 pets were not created']);
+    expect(server.posts.map((b) => JSON.parse(b).name)).toEqual(['ok1', 'fail-me', 'ok3']);
+    const lines = fs.readFileSync(failed, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    lines.sort((a, b) => a.line - b.line);
+    expect(lines.map((l) => l.line)).toEqual([2, 3, 4, 5]);
+    expect(lines[2]).toEqual({
+      line: 4,
+      item: { name: 'fail-me', categoryId: 2 },
+      error: { code: 'internal', message: 'database unavailable', status: 500 },
+    });
+
+    server.posts.length = 0;
+    const again = await run(['add', '--file', failed, '--concurrency', '1'], { env: env() });
+    expect(again.code).toBe(1);
+    expect(server.posts.map((b) => JSON.parse(b).name)).toEqual(['fail-me']);
+  });
+
+  test('keeps at most --concurrency requests in flight', async () => {
+    server = await startPetServer(30);
+    const file = tempFile('pets.ndjson', Array.from({ length: 20 }, (_, i) => `{"name":"p${i}","categoryId":${i}}`).join('\n'));
+    const r = await run(['add', '--file', file, '--concurrency', '3'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(server.posts).toHaveLength(20);
+    expect(server.maxInFlight).toBe(3);
+  });
+
+  test('bad flags exit 2 without a request', async () => {
+    server = await startPetServer();
+    for (const [argv, message] of [
+      [['add', '--file', '/nonexistent/pets.json'], 'error: cannot read --file /nonexistent/pets.json: ENOENT\n'],
+      [['add', '--file', '-', '--name', 'x'], 'error: --file cannot be combined with --name\n'],
+      [['add', '--file', '-', '--concurrency', '0'], 'error: invalid value for --concurrency: "0": must be a whole number from 1 to 64\n'],
+      [['add', '--name', 'x', '--category-id', '1', '--failed', 'f'], 'error: --failed goes with --file\n'],
+    ] as const) {
+      const r = await run([...argv], { env: env() });
+      expect(r.stderr).toBe(message);
+      expect(r.code).toBe(2);
+    }
+    expect(server.posts).toEqual([]);
+  });
+});
+
+describe('add --file with the real binary', () => {
+  test('streams: the first pets are created before the input has ended', async () => {
+    server = await startPetServer();
+    const child = spawn(process.execPath, [BIN, 'add', '--file', '-', '--json'], { env: { PATH: process.env.PATH, ...env() } });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stdin.write('{"name":"first","categoryId":1}\n');
+    while (server.posts.length === 0) await new Promise((r) => setTimeout(r, 20));
+    expect(child.exitCode).toBeNull();
+    child.stdin.end('{"name":"second","categoryId":2}\n');
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toBe('{"id":1,"name":"first","categoryId":1}\n{"id":2,"name":"second","categoryId":2}\n');
+  });
+
+  test('Ctrl-C stops taking items, lets those in flight finish, reports and exits 130; nothing is created twice', async () => {
+    server = await startPetServer(400);
+    const child = spawn(process.execPath, [BIN, 'add', '--file', '-', '--concurrency', '2', '--json'], {
+      env: { PATH: process.env.PATH, ...env() },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    for (let i = 0; i < 5; i += 1) child.stdin.write(`{"name":"p${i}","categoryId":${i}}\n`);
+    while (server.posts.length < 2) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    const created = stdout.trim().split('\n').map((l) => JSON.parse(l).name);
+    expect(created).toEqual(['p0', 'p1']);
+    expect(server.posts.map((b) => JSON.parse(b).name)).toEqual(['p0', 'p1']);
+    expect(stderr).toBe('interrupted: created 2 pets, 0 failed; items from line 3 on were not sent\n');
+  });
+});
