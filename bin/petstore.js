@@ -10,6 +10,13 @@ if (found[0] < REQUIRED[0] || (found[0] === REQUIRED[0] && found[1] < REQUIRED[1
   process.exit(1);
 }
 
+// `petstore --version` is answered here, before any module loads: scripts call it to probe the tool.
+var args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(require('../package.json').version + '\n');
+  return;
+}
+
 // Caches V8's compiled code between runs; it must be enabled before the bundle loads.
 var nodeModule = require('node:module');
 if (nodeModule.enableCompileCache) {

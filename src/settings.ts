@@ -4,7 +4,6 @@
  * environment. The store is opened only when a flag or variable leaves
  * something to look up.
  */
-import { isIP } from 'node:net';
 import type { ConfigStore } from './config.js';
 import { MissingKeyError, UsageError } from './errors.js';
 
@@ -103,13 +102,13 @@ export function parseBaseUrl(text: string, origin: string): URL {
   return url;
 }
 
-/** True for localhost, 127.0.0.0/8 and ::1. */
+/**
+ * True for localhost, 127.0.0.0/8 and ::1, given a hostname as the WHATWG URL
+ * parser normalises it (so "127.1" and "[0:0::1]" arrive as "127.0.0.1" and "[::1]").
+ */
 export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
-  return false;
+  const host = hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]';
 }
 
 /**

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// Per-call cost of petstore against bare `node -e 0`, on the same Node binary:
+// alternating runs, the median of N pairs (default 21), and peak RSS of
+// `get --json` against the sandbox on loopback. Run by hand: npm run bench
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createSandbox } from '../sandbox/server.mjs';
+
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 21);
+const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
+const NODE = process.execPath;
+
+function once(args, env) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(NODE, args, { env, stdio: ['ignore', 'ignore', 'ignore'] });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}`));
+      else resolve(Number(process.hrtime.bigint() - started) / 1e6);
+    });
+  });
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Peak RSS in MiB of one run, from GNU time (`apt-get install time`). */
+function peakRssMiB(args, env) {
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', NODE, ...args], { env, encoding: 'utf8' });
+  if (r.error) return undefined;
+  const kib = Number(r.stderr.trim().split('\n').pop());
+  return Number.isFinite(kib) ? kib / 1024 : undefined;
+}
+
+const { server } = createSandbox({ key: 'bench' });
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const env = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  PETSTORE_BASE_URL: `http://127.0.0.1:${server.address().port}/v1`,
+  PETSTORE_API_KEY: 'bench',
+  PETSTORE_NO_DEPRECATION_WARNING: '1',
+};
+
+const cases = [
+  { name: 'petstore --version', args: [BIN, '--version'], target: 1.3 },
+  { name: 'petstore --help', args: [BIN, '--help'], target: 1.6 },
+  { name: 'petstore get 1 --json', args: [BIN, 'get', '1', '--json'], target: 2.5 },
+];
+
+console.log(`node ${process.version}, ${PAIRS} alternating pairs per case, medians`);
+let failed = false;
+for (const c of cases) {
+  for (let i = 0; i < 3; i += 1) {
+    await once(['-e', '0'], env);
+    await once(c.args, env);
+  }
+  const bare = [];
+  const tool = [];
+  for (let i = 0; i < PAIRS; i += 1) {
+    bare.push(await once(['-e', '0'], env));
+    tool.push(await once(c.args, env));
+  }
+  const ratio = median(tool) / median(bare);
+  const ok = ratio <= c.target;
+  failed ||= !ok;
+  console.log(
+    `${c.name.padEnd(24)} ${median(tool).toFixed(1)} ms vs node -e 0 ${median(bare).toFixed(1)} ms = ${ratio.toFixed(2)}x (target <= ${c.target}x) ${ok ? 'ok' : 'MISSED'}`,
+  );
+}
+
+const bareRss = [];
+const getRss = [];
+for (let i = 0; i < 5; i += 1) {
+  bareRss.push(peakRssMiB(['-e', '0'], env));
+  getRss.push(peakRssMiB([BIN, 'get', '1', '--json'], env));
+}
+if (bareRss.includes(undefined) || getRss.includes(undefined)) {
+  console.log('peak RSS: /usr/bin/time not found (apt-get install time)');
+} else {
+  const ratio = median(getRss) / median(bareRss);
+  failed ||= ratio > 1.5;
+  console.log(
+    `peak RSS get --json      ${median(getRss).toFixed(1)} MiB vs node -e 0 ${median(bareRss).toFixed(1)} MiB = ${ratio.toFixed(2)}x (target <= 1.5x) ${ratio <= 1.5 ? 'ok' : 'MISSED'}`,
+  );
+}
+server.close();
+process.exitCode = failed ? 1 : 0;
