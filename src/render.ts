@@ -2,8 +2,7 @@
  * Human and machine output of pets. Human output (tables, key/value views) is
  * sanitised for the terminal; `--json` output is the service's JSON, exact.
  */
-import { Chalk, type ChalkInstance } from 'chalk';
-import Table from 'cli-table3';
+import type { ChalkInstance } from 'chalk';
 import { stringifyJson } from './api/json.js';
 import type { Pet } from './api/schemas.js';
 import { sanitizeText } from './text.js';
@@ -40,21 +39,33 @@ function cell(value: unknown): string {
   return sanitizeText(stringifyJson(value));
 }
 
+/** Loads chalk only for output that may be coloured (it loads node:tty). */
+async function chalkFor(out: OutputTarget): Promise<ChalkInstance> {
+  const { Chalk } = await import('chalk');
+  return new Chalk({ level: out.colorLevel });
+}
+
+/** Pets as tab-separated rows (id, name, categoryId, status): no header, colour or borders. */
+export function renderPetRows(out: OutputTarget, pets: Pet[]): void {
+  if (pets.length === 0) return;
+  out.write(pets.map((pet) => `${[cell(pet.id), cell(pet.name), cell(pet.categoryId), cell(pet.status)].join('\t')}\n`).join(''));
+}
+
 /**
  * Lists pets: on a TTY a table with columns ID, NAME, CATEGORY, STATUS (status
  * coloured); otherwise the same rows as tab-separated text, no header, colour or borders.
  */
-export function renderPetTable(out: OutputTarget, pets: Pet[]): void {
-  const rows = pets.map((pet) => [cell(pet.id), cell(pet.name), cell(pet.categoryId), cell(pet.status)]);
+export async function renderPetTable(out: OutputTarget, pets: Pet[]): Promise<void> {
   if (!out.isTTY) {
-    for (const row of rows) out.write(`${row.join('\t')}\n`);
+    renderPetRows(out, pets);
     return;
   }
+  const rows = pets.map((pet) => [cell(pet.id), cell(pet.name), cell(pet.categoryId), cell(pet.status)]);
   if (rows.length === 0) {
     out.write('No pets found.\n');
     return;
   }
-  const chalk = new Chalk({ level: out.colorLevel });
+  const [chalk, { default: Table }] = await Promise.all([chalkFor(out), import('cli-table3')]);
   const table = new Table({
     head: ['ID', 'NAME', 'CATEGORY', 'STATUS'].map((h) => chalk.bold(h)),
     style: { head: [], border: [] },
@@ -73,7 +84,7 @@ export function renderPetTable(out: OutputTarget, pets: Pet[]): void {
  * field the service sent. On a TTY labels are aligned and coloured; otherwise
  * `key<TAB>value` lines.
  */
-export function renderPet(out: OutputTarget, pet: Pet): void {
+export async function renderPet(out: OutputTarget, pet: Pet): Promise<void> {
   const known = ['id', 'name', 'categoryId', 'status'];
   const entries: Array<[string, string]> = [
     ...known.map((key): [string, string] => [key, cell(pet[key])]),
@@ -85,7 +96,7 @@ export function renderPet(out: OutputTarget, pet: Pet): void {
     for (const [key, value] of entries) out.write(`${key}\t${value}\n`);
     return;
   }
-  const chalk = new Chalk({ level: out.colorLevel });
+  const chalk = await chalkFor(out);
   const width = Math.max(...entries.map(([key]) => key.length)) + 1;
   for (const [key, value] of entries) {
     const colour = key === 'status' ? STATUS_COLOURS[value] : undefined;

@@ -26,7 +26,7 @@ function loadedChunks(args: string[]): { files: string[]; status: number | null 
 }
 
 describe('start-up path', () => {
-  const undici = chunksWith('EnvHttpProxyAgent');
+  const undici = chunksWith('UND_ERR_INVALID_ARG');
   const conf = chunksWith('ajv');
 
   test('the bundle has separate undici and conf chunks to look for', () => {

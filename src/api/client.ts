@@ -5,7 +5,9 @@
  * schemas; an HTTP error status becomes a ServiceError.
  */
 import LinkHeader from 'http-link-header';
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import dispatcherRequest from 'undici/lib/api/api-request.js';
 import type { z } from 'zod';
 import { RequestError, ServiceError } from '../errors.js';
 import { parseJson, stringifyJson } from './json.js';
@@ -132,11 +134,12 @@ export class PetstoreClient {
     }
     const started = performance.now();
     try {
-      const response = await request(url, {
+      const response = await dispatcherRequest.call(this.dispatcher, {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method,
         headers,
         body,
-        dispatcher: this.dispatcher,
         signal,
       });
       const text = await readCapped(response.body, response.headers, url);

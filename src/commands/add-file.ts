@@ -12,7 +12,7 @@ import { describeIssue, NewPet } from '../api/schemas.js';
 import { readItems, type InputItem } from '../bulk/read-items.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode, InterruptedError, UsageError, type ErrorReport } from '../errors.js';
-import { renderNdjson, renderPetTable } from '../render.js';
+import { renderNdjson, renderPetRows } from '../render.js';
 
 export interface AddFileOptions {
   /** A path, or "-" for standard input. */
@@ -112,7 +112,7 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
           (pet) => {
             tally.created += 1;
             if (ctx.options.json) renderNdjson(ctx.out, [pet]);
-            else renderPetTable({ ...ctx.out, isTTY: false }, [pet]);
+            else renderPetRows(ctx.out, [pet]);
           },
           (error: unknown) => {
             const report = error instanceof CliError ? error.report() : { code: 'request_failed', message: String(error), status: null };

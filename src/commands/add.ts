@@ -24,7 +24,7 @@ export function addOptions(flags: { name: string; categoryId: string; status?: s
 export async function runAdd(ctx: Context, pet: NewPet): Promise<void> {
   const created = await (await ctx.client()).createPet(pet);
   if (ctx.options.json) renderJson(ctx.out, created);
-  else renderPet(ctx.out, created);
+  else await renderPet(ctx.out, created);
 }
 
 interface AddFlags {

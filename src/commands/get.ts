@@ -19,7 +19,7 @@ export async function runGet(ctx: Context, options: { petId: bigint }): Promise<
   if (ctx.env.PETSTORE_NO_DEPRECATION_WARNING !== '1') ctx.warn(GET_DEPRECATION_WARNING);
   const pet = await (await ctx.client()).getPet(options.petId);
   if (ctx.options.json) renderJson(ctx.out, pet);
-  else renderPet(ctx.out, pet);
+  else await renderPet(ctx.out, pet);
 }
 
 export default async function get(ctx: Context, args: string[]): Promise<void> {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { LimitText, PetStatus, type ListPetsQuery, type Pet } from '../api/schemas.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { renderJson, renderNdjson, renderPetTable } from '../render.js';
+import { renderJson, renderNdjson, renderPetRows, renderPetTable } from '../render.js';
 import { parseFlag, STATUS_ALLOWED } from './flags.js';
 
 /** Output formats of `list`: a table (TTY default), tab-separated rows (piped default), a JSON array, or NDJSON. */
@@ -49,12 +49,12 @@ export async function runList(ctx: Context, options: ListOptions): Promise<void>
   const client = await ctx.client();
   const gathered: Pet[] = [];
   for await (const page of client.listPetPages(options.query, options.all)) {
-    if (options.format === 'tsv') renderPetTable({ ...ctx.out, isTTY: false }, page);
+    if (options.format === 'tsv') renderPetRows(ctx.out, page);
     else if (options.format === 'ndjson') renderNdjson(ctx.out, page);
     else gathered.push(...page);
   }
   if (options.format === 'json') renderJson(ctx.out, gathered);
-  if (options.format === 'table') renderPetTable({ ...ctx.out, isTTY: true }, gathered);
+  if (options.format === 'table') await renderPetTable({ ...ctx.out, isTTY: true }, gathered);
 }
 
 export default async function list(ctx: Context, _args: string[], flags: Record<string, unknown>): Promise<void> {

@@ -1,0 +1,19 @@
+// Types for the three undici modules the client imports directly instead of
+// undici's index, which loads fetch, WebSocket, caches and mocks at start-up.
+declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
+  import { EnvHttpProxyAgent } from 'undici';
+  export = EnvHttpProxyAgent;
+}
+
+declare module 'undici/lib/api/api-request.js' {
+  import type { Dispatcher } from 'undici';
+  /** undici's `Dispatcher.prototype.request`: call it with the dispatcher as `this`. */
+  function request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+  export = request;
+}
+
+declare module 'undici/lib/interceptor/retry.js' {
+  import type { interceptors } from 'undici';
+  const retry: typeof interceptors.retry;
+  export = retry;
+}
