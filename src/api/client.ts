@@ -8,7 +8,7 @@ import LinkHeader from 'http-link-header';
 import type { Dispatcher } from 'undici';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import dispatcherRequest from 'undici/lib/api/api-request.js';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { RequestError, ServiceError } from '../errors.js';
 import { parseJson, stringifyJson } from './json.js';
 import { MAX_RETRY_AFTER_MS, retryAfterMs, retryInterceptor } from './retry.js';
@@ -175,7 +175,7 @@ export class PetstoreClient {
     this.options.warn(`warning: the service says this endpoint is ${parts.join(', ')}`);
   }
 
-  private expect<T extends z.ZodType>(response: Exchange, ok: number[], schema: T, root: string): z.infer<T> {
+  private expect<T extends z.ZodMiniType>(response: Exchange, ok: number[], schema: T, root: string): z.infer<T> {
     const { status } = response;
     // undici follows no redirect without its redirect interceptor, which is not
     // installed: a redirect could carry the key to another origin.

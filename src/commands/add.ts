@@ -1,5 +1,5 @@
 /** `petstore add`: createPet (POST /pets) with a NewPet built from flags. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Int64Text, NewPet, PetStatus } from '../api/schemas.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -57,8 +57,7 @@ export default async function add(ctx: Context, _args: string[], flags: Record<s
   await runAdd(ctx, addOptions({ name: f.name, categoryId: f.categoryId, status: f.status }));
 }
 
-const Concurrency = z
-  .string()
-  .regex(/^\d+$/)
-  .transform(Number)
-  .pipe(z.number().int().min(1).max(64));
+const Concurrency = z.pipe(
+  z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform((text: string) => Number(text))),
+  z.number().check(z.int(), z.gte(1), z.lte(64)),
+);

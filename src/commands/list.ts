@@ -1,5 +1,5 @@
 /** `petstore list`: listPets (GET /pets) with `--status`, `--limit`, `--all` and `--format`. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LimitText, PetStatus, type ListPetsQuery, type Pet } from '../api/schemas.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
