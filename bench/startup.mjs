@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createSandbox } from '../sandbox/server.mjs';
 
-const PAIRS = Number(process.env.BENCH_PAIRS ?? 21);
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 31);
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 const NODE = process.execPath;
 

@@ -5,32 +5,37 @@ import { readFileSync, rmSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-// Built-in modules are loaded with require() rather than ESM import: an ESM
-// import of a built-in materialises every export (node:util alone then loads
-// parse_args, diff, worker...), which costs start-up time. commander's
-// node:child_process serves only executable subcommands, which petstore does
-// not have, so it is loaded on first use.
-const builtinsByRequire = {
-  name: 'builtins-by-require',
+// commander imports built-ins as ES modules. Node then builds a namespace of
+// every export (touching lazy getters that load more modules), and esbuild's
+// CommonJS interop would copy every property: both cost start-up time. These
+// facades export exactly what commander imports; should commander import
+// anything else, the build fails with a missing export. node:child_process
+// serves only executable subcommands, which petstore does not have, so it is
+// loaded on first use.
+const COMMANDER_BUILTINS = {
+  'node:events': "export const { EventEmitter } = require('node:events');",
+  'node:child_process':
+    "let real; const load = () => (real ??= require('node:child_process'));\n" +
+    'export default new Proxy({}, { get: (_t, key) => load()[key] });',
+  'node:path': "export default require('node:path');",
+  'node:fs': "export default require('node:fs');",
+  'node:process': 'export default process;',
+  'node:util': "export const { stripVTControlCharacters } = require('node:util');",
+};
+const commanderBuiltins = {
+  name: 'commander-builtins',
   setup(b) {
-    b.onResolve({ filter: /^node:|^(fs|path|util|events|process|os|tty|stream|url|net|http|https|crypto|child_process|string_decoder|buffer|assert|zlib|querystring|worker_threads|perf_hooks|async_hooks|diagnostics_channel|dns|tls|readline|timers|module|sqlite|util\/types|stream\/web|fs\/promises|timers\/promises|console)$/ }, (args) => {
-      if (args.kind !== 'import-statement') return undefined;
-      const name = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
-      return { path: name, namespace: 'builtin' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
-      contents:
-        args.path === 'node:child_process'
-          ? "let real; const load = () => (real ??= require('node:child_process'));\n" +
-            'module.exports = new Proxy({}, { get: (_t, key) => load()[key] });'
-          : `module.exports = require(${JSON.stringify(args.path)});`,
-      loader: 'js',
-    }));
+    b.onResolve({ filter: /^node:/ }, (args) =>
+      args.importer.includes('node_modules/commander/') && args.path in COMMANDER_BUILTINS
+        ? { path: args.path, namespace: 'commander-builtin' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'commander-builtin' }, (args) => ({ contents: COMMANDER_BUILTINS[args.path], loader: 'js' }));
   },
 };
 
 await build({
-  plugins: [builtinsByRequire],
+  plugins: [commanderBuiltins],
   entryPoints: { petstore: 'src/entry.ts' },
   outdir: 'dist',
   bundle: true,

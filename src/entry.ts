@@ -22,20 +22,32 @@ export async function start(): Promise<void> {
     process.exit(1);
   });
   // A reader that went away (`petstore list | head -1`) is not an error worth a trace.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw error;
-    });
-  }
+  const onPipeError = (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  };
+  process.stdout.on('error', onPipeError);
+  let stderrWatched = false;
+  // stdin and stderr are opened on first use: creating a stdio stream costs a
+  // few milliseconds, and most calls never read stdin.
   const code = await main(process.argv.slice(2), {
     io: {
       stdout: process.stdout,
-      stderr: process.stderr,
-      stdin: process.stdin,
+      get stderr() {
+        if (!stderrWatched) process.stderr.on('error', onPipeError);
+        stderrWatched = true;
+        return process.stderr;
+      },
+      get stdin() {
+        return process.stdin;
+      },
       stdoutIsTTY: Boolean(process.stdout.isTTY),
-      stderrIsTTY: Boolean(process.stderr.isTTY),
-      stdinIsTTY: Boolean(process.stdin.isTTY),
+      get stderrIsTTY() {
+        return Boolean(process.stderr.isTTY);
+      },
+      get stdinIsTTY() {
+        return Boolean(process.stdin.isTTY);
+      },
     },
     env: process.env,
     signal: controller.signal,
