@@ -47,6 +47,7 @@ export interface GlobalOptions {
 export class Context {
   private storePromise?: Promise<ConfigStore>;
   private clientPromise?: Promise<PetstoreClient>;
+  private outTarget?: OutputTarget;
 
   constructor(
     readonly io: IO,
@@ -59,11 +60,12 @@ export class Context {
 
   /** Standard output as a render target: colour per --no-color, NO_COLOR, FORCE_COLOR and the TTY. */
   get out(): OutputTarget {
-    return {
+    this.outTarget ??= {
       write: (text) => this.io.stdout.write(text),
       isTTY: this.io.stdoutIsTTY,
       colorLevel: colorLevel(this.options.color, this.env, this.io.stdoutIsTTY),
     };
+    return this.outTarget;
   }
 
   /** Writes one line to stderr, sanitised for the terminal. */

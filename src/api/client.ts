@@ -6,6 +6,7 @@
  */
 import LinkHeader from 'http-link-header';
 import type { Dispatcher } from 'undici';
+import Agent from 'undici/lib/dispatcher/agent.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import dispatcherRequest from 'undici/lib/api/api-request.js';
 import type * as z from 'zod/mini';
@@ -53,14 +54,14 @@ export class PetstoreClient {
 
   constructor(private readonly options: ClientOptions) {
     const timeout = options.timeoutMs;
-    const agent = new EnvHttpProxyAgent({
-      httpProxy: options.env.HTTP_PROXY ?? options.env.http_proxy,
-      httpsProxy: options.env.HTTPS_PROXY ?? options.env.https_proxy,
-      noProxy: options.env.NO_PROXY ?? options.env.no_proxy,
-      connect: { timeout },
-      headersTimeout: timeout,
-      bodyTimeout: timeout,
-    });
+    const timeouts = { connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout };
+    const httpProxy = options.env.HTTP_PROXY ?? options.env.http_proxy;
+    const httpsProxy = options.env.HTTPS_PROXY ?? options.env.https_proxy;
+    // EnvHttpProxyAgent consults NO_PROXY on every request; without a proxy a plain Agent does the same job.
+    const agent =
+      httpProxy || httpsProxy
+        ? new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy: options.env.NO_PROXY ?? options.env.no_proxy, ...timeouts })
+        : new Agent(timeouts);
     this.dispatcher = agent.compose(retryInterceptor({ retries: options.retries, log: options.log }));
     this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(timeout)]);
   }

@@ -16,12 +16,27 @@ declare global {
 }
 
 const INTEGER_LITERAL = /^-?\d+$/;
+const MAYBE_INEXACT = /\d{16}|\d[.eE]|[.eE][-+]?\d/;
+
+function integersToBigInt(value: unknown): unknown {
+  if (typeof value === 'number') return BigInt(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) value[i] = integersToBigInt(value[i]);
+  } else if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) record[key] = integersToBigInt(record[key]);
+  }
+  return value;
+}
 
 /**
  * Parses JSON text; every integer literal becomes a `bigint`, other numbers stay `number`.
  * Throws SyntaxError on malformed JSON.
  */
 export function parseJson(text: string): unknown {
+  // Fast path: when no number can be a float or exceed 2^53 (no 16-digit run, no
+  // digit beside ".", "e" or "E"), plain JSON.parse is exact and every number an integer.
+  if (!MAYBE_INEXACT.test(text)) return integersToBigInt(JSON.parse(text));
   return JSON.parse(text, function (this: unknown, _key: string, value: unknown, context?: ReviverContext) {
     if (typeof value === 'number' && context?.source !== undefined && INTEGER_LITERAL.test(context.source)) {
       return BigInt(context.source);

@@ -1,8 +1,13 @@
-// Types for the three undici modules the client imports directly instead of
+// Types for the undici modules the client imports directly instead of
 // undici's index, which loads fetch, WebSocket, caches and mocks at start-up.
 declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   import { EnvHttpProxyAgent } from 'undici';
   export = EnvHttpProxyAgent;
+}
+
+declare module 'undici/lib/dispatcher/agent.js' {
+  import { Agent } from 'undici';
+  export = Agent;
 }
 
 declare module 'undici/lib/api/api-request.js' {
