@@ -116,7 +116,7 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
       tally.lastLine = item.line;
       inFlight += 1;
       void client
-        .createPet(checked.data, AbortSignal.timeout(ctx.options.timeout))
+        .createPet(checked.data, { interruptible: false })
         .then(
           (pet) => {
             tally.created += 1;
