@@ -8,9 +8,9 @@ import LinkHeader from 'http-link-header';
 import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
-import dispatcherRequest from 'undici/lib/api/api-request.js';
 import type * as z from 'zod/mini';
 import { RequestError, ServiceError } from '../errors.js';
+import { exchange, type Exchange } from './exchange.js';
 import { parseJson } from './json.js';
 import { MAX_RETRY_AFTER_MS, retryAfterMs, retryInterceptor } from './retry.js';
 import { describeIssue, Pet, Pets, ServiceErrorBody, type ListPetsQuery, type NewPet } from './schemas.js';
@@ -40,11 +40,6 @@ export interface ClientOptions {
   warn: (line: string) => void;
 }
 
-interface Exchange {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
 
 /** The service's three operations: listPets, createPet and getPet. */
 export class PetstoreClient {
@@ -137,18 +132,15 @@ export class PetstoreClient {
     }
     const started = performance.now();
     try {
-      const response = await dispatcherRequest.call(this.dispatcher, {
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method,
-        headers,
-        body,
-        signal: signal ?? undefined,
-      });
-      const text = await readCapped(response.body, response.headers, url);
-      log?.(`< HTTP ${response.statusCode} (${Math.round(performance.now() - started)} ms, ${Buffer.byteLength(text)} bytes)`);
+      const response = await exchange(
+        this.dispatcher,
+        { origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body },
+        signal,
+        { maxBytes: MAX_BODY_BYTES, tooLarge: () => new RequestError(`response from ${url.host} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; aborted`, 'body_too_large') },
+      );
+      log?.(`< HTTP ${response.status} (${Math.round(performance.now() - started)} ms, ${Buffer.byteLength(response.text)} bytes)`);
       this.noticeDeprecation(response.headers);
-      return { status: response.statusCode, headers: response.headers, text };
+      return response;
     } catch (error) {
       throw this.describeFailure(error, url, signal);
     }
@@ -231,32 +223,6 @@ export class PetstoreClient {
       );
     }
   }
-}
-
-async function readCapped(
-  body: Dispatcher.ResponseData['body'],
-  headers: Exchange['headers'],
-  url: URL,
-): Promise<string> {
-  const tooLarge = () =>
-    new RequestError(`response from ${url.host} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; aborted`, 'body_too_large');
-  if (Number(first(headers['content-length']) ?? 0) > MAX_BODY_BYTES) {
-    const error = tooLarge();
-    body.destroy(error);
-    throw error;
-  }
-  // Events rather than async iteration: cheaper per response, which bulk loads feel.
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) body.destroy(tooLarge());
-      else chunks.push(chunk);
-    });
-    body.on('error', reject);
-    body.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
-  });
 }
 
 /** For a 429 or 503 carrying Retry-After: when to try again, as a hint line. */

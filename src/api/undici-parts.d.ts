@@ -10,12 +10,6 @@ declare module 'undici/lib/dispatcher/agent.js' {
   export = Agent;
 }
 
-declare module 'undici/lib/api/api-request.js' {
-  import type { Dispatcher } from 'undici';
-  /** undici's `Dispatcher.prototype.request`: call it with the dispatcher as `this`. */
-  function request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
-  export = request;
-}
 
 declare module 'undici/lib/interceptor/retry.js' {
   import type { interceptors } from 'undici';
