@@ -2,6 +2,7 @@
 // zod in chunks that load only when a command needs them.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -34,8 +35,17 @@ const commanderBuiltins = {
   },
 };
 
+const undiciLazyHttp2 = {
+  name: 'undici-lazy-http2',
+  setup(b) {
+    b.onResolve({ filter: /^node:http2$/ }, (args) =>
+      args.importer.includes('node_modules/undici/') ? { path: fileURLToPath(new URL('./lazy-http2.cjs', import.meta.url)) } : undefined,
+    );
+  },
+};
+
 await build({
-  plugins: [commanderBuiltins],
+  plugins: [commanderBuiltins, undiciLazyHttp2],
   entryPoints: { petstore: 'src/entry.ts' },
   outdir: 'dist',
   bundle: true,
