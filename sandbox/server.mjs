@@ -124,6 +124,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     },
   });
   const { server } = createSandbox({ key: values.key, firstId: BigInt(values['first-id']), seed: !values['no-seed'] });
+  server.on('error', (error) => {
+    process.stderr.write(`petstore sandbox: cannot listen on 127.0.0.1:${values.port}: ${error.code ?? error.message}\n`);
+    process.exit(1);
+  });
   server.listen(Number(values.port), '127.0.0.1', () => {
     const { port } = server.address();
     process.stdout.write(`petstore sandbox listening on http://127.0.0.1:${port}/v1\n`);
