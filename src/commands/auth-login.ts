@@ -33,7 +33,7 @@ export default async function login(ctx: Context, _args: string[], flags: { with
   let raw: string;
   if (flags.withToken) {
     raw = await readAll(ctx.io.stdin);
-  } else if (ctx.io.stdinIsTTY && ctx.io.stderrIsTTY) {
+  } else if (ctx.io.stdinIsTTY) {
     raw = await read({
       prompt: `API key for ${envName}: `,
       silent: true,

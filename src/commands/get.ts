@@ -16,8 +16,9 @@ export function getOptions(petId: string): { petId: bigint } {
 
 /** Warns of the deprecation, fetches the pet and prints it (key/value view or JSON). */
 export async function runGet(ctx: Context, options: { petId: bigint }): Promise<void> {
+  const client = await ctx.client();
   if (ctx.env.PETSTORE_NO_DEPRECATION_WARNING !== '1') ctx.warn(GET_DEPRECATION_WARNING);
-  const pet = await (await ctx.client()).getPet(options.petId);
+  const pet = await client.getPet(options.petId);
   if (ctx.options.json) renderJson(ctx.out, pet);
   else await renderPet(ctx.out, pet);
 }
