@@ -41,6 +41,8 @@ export default async function login(ctx: Context, _args: string[], flags: { with
       input: ctx.io.stdin as never,
       output: process.stderr,
     });
+    // The silent prompt swallows the Enter too; end its line.
+    ctx.io.stderr.write('\n');
   } else {
     throw new UsageError(
       'no terminal to prompt for the key on',
