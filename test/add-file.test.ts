@@ -128,6 +128,31 @@ describe('add --file', () => {
     expect(server.maxInFlight).toBe(3);
   });
 
+  test('a 401 stops the load at once and exits 4', async () => {
+    let posts = 0;
+    const server401 = http.createServer((req, res) => {
+      posts += 1;
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ code: 'unauthorized', message: 'bad key', status: 401 }));
+      });
+    });
+    await new Promise<void>((resolve) => server401.listen(0, '127.0.0.1', resolve));
+    const file = tempFile('pets.ndjson', Array.from({ length: 50 }, (_, i) => `{"name":"p${i}","categoryId":${i}}`).join('\n'));
+    const r = await run(['add', '--file', file, '--concurrency', '1'], {
+      env: { PETSTORE_BASE_URL: `http://127.0.0.1:${(server401.address() as AddressInfo).port}/v1`, PETSTORE_API_KEY: 'wrong' },
+    });
+    server401.close();
+    expect(r.code).toBe(4);
+    expect(posts).toBe(1);
+    expect(r.stderr).toBe(
+      'failed: line 1 "p0": bad key (HTTP 401)\n' +
+        'stopped: created 0 pets, 1 failed; items from line 2 on were not sent\n' +
+        'error: bad key (HTTP 401, code unauthorized)\n',
+    );
+  });
+
   test('bad flags exit 2 without a request', async () => {
     server = await startPetServer();
     for (const [argv, message] of [

@@ -12,7 +12,7 @@ import { stringifyJson } from '../api/json.js';
 import { describeIssue, NewPet } from '../api/schemas.js';
 import { readItems, type InputItem } from '../bulk/read-items.js';
 import type { Context } from '../context.js';
-import { CliError, ExitCode, InterruptedError, UsageError, type ErrorReport } from '../errors.js';
+import { CliError, ExitCode, InterruptedError, ServiceError, UsageError, type ErrorReport } from '../errors.js';
 import { renderNdjson, renderPetRows } from '../render.js';
 
 export interface AddFileOptions {
@@ -94,10 +94,12 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
   const waitForSlot = (limit: number) =>
     inFlight < limit ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve));
   let interrupted = false;
+  // A rejected key fails every later request too: the load stops at the first 401.
+  let authFailure: ServiceError | undefined;
   try {
     for await (const item of readItems(openInput(ctx, options.file))) {
       // Items already buffered from the input are not taken after Ctrl-C either.
-      if (ctx.signal.aborted) break;
+      if (ctx.signal.aborted || authFailure) break;
       tally.read += 1;
       if (item.error !== undefined) {
         tally.lastLine = item.line;
@@ -113,7 +115,7 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
       }
       while (inFlight >= options.concurrency) await waitForSlot(options.concurrency);
       await output.drained();
-      if (ctx.signal.aborted) {
+      if (ctx.signal.aborted || authFailure) {
         tally.read -= 1;
         break;
       }
@@ -128,6 +130,7 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
             else renderPetRows(target, [pet]);
           },
           (error: unknown) => {
+            if (error instanceof ServiceError && error.status === 401) authFailure ??= error;
             const report = error instanceof CliError ? error.report() : { code: 'request_failed', message: String(error), status: null };
             fail(item, value, report);
           },
@@ -149,6 +152,10 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
   if (failedOut) await new Promise((resolve) => failedOut.end(resolve));
 
   const failedNote = tally.failed && options.failed ? ` (written to ${options.failed})` : '';
+  if (authFailure) {
+    ctx.warn(`stopped: created ${tally.created} pets, ${tally.failed} failed${failedNote}; items from line ${tally.lastLine + 1} on were not sent`);
+    throw authFailure;
+  }
   if (interrupted || ctx.signal.aborted) {
     ctx.warn(`interrupted: created ${tally.created} pets, ${tally.failed} failed${failedNote}; items from line ${tally.lastLine + 1} on were not sent`);
     throw ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError('SIGINT');
