@@ -1,6 +1,5 @@
 // End-to-end: the built bin/petstore.js as a child process against the sandbox
 // on a random loopback port, with an isolated XDG_CONFIG_HOME.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -8,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // @ts-expect-error: the sandbox is plain JavaScript without type declarations
 import { createSandbox } from '../sandbox/server.mjs';
-import { tempConfigHome } from './helpers.js';
+import { spawnAsync, tempConfigHome, type ChildResult } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 
@@ -30,26 +29,8 @@ afterAll(async () => {
   await new Promise((resolve) => sandbox.server.close(resolve));
 });
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function petstore(args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+function petstore(args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<ChildResult> {
+  return spawnAsync(process.execPath, [BIN, ...args], { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env }, stdin);
 }
 
 describe('bin/petstore.js against the sandbox', () => {

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import nock from 'nock';
 import { main } from '../src/main.js';
@@ -69,4 +70,28 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
 /** The interface's Error body. */
 export function errorBody(status: number, code: string, message: string) {
   return { code, message, status };
+}
+
+/** Output and exit code of a child process. */
+export interface ChildResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command without blocking this process (which may host the servers
+ * the command talks to), feeding `stdin` and collecting stdout and stderr.
+ */
+export function spawnAsync(command: string, args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
 }

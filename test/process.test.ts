@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startFaultServer, PET, type FaultServer } from './fault-server.js';
-import { tempConfigHome } from './helpers.js';
+import { spawnAsync, tempConfigHome } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 let server: FaultServer | undefined;
@@ -16,19 +16,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-/** Runs a command without blocking this process, which hosts the servers. */
-function runAsync(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 function baseEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, PETSTORE_API_KEY: 'k', ...extra };
@@ -38,11 +25,11 @@ describe('process hygiene', () => {
   test('stdout closed early (| head -c 1) ends quietly', async () => {
     const pets = Array.from({ length: 100 }, (_, i) => ({ ...PET, id: i + 1, name: 'x'.repeat(2000) }));
     server = await startFaultServer([{ status: 200, json: pets }]);
-    const r = await runAsync('bash', ['-c', `"${process.execPath}" "${BIN}" list --json | head -c 1; exit \${PIPESTATUS[0]}`],
+    const r = await spawnAsync('bash', ['-c', `"${process.execPath}" "${BIN}" list --json | head -c 1; exit \${PIPESTATUS[0]}`],
       baseEnv({ PETSTORE_BASE_URL: server.baseUrl }));
     expect(r.stdout).toBe('[');
     expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
+    expect(r.code).toBe(0);
   });
 
   test.each([
@@ -69,7 +56,7 @@ describe('process hygiene', () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    const r = await runAsync(process.execPath, [BIN, 'list'], baseEnv({ PETSTORE_BASE_URL: 'http://localhost:9/v1', HTTP_PROXY: proxyUrl }));
+    const r = await spawnAsync(process.execPath, [BIN, 'list'], baseEnv({ PETSTORE_BASE_URL: 'http://localhost:9/v1', HTTP_PROXY: proxyUrl }));
     proxy.close();
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('1\tRex\t2\tavailable\n');
