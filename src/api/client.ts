@@ -4,7 +4,6 @@
  * with a size cap, parsed with exact int64 ids and checked against the zod
  * schemas; an HTTP error status becomes a ServiceError.
  */
-import LinkHeader from 'http-link-header';
 import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
@@ -12,7 +11,8 @@ import type * as z from 'zod/mini';
 import { RequestError, ServiceError } from '../errors.js';
 import { exchange, type Exchange } from './exchange.js';
 import { parseJson } from './json.js';
-import { MAX_RETRY_AFTER_MS, retryAfterMs, retryInterceptor } from './retry.js';
+import { describeBody, describeDate, first, isTimeout, nextLink, retryHint, tryParse } from './response.js';
+import { retryInterceptor } from './retry.js';
 import { describeIssue, Pet, Pets, ServiceErrorBody, type ListPetsQuery, type NewPet } from './schemas.js';
 
 /** Largest response body read, in bytes (16 MiB). */
@@ -223,60 +223,4 @@ export class PetstoreClient {
       );
     }
   }
-}
-
-/** For a 429 or 503 carrying Retry-After: when to try again, as a hint line. */
-function retryHint(response: Exchange): string | undefined {
-  if (response.status !== 429 && response.status !== 503) return undefined;
-  const wait = retryAfterMs(response.headers['retry-after']);
-  if (wait === undefined) return undefined;
-  const when = new Date(Date.now() + wait).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const capped = wait > MAX_RETRY_AFTER_MS ? ` (longer than the ${MAX_RETRY_AFTER_MS / 1000} s petstore waits)` : '';
-  return `The service asks to retry after ${when}${capped}; try again then.`;
-}
-
-/** The RFC 8288 `rel="next"` target of a Link header, resolved against the request URL. */
-function nextLink(headers: Exchange['headers'], requestUrl: URL): URL | undefined {
-  const values = headers['link'];
-  const text = Array.isArray(values) ? values.join(', ') : values;
-  if (!text) return undefined;
-  let target: string | undefined;
-  try {
-    target = LinkHeader.parse(text).rel('next')[0]?.uri;
-  } catch {
-    throw new RequestError(`unexpected response: unreadable Link header: "${text.slice(0, 120)}"`, 'unexpected_response');
-  }
-  return target === undefined ? undefined : new URL(target, requestUrl);
-}
-
-function tryParse(text: string): unknown {
-  try {
-    return parseJson(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A short, single-line excerpt of a body; terminal escapes are removed when the message is printed. */
-function describeBody(response: Exchange): string {
-  const flat = response.text.replace(/\s+/g, ' ').trim();
-  if (!flat) return '(empty body)';
-  return flat.length > 120 ? `"${flat.slice(0, 120)}…"` : `"${flat}"`;
-}
-
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function isTimeout(error: unknown): boolean {
-  const code = (error as { code?: string }).code ?? '';
-  const name = (error as { name?: string }).name ?? '';
-  return /TIMEOUT/i.test(code) || name === 'TimeoutError';
-}
-
-/** RFC 9745 Deprecation is "@<unix seconds>" (or "true" in older drafts); RFC 8594 Sunset is an HTTP-date. */
-function describeDate(value: string): string {
-  const epoch = /^@(-?\d+)$/.exec(value.trim());
-  const date = epoch ? new Date(Number(epoch[1]) * 1000) : new Date(value);
-  return Number.isNaN(date.getTime()) ? `(${value.slice(0, 40)})` : `on ${date.toISOString().slice(0, 10)}`;
 }

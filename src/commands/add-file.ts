@@ -10,6 +10,7 @@ import { addAbortSignal, type Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { stringifyJson } from '../api/json.js';
 import { describeIssue, NewPet } from '../api/schemas.js';
+import { BatchedOutput } from '../bulk/batched-output.js';
 import { readItems, type InputItem } from '../bulk/read-items.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode, InterruptedError, ServiceError, UsageError, type ErrorReport } from '../errors.js';
@@ -162,44 +163,6 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
   }
   ctx.warn(`created ${tally.created} of ${tally.read} pets; ${tally.failed} failed${failedNote}`);
   if (tally.failed) throw new CliError(`${tally.failed} of ${tally.read} pets were not created`, ExitCode.failure, 'partial_failure');
-}
-
-/**
- * Created pets are written in batches (64 KiB, or after 50 ms) instead of one
- * write per pet; `drained()` lets the loop wait when stdout pushes back.
- */
-class BatchedOutput {
-  private parts: string[] = [];
-  private size = 0;
-  private timer?: NodeJS.Timeout;
-  private blocked = false;
-
-  constructor(private readonly stream: { write(text: string): unknown; once?(event: 'drain', listener: () => void): unknown }) {}
-
-  push(text: string): void {
-    this.parts.push(text);
-    this.size += text.length;
-    if (this.size >= 65_536) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), 50);
-  }
-
-  flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (!this.parts.length) return;
-    const accepted = this.stream.write(this.parts.join(''));
-    this.parts = [];
-    this.size = 0;
-    if (accepted === false && this.stream.once) {
-      this.blocked = true;
-      this.stream.once('drain', () => (this.blocked = false));
-    }
-  }
-
-  /** Resolves once stdout has taken what it was given. */
-  async drained(): Promise<void> {
-    while (this.blocked && this.stream.once) await new Promise<void>((resolve) => this.stream.once!('drain', resolve));
-  }
 }
 
 /** Progress on stderr when it is a terminal: done, rate, failures, redrawn in place. */
