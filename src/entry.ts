@@ -4,6 +4,7 @@
  */
 import { InterruptedError } from './errors.js';
 import { main } from './main.js';
+import { sanitizeText } from './text.js';
 
 /** Runs petstore for this process and sets `process.exitCode`. */
 export async function start(): Promise<void> {
@@ -18,7 +19,7 @@ export async function start(): Promise<void> {
   // command as a failure with one line, not a trace.
   process.on('unhandledRejection', (reason) => {
     const message = reason instanceof Error ? reason.message : String(reason);
-    process.stderr.write(`error: unexpected failure: ${message.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')}\n`);
+    process.stderr.write(`error: unexpected failure: ${sanitizeText(message)}\n`);
     process.exit(1);
   });
   // A reader that went away (`petstore list | head -1`) is not an error worth a trace.

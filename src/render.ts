@@ -45,10 +45,15 @@ async function chalkFor(out: OutputTarget): Promise<ChalkInstance> {
   return new Chalk({ level: out.colorLevel });
 }
 
+/** The cells of one row: id, name, categoryId, status. */
+function petCells(pet: Pet): string[] {
+  return [cell(pet.id), cell(pet.name), cell(pet.categoryId), cell(pet.status)];
+}
+
 /** Pets as tab-separated rows (id, name, categoryId, status): no header, colour or borders. */
 export function renderPetRows(out: OutputTarget, pets: Pet[]): void {
   if (pets.length === 0) return;
-  out.write(pets.map((pet) => `${[cell(pet.id), cell(pet.name), cell(pet.categoryId), cell(pet.status)].join('\t')}\n`).join(''));
+  out.write(pets.map((pet) => `${petCells(pet).join('\t')}\n`).join(''));
 }
 
 /**
@@ -60,7 +65,7 @@ export async function renderPetTable(out: OutputTarget, pets: Pet[]): Promise<vo
     renderPetRows(out, pets);
     return;
   }
-  const rows = pets.map((pet) => [cell(pet.id), cell(pet.name), cell(pet.categoryId), cell(pet.status)]);
+  const rows = pets.map(petCells);
   if (rows.length === 0) {
     out.write('No pets found.\n');
     return;

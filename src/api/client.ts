@@ -40,8 +40,7 @@ export interface ClientOptions {
   warn: (line: string) => void;
 }
 
-
-/** The service's three operations: listPets, createPet and getPet. */
+/** The service's three operations: listPets (as pages), createPet and getPet. */
 export class PetstoreClient {
   private readonly dispatcher: Dispatcher;
   private readonly deadline: AbortSignal;
@@ -61,14 +60,9 @@ export class PetstoreClient {
     this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(timeout)]);
   }
 
-  /** listPets: `GET /pets?limit=&status=`. Returns the Pets array exactly as sent (unknown fields kept). */
-  async listPets(query: ListPetsQuery): Promise<Pet[]> {
-    for await (const page of this.listPetPages(query, false)) return page;
-    return [];
-  }
-
   /**
-   * listPets page by page. With `all`, follows RFC 8288 `Link: <url>; rel="next"`
+   * listPets (`GET /pets?limit=&status=`) page by page, each the Pets array
+   * exactly as sent (unknown fields kept). With `all`, follows RFC 8288 `Link: <url>; rel="next"`
    * headers (the interface promises no pagination: without one the first page
    * is everything), on the same origin only and for at most {@link MAX_PAGES}
    * pages. Throws RequestError for a next link to another origin or past the cap.
