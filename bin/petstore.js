@@ -17,16 +17,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   return;
 }
 
-// Caches V8's compiled code between runs; it must be enabled before the bundle loads.
-var nodeModule = require('node:module');
-if (nodeModule.enableCompileCache) {
-  try {
-    nodeModule.enableCompileCache();
-  } catch (error) {
-    // The cache is an optimisation only.
-  }
-}
-
-import('../dist/petstore.js').then(function (entry) {
-  return entry.start();
-});
+// The bundle runs through dist/launch.cjs, which keeps a V8 code cache of it.
+var path = require('node:path');
+require('../dist/launch.cjs')
+  .launch(path.join(__dirname, '..', 'dist', 'petstore.cjs'), args)
+  .catch(function (error) {
+    process.stderr.write('error: ' + (error && error.message) + '\n');
+    process.exitCode = 1;
+  });

@@ -1,15 +1,17 @@
-// Bundles src/ into dist/ with esbuild. Code splitting keeps undici, conf and
-// zod in chunks that load only when a command needs them.
+// Bundles src/ with esbuild into dist/petstore.cjs, one CommonJS file whose
+// modules start only when a command needs them (undici, conf and zod are
+// esbuild lazy-init wrappers), and src/launch.ts into dist/launch.cjs, which
+// loads that bundle with a complete V8 code cache (see src/launch.ts).
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-// commander imports built-ins as ES modules. Node then builds a namespace of
-// every export (touching lazy getters that load more modules), and esbuild's
-// CommonJS interop would copy every property: both cost start-up time. These
-// facades export exactly what commander imports; should commander import
+// commander imports built-ins as ES modules, and esbuild's interop would copy
+// every property of each: start-up time. These facades export exactly what
+// commander imports; should commander import
 // anything else, the build fails with a missing export. node:child_process
 // serves only executable subcommands, which petstore does not have, so it is
 // loaded on first use.
@@ -44,21 +46,33 @@ const undiciLazyHttp2 = {
   },
 };
 
-await build({
+const shared = { bundle: true, format: 'cjs', platform: 'node', target: 'node22', logLevel: 'warning', sourcemap: false };
+const minify = process.env.PETSTORE_BUILD_DEBUG !== '1';
+
+const { metafile } = await build({
+  ...shared,
+  metafile: true,
   plugins: [commanderBuiltins, undiciLazyHttp2],
-  entryPoints: { petstore: 'src/entry.ts' },
-  outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node22',
-  minify: process.env.PETSTORE_BUILD_DEBUG !== "1",
+  entryPoints: ['src/entry.ts'],
+  outfile: 'dist/petstore.cjs',
+  minify,
   legalComments: 'linked',
-  sourcemap: false,
   define: { PETSTORE_VERSION: JSON.stringify(version) },
-  // CommonJS packages inside an ES module bundle need a require of their own.
-  // process.getBuiltinModule, not an ESM import of node:module, which would load every export (module.register pulls in workers).
-  banner: { js: "const require=process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
-  logLevel: 'warning',
+});
+
+// src/launch.ts runs the bundle through vm.Script without a module loader.
+const dynamicImports = Object.entries(metafile.inputs).flatMap(([file, input]) =>
+  input.imports.filter((i) => i.kind === 'dynamic-import' && i.external).map((i) => `${file}: import('${i.path}')`),
+);
+if (dynamicImports.length > 0) throw new Error(`the bundle must not import() at run time:\n${dynamicImports.join('\n')}`);
+
+// The code cache is keyed by this hash: a rebuilt bundle never meets an old cache.
+const bundleHash = createHash('sha256').update(readFileSync(new URL('../dist/petstore.cjs', import.meta.url))).digest('hex').slice(0, 16);
+await build({
+  ...shared,
+  entryPoints: ['src/launch.ts'],
+  outfile: 'dist/launch.cjs',
+  minify,
+  legalComments: 'linked',
+  define: { PETSTORE_BUNDLE_HASH: JSON.stringify(bundleHash) },
 });

@@ -1,5 +1,6 @@
 // Heavy modules stay off the paths that do not need them: --help, --version and
-// flag errors load neither undici nor conf (whose ajv is costly at import).
+// flag errors start neither undici (which requires node:net) nor conf (which
+// requires node:crypto). The positive cases show the probes can see them.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,41 +9,54 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
-const TRACER = fileURLToPath(new URL('./fixtures/trace-imports.mjs', import.meta.url));
-const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+const TRACER = fileURLToPath(new URL('./fixtures/trace-requires.cjs', import.meta.url));
 
-/** The dist files whose text contains `marker`. */
-function chunksWith(marker: string): string[] {
-  return fs.readdirSync(DIST).filter((f) => f.endsWith('.js') && fs.readFileSync(path.join(DIST, f), 'utf8').includes(marker));
+/** Module specifiers resolved by one run of the bin, and its exit code. */
+function resolvedModules(args: string[], configHome: string): { specifiers: string[]; status: number | null } {
+  const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-trace-')), 'resolved.txt');
+  const r = spawnSync(process.execPath, ['--require', TRACER, BIN, ...args], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: configHome,
+      XDG_CONFIG_HOME: configHome,
+      XDG_CACHE_HOME: configHome,
+      TRACE_REQUIRES_FILE: trace,
+      PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1',
+      PETSTORE_API_KEY: 'k',
+    },
+  });
+  return { specifiers: fs.readFileSync(trace, 'utf8').split('\n'), status: r.status };
 }
 
-function loadedChunks(args: string[]): { files: string[]; status: number | null } {
-  const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-trace-')), 'loaded.txt');
-  const r = spawnSync(process.execPath, ['--import', TRACER, BIN, ...args], {
-    env: { PATH: process.env.PATH, TRACE_IMPORTS_FILE: trace, PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1', PETSTORE_API_KEY: 'k' },
-  });
-  const urls = fs.existsSync(trace) ? fs.readFileSync(trace, 'utf8').trim().split('\n') : [];
-  return { files: urls.filter((u) => u.includes('/dist/')).map((u) => path.basename(fileURLToPath(u))), status: r.status };
+/** A config folder with a stored config file, so that reading settings needs conf. */
+function storedConfigHome(): string {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-test-'));
+  const r = spawnSync(process.execPath, [BIN, 'config', 'set', 'base-url', 'http://127.0.0.1:9/v1'], { env: { PATH: process.env.PATH, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: home } });
+  expect(r.status).toBe(0);
+  return home;
 }
 
 describe('start-up path', () => {
-  const undici = chunksWith('UND_ERR_INVALID_ARG');
-  const conf = chunksWith('ajv');
-
-  test('the bundle has separate undici and conf chunks to look for', () => {
-    expect(undici.length).toBeGreaterThan(0);
-    expect(conf.length).toBeGreaterThan(0);
-  });
-
   test.each([[['--version']], [['--help']], [['list', '--limit', '0']], [['get', 'abc']], [['list', '--bogus']]])(
-    '%j loads neither undici nor conf',
+    '%j starts neither undici nor conf',
     (args) => {
-      const { files, status } = loadedChunks(args);
-      // --version is answered by bin/petstore.js itself, before any bundle loads.
-      if (args[0] === '--version') expect(files).toEqual([]);
-      else expect(files).toContain('petstore.js');
+      const { specifiers, status } = resolvedModules(args, storedConfigHome());
       expect(status).toBe(args[0]!.startsWith('--') ? 0 : 2);
-      expect(files.filter((f) => undici.includes(f) || conf.includes(f))).toEqual([]);
+      expect(specifiers.filter((s) => s === 'node:net' || s === 'node:crypto')).toEqual([]);
+      // --version is answered by bin/petstore.js itself, before the bundle loads.
+      expect(specifiers.includes('node:vm')).toBe(args[0] !== '--version');
     },
   );
+
+  test('get starts undici', () => {
+    const { specifiers, status } = resolvedModules(['get', '1', '--json', '--timeout', '2000'], storedConfigHome());
+    expect(status).toBe(1);
+    expect(specifiers).toContain('node:net');
+  });
+
+  test('reading the stored config starts conf', () => {
+    const { specifiers, status } = resolvedModules(['config', 'get', 'base-url'], storedConfigHome());
+    expect(status).toBe(0);
+    expect(specifiers).toContain('node:crypto');
+  });
 });

@@ -1,0 +1,116 @@
+// The V8 code cache of dist/launch.cjs: where it lives, when it is written,
+// and that a bad cache never changes what a command does.
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+// @ts-expect-error: the sandbox is plain JavaScript without type declarations
+import { createSandbox } from '../sandbox/server.mjs';
+import { cacheKey } from '../src/launch.js';
+import { spawnAsync, tempConfigHome } from './helpers.js';
+
+const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
+const KEY = 'cache-test-key-5f1e2d';
+
+let server: import('node:http').Server;
+let baseUrl: string;
+
+beforeAll(async () => {
+  ({ server } = createSandbox({ key: KEY }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** Runs the built bin with its own cache folder; returns the folder petstore caches in. */
+function petstore(cacheHome: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  return spawnAsync(process.execPath, [BIN, ...args], {
+    PATH: process.env.PATH,
+    HOME: cacheHome,
+    XDG_CACHE_HOME: cacheHome,
+    XDG_CONFIG_HOME: tempConfigHome(),
+    PETSTORE_BASE_URL: baseUrl,
+    PETSTORE_API_KEY: KEY,
+    PETSTORE_NO_DEPRECATION_WARNING: '1',
+    ...env,
+  });
+}
+
+const cacheFiles = (cacheHome: string) => {
+  const dir = path.join(cacheHome, 'petstore');
+  return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+};
+
+const REX = '{"id":1,"name":"Rex","categoryId":1,"status":"available"}\n';
+
+describe('code cache', () => {
+  test('the first successful run writes it (0600 in a 0700 folder); the next run uses it unchanged', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
+    expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+    const files = cacheFiles(home);
+    expect(files).toEqual([expect.stringMatching(new RegExp(`^code-[0-9a-f]{16}-${process.version}-${process.arch}-get\\.v8cache$`))]);
+    const file = path.join(home, 'petstore', files[0]!);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    const written = fs.readFileSync(file);
+    expect(written.includes(KEY)).toBe(false);
+
+    const before = fs.statSync(file);
+    expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(fs.statSync(file).mtimeMs).toBe(before.mtimeMs);
+    expect(fs.statSync(file).ino).toBe(before.ino);
+  });
+
+  test('a corrupt cache is ignored and replaced; caches of other builds are removed', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
+    await petstore(home, ['get', '1', '--json']);
+    const [name] = cacheFiles(home);
+    const file = path.join(home, 'petstore', name!);
+    fs.writeFileSync(file, 'not a code cache');
+    const stale = path.join(home, 'petstore', `code-0000000000000000-${process.version}-${process.arch}-get.v8cache`);
+    const unrelated = path.join(home, 'petstore', 'notes.txt');
+    fs.writeFileSync(stale, 'old');
+    fs.writeFileSync(unrelated, 'kept');
+
+    expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(fs.readFileSync(file).length).toBeGreaterThan(1000);
+    expect(cacheFiles(home)).toEqual([name, 'notes.txt']);
+  });
+
+  test('a failed run writes nothing, nor does NODE_DISABLE_COMPILE_CACHE', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
+    const missing = await petstore(home, ['get', '424242', '--json']);
+    expect(missing.code).toBe(3);
+    expect(missing.stdout).toBe('');
+    expect(cacheFiles(home)).toEqual([]);
+
+    expect(await petstore(home, ['get', '1', '--json'], { NODE_DISABLE_COMPILE_CACHE: '1' })).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(cacheFiles(home)).toEqual([]);
+  });
+
+  test('an unwritable cache folder costs nothing but speed', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
+    fs.writeFileSync(path.join(home, 'petstore'), 'a file where the folder should be');
+    expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+  });
+});
+
+describe('cache key', () => {
+  test.each([
+    [['get', '1', '--json'], 'get'],
+    [['list', '--all'], 'list'],
+    [['get', '--help'], 'help'],
+    [['help', 'get'], 'help'],
+    [['-h'], 'help'],
+    [['--env', 'staging', 'get', '1'], 'other'],
+    [[], 'other'],
+    [['auth', 'status'], 'auth'],
+  ])('%j -> %s', (argv, key) => {
+    expect(cacheKey(argv)).toBe(key);
+  });
+});
