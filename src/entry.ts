@@ -52,6 +52,7 @@ export async function start(): Promise<void> {
     },
     env: process.env,
     signal: controller.signal,
+    closeConnections: false,
   });
   process.exitCode = code;
 }

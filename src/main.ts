@@ -19,6 +19,12 @@ export interface RunOptions {
   /** Aborted on SIGINT/SIGTERM with an InterruptedError as its reason. */
   signal?: AbortSignal;
   version?: string;
+  /**
+   * False when the process exits right after `main`: idle keep-alive
+   * connections are then left for the OS to close, which saves the ~3 ms an
+   * orderly close takes. Requests still in flight hold the process either way.
+   */
+  closeConnections?: boolean;
 }
 
 /**
@@ -43,7 +49,7 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
       try {
         await work(c);
       } finally {
-        await c.close();
+        if (options.closeConnections !== false) await c.close();
       }
     },
   );
