@@ -3,7 +3,7 @@
  * global flags, environment, and the config store and API client, created
  * lazily so that a command loads conf and undici only when it needs them.
  */
-import path from 'node:path';
+import { join } from 'node:path';
 import type { PetstoreClient } from './api/client.js';
 import type { ConfigStore } from './config.js';
 import type { OutputTarget } from './render.js';
@@ -141,7 +141,7 @@ export class Context {
 
 /** The config folder: $XDG_CONFIG_HOME/petstore when set, else conf's per-platform default. */
 export function configDir(env: NodeJS.ProcessEnv): string | undefined {
-  return env.XDG_CONFIG_HOME ? path.join(env.XDG_CONFIG_HOME, 'petstore') : undefined;
+  return env.XDG_CONFIG_HOME ? join(env.XDG_CONFIG_HOME, 'petstore') : undefined;
 }
 
 /** chalk level from --no-color, NO_COLOR (https://no-color.org), FORCE_COLOR and whether the stream is a TTY. */

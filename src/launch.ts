@@ -9,10 +9,11 @@
  * `createCachedData()`, so it holds every function that ran. Built by scripts/build.mjs into
  * dist/launch.cjs; bin/petstore.js calls `launch`.
  */
-import fs from 'node:fs';
+// Named imports: esbuild turns a default import of a built-in into a copy of all its exports.
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
-import vm from 'node:vm';
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
 import envPaths from 'env-paths';
 
 /** First 16 hex digits of the SHA-256 of dist/petstore.cjs, set by the build. */
@@ -42,26 +43,26 @@ export function cacheKey(argv: readonly string[]): string {
 export function codeCacheFile(argv: readonly string[], env: NodeJS.ProcessEnv, bundleHash: string | undefined): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE || !bundleHash) return undefined;
   const dir = envPaths('petstore', { suffix: '' }).cache;
-  return path.join(dir, `${cachePrefix(bundleHash)}${cacheKey(argv)}.v8cache`);
+  return join(dir, `${cachePrefix(bundleHash)}${cacheKey(argv)}.v8cache`);
 }
 
 const cachePrefix = (bundleHash: string) => `code-${bundleHash}-${process.version}-${process.arch}-`;
 
 /**
  * Writes the code cache of `script` to `file` (mode 0600, folder 0700, atomic
- * replace) and removes caches of other builds or Node versions from the folder.
- * Never throws: the cache only saves time.
+ * replace) and removes the caches of other builds from the folder. Never
+ * throws: the cache only saves time.
  */
-export async function saveCodeCache(script: vm.Script, file: string, bundleHash: string): Promise<void> {
+export async function saveCodeCache(script: Script, file: string, bundleHash: string): Promise<void> {
   try {
-    const dir = path.dirname(file);
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const dir = dirname(file);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     // Loaded here, not at start-up: only the first run of a command writes.
     const { writeFileSync } = await import('atomically');
     writeFileSync(file, script.createCachedData(), { mode: 0o600 });
-    const current = cachePrefix(bundleHash);
-    for (const name of fs.readdirSync(dir)) {
-      if (name.startsWith('code-') && name.endsWith('.v8cache') && !name.startsWith(current)) fs.rmSync(path.join(dir, name), { force: true });
+    // Caches of other Node versions stay: a user may switch between two.
+    for (const name of readdirSync(dir)) {
+      if (name.startsWith('code-') && name.endsWith('.v8cache') && !name.startsWith(`code-${bundleHash}-`)) rmSync(join(dir, name), { force: true });
     }
   } catch {
     // A read-only or full disk costs speed, never the command.
@@ -71,7 +72,7 @@ export async function saveCodeCache(script: vm.Script, file: string, bundleHash:
 function readCodeCache(file: string | undefined): Buffer | undefined {
   if (!file) return undefined;
   try {
-    return fs.readFileSync(file);
+    return readFileSync(file);
   } catch {
     return undefined;
   }
@@ -87,8 +88,8 @@ export async function launch(bundlePath: string, argv: readonly string[]): Promi
   const bundleHash = typeof PETSTORE_BUNDLE_HASH === 'string' ? PETSTORE_BUNDLE_HASH : undefined;
   const file = codeCacheFile(argv, process.env, bundleHash);
   const cachedData = readCodeCache(file);
-  const source = fs.readFileSync(bundlePath, 'utf8');
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  const source = readFileSync(bundlePath, 'utf8');
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundlePath,
     cachedData,
     // No importModuleDynamically: it starts the ES module loader (~14 ms), and
@@ -96,7 +97,7 @@ export async function launch(bundlePath: string, argv: readonly string[]): Promi
   });
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   const bundle = { exports: {} as { start(): Promise<void> } };
-  wrapper.call(bundle.exports, bundle.exports, createRequire(bundlePath), bundle, bundlePath, path.dirname(bundlePath));
+  wrapper.call(bundle.exports, bundle.exports, createRequire(bundlePath), bundle, bundlePath, dirname(bundlePath));
   await bundle.exports.start();
   // Written after the command, so the cache holds every function it ran; only
   // after a success, so a run that stopped early does not fill it half.

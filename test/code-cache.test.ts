@@ -66,20 +66,22 @@ describe('code cache', () => {
     expect(fs.statSync(file).ino).toBe(before.ino);
   });
 
-  test('a corrupt cache is ignored and replaced; caches of other builds are removed', async () => {
+  test('a corrupt cache is ignored and replaced; caches of other builds are removed, of other Node versions kept', async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
     await petstore(home, ['get', '1', '--json']);
     const [name] = cacheFiles(home);
     const file = path.join(home, 'petstore', name!);
     fs.writeFileSync(file, 'not a code cache');
     const stale = path.join(home, 'petstore', `code-0000000000000000-${process.version}-${process.arch}-get.v8cache`);
+    const otherNode = path.join(home, 'petstore', name!.replace(process.version, 'v99.0.0'));
     const unrelated = path.join(home, 'petstore', 'notes.txt');
-    fs.writeFileSync(stale, 'old');
+    fs.writeFileSync(stale, 'old build');
+    fs.writeFileSync(otherNode, 'same build, another Node');
     fs.writeFileSync(unrelated, 'kept');
 
     expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
     expect(fs.readFileSync(file).length).toBeGreaterThan(1000);
-    expect(cacheFiles(home)).toEqual([name, 'notes.txt']);
+    expect(cacheFiles(home)).toEqual([name, path.basename(otherNode), 'notes.txt'].sort());
   });
 
   test('a failed run writes nothing, nor does NODE_DISABLE_COMPILE_CACHE', async () => {
