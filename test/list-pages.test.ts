@@ -94,3 +94,46 @@ describe('list formats', () => {
     expect(conflict.stderr).toContain('--json and --format tsv ask for different formats');
   });
 });
+
+describe('a full last page is never a silent cut', () => {
+  const pets = (n: number) => Array.from({ length: n }, (_, i) => pet(i + 1));
+
+  test('one full page of the default 20: rows on stdout, a warning on stderr', async () => {
+    nock(BASE).get('/v1/pets').query({ limit: '20' }).reply(200, pets(20));
+    const r = await run(['list'], { env: serviceEnv() });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')).toHaveLength(21);
+    expect(r.stderr).toBe(
+      'warning: showing one page of 20 pets, the --limit: the service may have more; --all follows its next-page links (--limit goes up to 100)\n',
+    );
+  });
+
+  test('--all whose last page is full and has no next link', async () => {
+    nock(BASE)
+      .get('/v1/pets')
+      .query({ limit: '2' })
+      .reply(200, pets(2), { link: `<${BASE}/v1/pets?limit=2&cursor=b>; rel="next"` })
+      .get('/v1/pets')
+      .query({ limit: '2', cursor: 'b' })
+      .reply(200, [pet(3), pet(4)]);
+    const r = await run(['list', '--all', '--limit', '2', '--json'], { env: serviceEnv() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(4);
+    expect(r.stderr).toBe(
+      'warning: the last page held 2 pets, the --limit, and the service sent no next-page link: it may have more (--limit goes up to 100)\n',
+    );
+  });
+
+  test('a full page of 100 cannot be raised', async () => {
+    nock(BASE).get('/v1/pets').query({ limit: '100' }).reply(200, pets(100));
+    const r = await run(['list', '--all', '--limit', '100', '--format', 'ndjson'], { env: serviceEnv() });
+    expect(r.stdout.split('\n')).toHaveLength(101);
+    expect(r.stderr).toBe('warning: the last page held 100 pets, the --limit, and the service sent no next-page link: it may have more\n');
+  });
+
+  test('a page shorter than --limit is everything: no warning', async () => {
+    nock(BASE).get('/v1/pets').query({ limit: '20' }).reply(200, pets(19));
+    const r = await run(['list', '--json'], { env: serviceEnv() });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+  });
+});

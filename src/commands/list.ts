@@ -44,17 +44,29 @@ export function listOptions(flags: ListFlags, json: boolean, stdoutIsTTY: boolea
 /**
  * Fetches the pets and prints them. tsv and ndjson stream page by page; table
  * and json gather every page first (a table needs its widths, JSON one array).
+ * A last page as long as `--limit` may mean more pets: that gets a warning on
+ * stderr, so that a listing is never cut short silently.
  */
 export async function runList(ctx: Context, options: ListOptions): Promise<void> {
   const client = await ctx.client();
   const gathered: Pet[] = [];
+  let lastPageLength = 0;
   for await (const page of client.listPetPages(options.query, options.all)) {
+    lastPageLength = page.length;
     if (options.format === 'tsv') renderPetRows(ctx.out, page);
     else if (options.format === 'ndjson') renderNdjson(ctx.out, page);
     else gathered.push(...page);
   }
   if (options.format === 'json') renderJson(ctx.out, gathered);
   if (options.format === 'table') await renderPetTable({ ...ctx.out, isTTY: true }, gathered);
+  if (lastPageLength >= options.query.limit) ctx.warn(fullPageWarning(options));
+}
+
+function fullPageWarning({ query: { limit }, all }: ListOptions): string {
+  const more = limit < 100 ? ' (--limit goes up to 100)' : '';
+  return all
+    ? `warning: the last page held ${limit} pets, the --limit, and the service sent no next-page link: it may have more${more}`
+    : `warning: showing one page of ${limit} pets, the --limit: the service may have more; --all follows its next-page links${more}`;
 }
 
 export default async function list(ctx: Context, _args: string[], flags: Record<string, unknown>): Promise<void> {
