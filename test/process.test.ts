@@ -23,7 +23,8 @@ function baseEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 describe('process hygiene', () => {
   test('stdout closed early (| head -c 1) ends quietly', async () => {
-    const pets = Array.from({ length: 100 }, (_, i) => ({ ...PET, id: i + 1, name: 'x'.repeat(2000) }));
+    // 19 pets, under the default --limit of 20 (a full page would add a warning), and 95 kB, more than a pipe holds.
+    const pets = Array.from({ length: 19 }, (_, i) => ({ ...PET, id: i + 1, name: 'x'.repeat(5000) }));
     server = await startFaultServer([{ status: 200, json: pets }]);
     const r = await spawnAsync('bash', ['-c', `"${process.execPath}" "${BIN}" list --json | head -c 1; exit \${PIPESTATUS[0]}`],
       baseEnv({ PETSTORE_BASE_URL: server.baseUrl }));
