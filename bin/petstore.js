@@ -19,9 +19,14 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 
 // The bundle runs through dist/launch.cjs, which keeps a V8 code cache of it.
 var path = require('node:path');
-require('../dist/launch.cjs')
-  .launch(path.join(__dirname, '..', 'dist', 'petstore.cjs'), args)
-  .catch(function (error) {
-    process.stderr.write('error: ' + (error && error.message) + '\n');
-    process.exitCode = 1;
-  });
+var dist = path.join(__dirname, '..', 'dist');
+function fail(error) {
+  var notBuilt = error && (error.code === 'MODULE_NOT_FOUND' || error.code === 'ENOENT') && String(error.message).indexOf(dist) !== -1;
+  process.stderr.write(notBuilt ? 'error: petstore is not built: run "npm run build" in ' + path.dirname(dist) + '\n' : 'error: ' + (error && error.message) + '\n');
+  process.exitCode = 1;
+}
+try {
+  require(path.join(dist, 'launch.cjs')).launch(path.join(dist, 'petstore.cjs'), args).catch(fail);
+} catch (error) {
+  fail(error);
+}

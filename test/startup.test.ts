@@ -60,3 +60,15 @@ describe('start-up path', () => {
     expect(specifiers).toContain('node:crypto');
   });
 });
+
+test('a clone that was not built says how to build it', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-unbuilt-'));
+  fs.mkdirSync(path.join(root, 'bin'));
+  for (const name of fs.readdirSync(path.dirname(BIN))) fs.copyFileSync(path.join(path.dirname(BIN), name), path.join(root, 'bin', name));
+  const r = spawnSync(process.execPath, [path.join(root, 'bin', 'petstore.js'), '--help'], { env: { PATH: process.env.PATH }, encoding: 'utf8' });
+  expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+    status: 1,
+    stdout: '',
+    stderr: `error: petstore is not built: run "npm run build" in ${root}\n`,
+  });
+});
