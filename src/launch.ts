@@ -6,11 +6,11 @@
  * is compiled again on each call: for `get --json` that was about a third of
  * the time petstore spends above bare Node. Here the bundle is compiled through
  * `vm.Script`, and the cache is written after the command with
- * `createCachedData()`, so it holds every function that ran. Built by scripts/build.mjs into
- * dist/launch.cjs; bin/petstore.js calls `launch`.
+ * `createCachedData()`, so it holds every function that ran. Built by
+ * scripts/build.mjs into dist/launch.cjs; bin/petstore.js calls `launch`.
  */
 // Named imports: esbuild turns a default import of a built-in into a copy of all its exports.
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -57,6 +57,7 @@ export async function saveCodeCache(script: Script, file: string, bundleHash: st
   try {
     const dir = dirname(file);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!isPrivateFolder(dir)) return;
     // Loaded here, not at start-up: only the first run of a command writes.
     const { writeFileSync } = await import('atomically');
     writeFileSync(file, script.createCachedData(), { mode: 0o600 });
@@ -69,10 +70,21 @@ export async function saveCodeCache(script: Script, file: string, bundleHash: st
   }
 }
 
+/**
+ * Whether `dir` belongs to this user and nobody else may write to it. A code
+ * cache is code that runs: one in a folder others can write to is not used.
+ * Always true where there are no POSIX owners (Windows).
+ */
+export function isPrivateFolder(dir: string): boolean {
+  if (typeof process.getuid !== 'function') return true;
+  const stat = statSync(dir);
+  return stat.isDirectory() && stat.uid === process.getuid() && (stat.mode & 0o022) === 0;
+}
+
 function readCodeCache(file: string | undefined): Buffer | undefined {
   if (!file) return undefined;
   try {
-    return readFileSync(file);
+    return isPrivateFolder(dirname(file)) ? readFileSync(file) : undefined;
   } catch {
     return undefined;
   }

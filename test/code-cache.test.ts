@@ -95,6 +95,18 @@ describe('code cache', () => {
     expect(cacheFiles(home)).toEqual([]);
   });
 
+  test('a cache folder that others may write to is neither read nor written', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
+    await petstore(home, ['get', '1', '--json']);
+    const [name] = cacheFiles(home);
+    const file = path.join(home, 'petstore', name!);
+    fs.writeFileSync(file, 'planted');
+    fs.chmodSync(path.dirname(file), 0o777);
+    expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+    // Had it been read, V8 would have rejected it and the run would have replaced it.
+    expect(fs.readFileSync(file, 'utf8')).toBe('planted');
+  });
+
   test('an unwritable cache folder costs nothing but speed', async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
     fs.writeFileSync(path.join(home, 'petstore'), 'a file where the folder should be');
