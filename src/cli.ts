@@ -24,7 +24,9 @@ Environment variables:
   PETSTORE_NO_DEPRECATION_WARNING=1                    silences the warning of "get"
   PETSTORE_DEBUG=1                                     stack traces on errors
   NO_COLOR, FORCE_COLOR                                colour control
-  HTTPS_PROXY, HTTP_PROXY, NO_PROXY                    proxies`;
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY                    proxies
+  XDG_CONFIG_HOME, XDG_CACHE_HOME                      where config and code cache live
+  NODE_DISABLE_COMPILE_CACHE=1                         no code cache (slower start)`;
 
 function integerIn(name: string, min: number, max: number) {
   return (text: string): number => {
