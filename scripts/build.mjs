@@ -11,10 +11,9 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 // commander imports built-ins as ES modules, and esbuild's interop would copy
 // every property of each: start-up time. These facades export exactly what
-// commander imports; should commander import
-// anything else, the build fails with a missing export. node:child_process
-// serves only executable subcommands, which petstore does not have, so it is
-// loaded on first use.
+// commander imports; should commander import anything else, the build fails
+// with a missing export. node:child_process serves only executable
+// subcommands, which petstore does not have, so it is loaded on first use.
 const COMMANDER_BUILTINS = {
   'node:events': "export const { EventEmitter } = require('node:events');",
   'node:child_process':
