@@ -31,10 +31,12 @@ function toJson(value) {
 
 /**
  * Creates the sandbox: an http.Server (not yet listening) and the list of
- * requests it has seen ({method, url, headers, body}), for tests.
- * @param {{key: string, firstId?: bigint, seed?: boolean}} options
+ * requests it has seen ({method, url, headers, body}), for tests; with
+ * `record: false` (the command line) that list stays empty, so a long-running
+ * sandbox does not grow.
+ * @param {{key: string, firstId?: bigint, seed?: boolean, record?: boolean}} options
  */
-export function createSandbox({ key, firstId = 1n, seed = true }) {
+export function createSandbox({ key, firstId = 1n, seed = true, record = true }) {
   const pets = new Map();
   const requests = [];
   let nextId = firstId;
@@ -52,7 +54,7 @@ export function createSandbox({ key, firstId = 1n, seed = true }) {
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      requests.push({ method: req.method, url: req.url, headers: req.headers, body });
+      if (record) requests.push({ method: req.method, url: req.url, headers: req.headers, body });
       const send = (status, value) => {
         const text = toJson(value);
         res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
@@ -123,7 +125,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       'no-seed': { type: 'boolean', default: false },
     },
   });
-  const { server } = createSandbox({ key: values.key, firstId: BigInt(values['first-id']), seed: !values['no-seed'] });
+  const { server } = createSandbox({ key: values.key, firstId: BigInt(values['first-id']), seed: !values['no-seed'], record: false });
   server.on('error', (error) => {
     process.stderr.write(`petstore sandbox: cannot listen on 127.0.0.1:${values.port}: ${error.code ?? error.message}\n`);
     process.exit(1);
