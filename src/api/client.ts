@@ -9,7 +9,7 @@ import Agent from 'undici/lib/dispatcher/agent.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import type * as z from 'zod/mini';
 import { RequestError, ServiceError } from '../errors.js';
-import { exchange, type Exchange } from './exchange.js';
+import { exchange, type Exchange, type ExchangeLimits } from './exchange.js';
 import { parseJson } from './json.js';
 import { describeBody, describeDate, first, isTimeout, nextLink, retryHint, tryParse } from './response.js';
 import { retryInterceptor } from './retry.js';
@@ -45,6 +45,10 @@ export class PetstoreClient {
   private readonly dispatcher: Dispatcher;
   private readonly deadline: AbortSignal;
   private warnedDeprecation = false;
+  // Built once: a bulk load sends thousands of requests with the same headers and limits.
+  private readonly petsUrl: URL;
+  private readonly headers: { GET: Record<string, string>; POST: Record<string, string> };
+  private readonly limits: ExchangeLimits;
 
   constructor(private readonly options: ClientOptions) {
     const timeout = options.timeoutMs;
@@ -58,6 +62,13 @@ export class PetstoreClient {
         : new Agent(timeouts);
     this.dispatcher = agent.compose(retryInterceptor({ retries: options.retries, log: options.log }));
     this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(timeout)]);
+    this.petsUrl = new URL('pets', options.baseUrl);
+    const get = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json', 'user-agent': options.userAgent };
+    this.headers = { GET: Object.freeze(get), POST: Object.freeze({ ...get, 'content-type': 'application/json' }) };
+    // Every request goes to the base URL's origin (next-page links are held to it).
+    const host = options.baseUrl.host;
+    const tooLarge = () => new RequestError(`response from ${host} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; aborted`, 'body_too_large');
+    this.limits = { maxBytes: MAX_BODY_BYTES, tooLarge };
   }
 
   /**
@@ -95,8 +106,7 @@ export class PetstoreClient {
   async createPet(pet: NewPet, { interruptible = true } = {}): Promise<Pet> {
     const status = pet.status === undefined ? '' : `,"status":${JSON.stringify(pet.status)}`;
     const body = `{"name":${JSON.stringify(pet.name)},"categoryId":${pet.categoryId}${status}}`;
-    const url = new URL('pets', this.options.baseUrl);
-    const response = await this.send('POST', url, body, interruptible ? this.deadline : null);
+    const response = await this.send('POST', this.petsUrl, body, interruptible ? this.deadline : null);
     return this.expect(response, [201, 200], Pet, 'pet');
   }
 
@@ -113,25 +123,15 @@ export class PetstoreClient {
 
   /** Sends one request; `signal` null means only the dispatcher's own timeouts bound it. */
   private async send(method: 'GET' | 'POST', url: URL, body?: string, signal: AbortSignal | null = this.deadline): Promise<Exchange> {
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${this.options.apiKey}`,
-      accept: 'application/json',
-      'user-agent': this.options.userAgent,
-    };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const headers = this.headers[method];
     const log = this.options.log;
-    log?.(`> ${method} ${url.href}`);
-    for (const [name, value] of Object.entries(headers)) {
-      log?.(`> ${name}: ${name === 'authorization' ? 'Bearer [redacted]' : value}`);
+    const started = log ? performance.now() : 0;
+    if (log) {
+      log(`> ${method} ${url.href}`);
+      for (const [name, value] of Object.entries(headers)) log(`> ${name}: ${name === 'authorization' ? 'Bearer [redacted]' : value}`);
     }
-    const started = performance.now();
     try {
-      const response = await exchange(
-        this.dispatcher,
-        { origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body },
-        signal,
-        { maxBytes: MAX_BODY_BYTES, tooLarge: () => new RequestError(`response from ${url.host} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; aborted`, 'body_too_large') },
-      );
+      const response = await exchange(this.dispatcher, { origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body }, signal, this.limits);
       log?.(`< HTTP ${response.status} (${Math.round(performance.now() - started)} ms, ${Buffer.byteLength(response.text)} bytes)`);
       this.noticeDeprecation(response.headers);
       return response;
