@@ -47,8 +47,10 @@ export class PetstoreClient {
   private warnedDeprecation = false;
   // Built once: a bulk load sends thousands of requests with the same headers and limits.
   private readonly petsUrl: URL;
+  private readonly petsPath: string;
   private readonly headers: { GET: Record<string, string>; POST: Record<string, string> };
   private readonly limits: ExchangeLimits;
+  private readonly origin: string;
 
   constructor(private readonly options: ClientOptions) {
     const timeout = options.timeoutMs;
@@ -63,6 +65,8 @@ export class PetstoreClient {
     this.dispatcher = agent.compose(retryInterceptor({ retries: options.retries, log: options.log }));
     this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(timeout)]);
     this.petsUrl = new URL('pets', options.baseUrl);
+    this.petsPath = this.petsUrl.pathname;
+    this.origin = options.baseUrl.origin;
     const get = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json', 'user-agent': options.userAgent };
     this.headers = { GET: Object.freeze(get), POST: Object.freeze({ ...get, 'content-type': 'application/json' }) };
     // Every request goes to the base URL's origin (next-page links are held to it).
@@ -106,7 +110,7 @@ export class PetstoreClient {
   async createPet(pet: NewPet, { interruptible = true } = {}): Promise<Pet> {
     const status = pet.status === undefined ? '' : `,"status":${JSON.stringify(pet.status)}`;
     const body = `{"name":${JSON.stringify(pet.name)},"categoryId":${pet.categoryId}${status}}`;
-    const response = await this.send('POST', this.petsUrl, body, interruptible ? this.deadline : null);
+    const response = await this.send('POST', this.petsUrl, body, interruptible ? this.deadline : null, this.petsPath);
     return this.expect(response, [201, 200], Pet, 'pet');
   }
 
@@ -121,8 +125,17 @@ export class PetstoreClient {
     await this.dispatcher.close();
   }
 
-  /** Sends one request; `signal` null means only the dispatcher's own timeouts bound it. */
-  private async send(method: 'GET' | 'POST', url: URL, body?: string, signal: AbortSignal | null = this.deadline): Promise<Exchange> {
+  /**
+   * Sends one request to `url`, whose origin is the base URL's; `signal` null
+   * means only the dispatcher's own timeouts bound it; `path` may be given precomputed.
+   */
+  private async send(
+    method: 'GET' | 'POST',
+    url: URL,
+    body?: string,
+    signal: AbortSignal | null = this.deadline,
+    path = `${url.pathname}${url.search}`,
+  ): Promise<Exchange> {
     const headers = this.headers[method];
     const log = this.options.log;
     const started = log ? performance.now() : 0;
@@ -131,7 +144,7 @@ export class PetstoreClient {
       for (const [name, value] of Object.entries(headers)) log(`> ${name}: ${name === 'authorization' ? 'Bearer [redacted]' : value}`);
     }
     try {
-      const response = await exchange(this.dispatcher, { origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body }, signal, this.limits);
+      const response = await exchange(this.dispatcher, { origin: this.origin, path, method, headers, body }, signal, this.limits);
       log?.(`< HTTP ${response.status} (${Math.round(performance.now() - started)} ms, ${Buffer.byteLength(response.text)} bytes)`);
       this.noticeDeprecation(response.headers);
       return response;

@@ -4,6 +4,7 @@
  * exchange per pet, and `request()` would build a Readable stream for each
  * body, garbage that grows the heap (see bench/bulk.mjs).
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 
 /** A complete response. */
@@ -36,43 +37,67 @@ export function exchange(
       reject(signal.reason);
       return;
     }
-    let controller: Dispatcher.DispatchController | undefined;
-    let status = 0;
-    let headers: Exchange['headers'] = {};
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const onAbort = () => controller?.abort(signal!.reason as Error);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const settle = (done: () => void) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      done();
-    };
-    dispatcher.dispatch(options, {
-      onRequestStart(c) {
-        controller = c;
-        if (signal?.aborted) c.abort(signal.reason as Error);
-      },
-      onResponseStart(c, statusCode, responseHeaders) {
-        if (statusCode < 200) return;
-        status = statusCode;
-        headers = responseHeaders as Exchange['headers'];
-        const declared = Number(Array.isArray(headers['content-length']) ? headers['content-length'][0] : headers['content-length']);
-        if (declared > limits.maxBytes) c.abort(limits.tooLarge());
-      },
-      onResponseData(c, chunk) {
-        size += chunk.length;
-        if (size > limits.maxBytes) c.abort(limits.tooLarge());
-        else chunks.push(chunk);
-      },
-      onResponseEnd() {
-        settle(() => resolve({ status, headers, text: Buffer.concat(chunks, size).toString('utf8') }));
-      },
-      onResponseError(_c, error) {
-        settle(() => reject(error));
-      },
-    });
+    dispatcher.dispatch(options, new ExchangeHandler(resolve, reject, signal, limits));
   });
+}
+
+/** One exchange's handler: an object with methods, not closures, as bulk loads make thousands. */
+class ExchangeHandler implements Dispatcher.DispatchHandler {
+  private controller?: Dispatcher.DispatchController;
+  private status = 0;
+  private headers: Exchange['headers'] = {};
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private settled = false;
+  private readonly onAbort?: () => void;
+
+  constructor(
+    private readonly resolve: (exchange: Exchange) => void,
+    private readonly reject: (error: unknown) => void,
+    private readonly signal: AbortSignal | null,
+    private readonly limits: ExchangeLimits,
+  ) {
+    if (signal) {
+      this.onAbort = () => this.controller?.abort(signal.reason as Error);
+      signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.signal?.aborted) controller.abort(this.signal.reason as Error);
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    if (statusCode < 200) return;
+    this.status = statusCode;
+    this.headers = headers as Exchange['headers'];
+    const length = headers['content-length'];
+    const declared = Number(Array.isArray(length) ? length[0] : length);
+    if (declared > this.limits.maxBytes) controller.abort(this.limits.tooLarge());
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.size > this.limits.maxBytes) controller.abort(this.limits.tooLarge());
+    else this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (!this.finish()) return;
+    const text = this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks, this.size).toString('utf8');
+    this.resolve({ status: this.status, headers: this.headers, text });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.finish()) this.reject(error);
+  }
+
+  /** True the first time: an exchange settles once. */
+  private finish(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
+    return true;
+  }
 }

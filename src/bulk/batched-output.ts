@@ -32,6 +32,11 @@ export class BatchedOutput {
     }
   }
 
+  /** Whether stdout pushed back: then await `drained()` before pushing more. */
+  get isBlocked(): boolean {
+    return this.blocked;
+  }
+
   /** Resolves once stdout has taken what it was given. */
   async drained(): Promise<void> {
     while (this.blocked && this.stream.once) await new Promise<void>((resolve) => this.stream.once!('drain', resolve));

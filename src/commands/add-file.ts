@@ -114,7 +114,8 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
         continue;
       }
       while (inFlight >= options.concurrency) await waitForSlot(options.concurrency);
-      await output.drained();
+      // Checked first: awaiting even a settled promise costs every item a turn of the microtask queue.
+      if (output.isBlocked) await output.drained();
       if (ctx.signal.aborted || authFailure) break;
       take();
       inFlight += 1;
