@@ -5,7 +5,7 @@
  * schemas; an HTTP error status becomes a ServiceError.
  */
 import type { Dispatcher } from 'undici';
-import Agent from 'undici/lib/dispatcher/agent.js';
+import Pool from 'undici/lib/dispatcher/pool.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import type * as z from 'zod/mini';
 import { RequestError, ServiceError } from '../errors.js';
@@ -57,11 +57,13 @@ export class PetstoreClient {
     const timeouts = { connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout };
     const httpProxy = options.env.HTTP_PROXY ?? options.env.http_proxy;
     const httpsProxy = options.env.HTTPS_PROXY ?? options.env.https_proxy;
-    // EnvHttpProxyAgent consults NO_PROXY on every request; without a proxy a plain Agent does the same job.
+    // EnvHttpProxyAgent consults NO_PROXY on every request. Without a proxy, one
+    // Pool for the base URL's origin does the job: every request goes there
+    // (next-page links are held to it), and it saves the Agent's per-request lookup.
     const agent =
       httpProxy || httpsProxy
         ? new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy: options.env.NO_PROXY ?? options.env.no_proxy, ...timeouts })
-        : new Agent(timeouts);
+        : new Pool(options.baseUrl.origin, timeouts);
     this.dispatcher = agent.compose(retryInterceptor({ retries: options.retries, log: options.log }));
     this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(timeout)]);
     this.petsUrl = new URL('pets', options.baseUrl);

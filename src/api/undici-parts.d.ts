@@ -5,14 +5,13 @@ declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   export = EnvHttpProxyAgent;
 }
 
-declare module 'undici/lib/dispatcher/agent.js' {
-  import { Agent } from 'undici';
-  export = Agent;
-}
-
-
 declare module 'undici/lib/interceptor/retry.js' {
   import type { interceptors } from 'undici';
   const retry: typeof interceptors.retry;
   export = retry;
+}
+
+declare module 'undici/lib/dispatcher/pool.js' {
+  import { Pool } from 'undici';
+  export = Pool;
 }
