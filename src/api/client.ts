@@ -17,6 +17,10 @@ import { describeIssue, Pet, Pets, ServiceErrorBody, type ListPetsQuery, type Ne
 
 /** Largest response body read, in bytes (16 MiB). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** Status codes taken as success: createPet answers 201 (200 accepted too), the GETs 200. */
+const CREATED: readonly number[] = [201, 200];
+const OK: readonly number[] = [200];
+
 /** Most pages `listPetPages` follows before it stops with an error (never silently). */
 export const MAX_PAGES = 1000;
 
@@ -90,7 +94,7 @@ export class PetstoreClient {
     let url = new URL(`pets?${params}`, this.options.baseUrl);
     for (let page = 1; ; page += 1) {
       const response = await this.send('GET', url);
-      yield this.expect(response, [200], Pets, 'pets');
+      yield this.expect(response, OK, Pets, 'pets');
       const next = all ? nextLink(response.headers, url) : undefined;
       if (!next) return;
       if (next.origin !== this.options.baseUrl.origin) {
@@ -113,13 +117,13 @@ export class PetstoreClient {
     const status = pet.status === undefined ? '' : `,"status":${JSON.stringify(pet.status)}`;
     const body = `{"name":${JSON.stringify(pet.name)},"categoryId":${pet.categoryId}${status}}`;
     const response = await this.send('POST', this.petsUrl, body, interruptible ? this.deadline : null, this.petsPath);
-    return this.expect(response, [201, 200], Pet, 'pet');
+    return this.expect(response, CREATED, Pet, 'pet');
   }
 
   /** getPet (deprecated): `GET /pets/{petId}`. Returns the Pet (200); 404 becomes a ServiceError. */
   async getPet(petId: bigint): Promise<Pet> {
     const response = await this.send('GET', new URL(`pets/${petId}`, this.options.baseUrl));
-    return this.expect(response, [200], Pet, 'pet');
+    return this.expect(response, OK, Pet, 'pet');
   }
 
   /** Closes the keep-alive connections. */
@@ -179,7 +183,7 @@ export class PetstoreClient {
     this.options.warn(`warning: the service says this endpoint is ${parts.join(', ')}`);
   }
 
-  private expect<T extends z.ZodMiniType>(response: Exchange, ok: number[], schema: T, root: string): z.infer<T> {
+  private expect<T extends z.ZodMiniType>(response: Exchange, ok: readonly number[], schema: T, root: string): z.infer<T> {
     const { status } = response;
     // undici follows no redirect without its redirect interceptor, which is not
     // installed: a redirect could carry the key to another origin.

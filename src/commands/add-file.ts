@@ -31,6 +31,8 @@ interface Tally {
   lastLine: number;
 }
 
+const NOT_INTERRUPTIBLE = { interruptible: false };
+
 /** A line of a `--failed` file, which `--file` reads back as its `item`. */
 function unwrapFailedLine(value: unknown): unknown {
   if (typeof value === 'object' && value !== null && 'item' in value && 'error' in value && 'line' in value) {
@@ -90,6 +92,12 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
   let wake: (() => void) | undefined;
   const waitForSlot = (limit: number) =>
     inFlight < limit ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve));
+  const release = () => {
+    inFlight -= 1;
+    const waiter = wake;
+    wake = undefined;
+    waiter?.();
+  };
   let interrupted = false;
   // A rejected key fails every later request too: the load stops at the first 401.
   let authFailure: ServiceError | undefined;
@@ -119,26 +127,21 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
       if (ctx.signal.aborted || authFailure) break;
       take();
       inFlight += 1;
-      void client
-        .createPet(checked.data, { interruptible: false })
-        .then(
-          (pet) => {
-            tally.created += 1;
-            if (ctx.options.json) renderNdjson(target, [pet]);
-            else renderPetRows(target, [pet]);
-          },
-          (error: unknown) => {
-            if (error instanceof ServiceError && error.status === 401) authFailure ??= error;
-            const report = error instanceof CliError ? error.report() : { code: 'request_failed', message: String(error), status: null };
-            fail(item, value, report);
-          },
-        )
-        .finally(() => {
-          inFlight -= 1;
-          const waiter = wake;
-          wake = undefined;
-          waiter?.();
-        });
+      // One reaction per request (not then + finally): a bulk load makes thousands.
+      void client.createPet(checked.data, NOT_INTERRUPTIBLE).then(
+        (pet) => {
+          tally.created += 1;
+          if (ctx.options.json) renderNdjson(target, [pet]);
+          else renderPetRows(target, [pet]);
+          release();
+        },
+        (error: unknown) => {
+          if (error instanceof ServiceError && error.status === 401) authFailure ??= error;
+          const report = error instanceof CliError ? error.report() : { code: 'request_failed', message: String(error), status: null };
+          fail(item, value, report);
+          release();
+        },
+      );
     }
   } catch (error) {
     if (!ctx.signal.aborted) throw error;
