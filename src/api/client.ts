@@ -61,21 +61,20 @@ export class PetstoreClient {
     const timeouts = { connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout };
     const httpProxy = options.env.HTTP_PROXY ?? options.env.http_proxy;
     const httpsProxy = options.env.HTTPS_PROXY ?? options.env.https_proxy;
+    // Every request goes to the base URL's origin (next-page links are held to it).
+    this.origin = options.baseUrl.origin;
     // EnvHttpProxyAgent consults NO_PROXY on every request. Without a proxy, one
-    // Pool for the base URL's origin does the job: every request goes there
-    // (next-page links are held to it), and it saves the Agent's per-request lookup.
+    // Pool for that origin does the job and saves the Agent's per-request lookup.
     const agent =
       httpProxy || httpsProxy
         ? new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy: options.env.NO_PROXY ?? options.env.no_proxy, ...timeouts })
-        : new Pool(options.baseUrl.origin, timeouts);
+        : new Pool(this.origin, timeouts);
     this.dispatcher = agent.compose(retryInterceptor({ retries: options.retries, log: options.log }));
     this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(timeout)]);
     this.petsUrl = new URL('pets', options.baseUrl);
     this.petsPath = this.petsUrl.pathname;
-    this.origin = options.baseUrl.origin;
     const get = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json', 'user-agent': options.userAgent };
     this.headers = { GET: Object.freeze(get), POST: Object.freeze({ ...get, 'content-type': 'application/json' }) };
-    // Every request goes to the base URL's origin (next-page links are held to it).
     const host = options.baseUrl.host;
     const tooLarge = () => new RequestError(`response from ${host} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; aborted`, 'body_too_large');
     this.limits = { maxBytes: MAX_BODY_BYTES, tooLarge };
@@ -97,7 +96,7 @@ export class PetstoreClient {
       yield this.expect(response, OK, Pets, 'pets');
       const next = all ? nextLink(response.headers, url) : undefined;
       if (!next) return;
-      if (next.origin !== this.options.baseUrl.origin) {
+      if (next.origin !== this.origin) {
         throw new RequestError(`refusing to follow the next page link to another origin: ${next.origin}`, 'cross_origin_link');
       }
       if (page >= MAX_PAGES) {
