@@ -79,11 +79,16 @@ export const ListPetsQuery = z.strictObject({
 });
 export type ListPetsQuery = z.infer<typeof ListPetsQuery>;
 
+/**
+ * Flag text of a whole number: digits only (no sign, fraction or exponent),
+ * read as a number and then checked by `schema` (its bounds).
+ */
+export function wholeNumberText<T extends z.ZodMiniType<number, number>>(schema: T, message: string) {
+  return z.pipe(z.pipe(z.string().check(z.regex(/^\d+$/, message)), z.transform((text: string) => Number(text))), schema);
+}
+
 /** Decimal text for `--limit`: digits only, then checked against the limit bounds. */
-export const LimitText = z.pipe(
-  z.pipe(z.string().check(z.regex(/^\d+$/, 'must be a whole number from 1 to 100')), z.transform((text: string) => Number(text))),
-  Limit,
-);
+export const LimitText = wholeNumberText(Limit, 'must be a whole number from 1 to 100');
 
 /** Describes where a parsed value departs from a schema, naming the first field: "pets[0].id: required field missing". */
 export function describeIssue(error: z.core.$ZodError, root: string): string {

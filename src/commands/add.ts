@@ -1,6 +1,6 @@
 /** `petstore add`: createPet (POST /pets) with a NewPet built from flags. */
 import * as z from 'zod/mini';
-import { Int64Text, NewPet, PetStatus } from '../api/schemas.js';
+import { Int64Text, NewPet, PetStatus, wholeNumberText } from '../api/schemas.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { renderJson, renderPet } from '../render.js';
@@ -57,7 +57,4 @@ export default async function add(ctx: Context, _args: string[], flags: Record<s
   await runAdd(ctx, addOptions({ name: f.name, categoryId: f.categoryId, status: f.status }));
 }
 
-const Concurrency = z.pipe(
-  z.pipe(z.string().check(z.regex(/^\d+$/)), z.transform((text: string) => Number(text))),
-  z.number().check(z.int(), z.gte(1), z.lte(64)),
-);
+const Concurrency = wholeNumberText(z.number().check(z.int(), z.gte(1), z.lte(64)), 'must be a whole number from 1 to 64');
