@@ -46,7 +46,9 @@ export function codeCacheFile(argv: readonly string[], env: NodeJS.ProcessEnv, b
   return join(dir, `${cachePrefix(bundleHash)}${cacheKey(argv)}.v8cache`);
 }
 
-const cachePrefix = (bundleHash: string) => `code-${bundleHash}-${process.version}-${process.arch}-`;
+/** Cache files of one build start with this; then the Node version, architecture and key. */
+const buildPrefix = (bundleHash: string) => `code-${bundleHash}-`;
+const cachePrefix = (bundleHash: string) => `${buildPrefix(bundleHash)}${process.version}-${process.arch}-`;
 
 /**
  * Writes the code cache of `script` to `file` (mode 0600, folder 0700, atomic
@@ -63,7 +65,7 @@ export async function saveCodeCache(script: Script, file: string, bundleHash: st
     writeFileSync(file, script.createCachedData(), { mode: 0o600 });
     // Caches of other Node versions stay: a user may switch between two.
     for (const name of readdirSync(dir)) {
-      if (name.startsWith('code-') && name.endsWith('.v8cache') && !name.startsWith(`code-${bundleHash}-`)) rmSync(join(dir, name), { force: true });
+      if (name.startsWith('code-') && name.endsWith('.v8cache') && !name.startsWith(buildPrefix(bundleHash))) rmSync(join(dir, name), { force: true });
     }
   } catch {
     // A read-only or full disk costs speed, never the command.
