@@ -41,6 +41,17 @@ function petstore(cacheHome: string, args: string[], env: NodeJS.ProcessEnv = {}
   });
 }
 
+/** A fresh folder for HOME and XDG_CACHE_HOME. */
+const tempHome = () => fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
+
+/** A home whose `get` cache one successful run has written: the home, the file's name and path. */
+async function homeWithGetCache(): Promise<{ home: string; name: string; file: string }> {
+  const home = tempHome();
+  expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+  const [name] = cacheFiles(home);
+  return { home, name: name!, file: path.join(home, 'petstore', name!) };
+}
+
 const cacheFiles = (cacheHome: string) => {
   const dir = path.join(cacheHome, 'petstore');
   return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
@@ -50,7 +61,7 @@ const REX = '{"id":1,"name":"Rex","categoryId":1,"status":"available"}\n';
 
 describe('code cache', () => {
   test('the first successful run writes it (0600 in a 0700 folder); the next run uses it unchanged', async () => {
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
+    const home = tempHome();
     expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
     const files = cacheFiles(home);
     expect(files).toEqual([expect.stringMatching(new RegExp(`^code-[0-9a-f]{16}-${process.version}-${process.arch}-get\\.v8cache$`))]);
@@ -67,13 +78,10 @@ describe('code cache', () => {
   });
 
   test('a corrupt cache is ignored and replaced; caches of other builds are removed, of other Node versions kept', async () => {
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
-    await petstore(home, ['get', '1', '--json']);
-    const [name] = cacheFiles(home);
-    const file = path.join(home, 'petstore', name!);
+    const { home, name, file } = await homeWithGetCache();
     fs.writeFileSync(file, 'not a code cache');
     const stale = path.join(home, 'petstore', `code-0000000000000000-${process.version}-${process.arch}-get.v8cache`);
-    const otherNode = path.join(home, 'petstore', name!.replace(process.version, 'v99.0.0'));
+    const otherNode = path.join(home, 'petstore', name.replace(process.version, 'v99.0.0'));
     const unrelated = path.join(home, 'petstore', 'notes.txt');
     fs.writeFileSync(stale, 'old build');
     fs.writeFileSync(otherNode, 'same build, another Node');
@@ -85,7 +93,7 @@ describe('code cache', () => {
   });
 
   test('a failed run writes nothing, nor does NODE_DISABLE_COMPILE_CACHE', async () => {
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
+    const home = tempHome();
     const missing = await petstore(home, ['get', '424242', '--json']);
     expect(missing.code).toBe(3);
     expect(missing.stdout).toBe('');
@@ -96,10 +104,7 @@ describe('code cache', () => {
   });
 
   test('a cache folder that others may write to is neither read nor written', async () => {
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
-    await petstore(home, ['get', '1', '--json']);
-    const [name] = cacheFiles(home);
-    const file = path.join(home, 'petstore', name!);
+    const { home, file } = await homeWithGetCache();
     fs.writeFileSync(file, 'planted');
     fs.chmodSync(path.dirname(file), 0o777);
     expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
@@ -108,7 +113,7 @@ describe('code cache', () => {
   });
 
   test('an unwritable cache folder costs nothing but speed', async () => {
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
+    const home = tempHome();
     fs.writeFileSync(path.join(home, 'petstore'), 'a file where the folder should be');
     expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
   });
