@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { median } from './median.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 const SANDBOX = fileURLToPath(new URL('../sandbox/server.mjs', import.meta.url));
@@ -16,11 +17,6 @@ const CONCURRENCY = 8;
 const SMALL = Number(process.env.BENCH_BULK_SMALL ?? 10_000);
 const LARGE = Number(process.env.BENCH_BULK_LARGE ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_BULK_ROUNDS ?? 5);
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function startSandbox() {
   const child = spawn(process.execPath, [SANDBOX, '--port', '0', '--key', 'bench', '--no-seed'], { stdio: ['ignore', 'pipe', 'inherit'] });

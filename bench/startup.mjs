@@ -5,6 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createSandbox } from '../sandbox/server.mjs';
+import { median } from './median.mjs';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 31);
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
@@ -21,11 +22,6 @@ function once(args, env) {
     });
   });
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /** Peak RSS in MiB of one run, from GNU time (`apt-get install time`). */
 function peakRssMiB(args, env) {
