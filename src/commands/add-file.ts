@@ -92,6 +92,11 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
   let wake: (() => void) | undefined;
   const waitForSlot = (limit: number) =>
     inFlight < limit ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve));
+  // An item counts as read once it is reported or sent.
+  const take = (item: InputItem) => {
+    tally.read += 1;
+    tally.lastLine = item.line;
+  };
   const release = () => {
     inFlight -= 1;
     const waiter = wake;
@@ -105,19 +110,15 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
     for await (const item of readItems(openInput(ctx, options.file))) {
       // Items already buffered from the input are not taken after Ctrl-C either.
       if (ctx.signal.aborted || authFailure) break;
-      const take = () => {
-        tally.read += 1;
-        tally.lastLine = item.line;
-      };
       if (item.error !== undefined) {
-        take();
+        take(item);
         fail(item, undefined, { code: 'invalid_input', message: item.error, status: null });
         continue;
       }
       const value = unwrapFailedLine(item.value);
       const checked = NewPet.safeParse(value);
       if (!checked.success) {
-        take();
+        take(item);
         fail(item, value, { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
         continue;
       }
@@ -125,7 +126,7 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
       // Checked first: awaiting even a settled promise costs every item a turn of the microtask queue.
       if (output.isBlocked) await output.drained();
       if (ctx.signal.aborted || authFailure) break;
-      take();
+      take(item);
       inFlight += 1;
       // One reaction per request (not then + finally): a bulk load makes thousands.
       void client.createPet(checked.data, NOT_INTERRUPTIBLE).then(
