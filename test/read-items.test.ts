@@ -1,13 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { readItems, type InputItem } from '../src/bulk/read-items.js';
+import { readItemBatches, type InputItem } from '../src/bulk/read-items.js';
 
 async function items(chunks: string[]): Promise<InputItem[]> {
   const out: InputItem[] = [];
-  for await (const item of readItems(chunks)) out.push(item);
+  for await (const batch of readItemBatches(chunks)) out.push(...batch);
   return out;
 }
 
-describe('readItems', () => {
+describe('readItemBatches', () => {
   test('NDJSON: items with their lines, blank lines skipped, malformed lines reported, split chunks joined', async () => {
     expect(await items(['{"name":"a","categoryId":9007199254740993}\n\n{"name":"b"', ',"categoryId":2}\nnot json\n{"x":1}'])).toEqual([
       { line: 1, value: { name: 'a', categoryId: 9007199254740993n } },
@@ -40,7 +40,7 @@ describe('readItems', () => {
   test('multi-byte characters split across chunks are decoded', async () => {
     const bytes = Buffer.from('{"name":"Félix"}\n');
     const out: InputItem[] = [];
-    for await (const item of readItems([bytes.subarray(0, 11), bytes.subarray(11)])) out.push(item);
+    for await (const batch of readItemBatches([bytes.subarray(0, 11), bytes.subarray(11)])) out.push(...batch);
     expect(out).toEqual([{ line: 1, value: { name: 'Félix' } }]);
   });
 });

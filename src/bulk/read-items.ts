@@ -18,8 +18,12 @@ export interface InputItem {
   error?: string;
 }
 
-/** Yields every item of `input` (bytes or text); never throws for malformed content, which becomes an item with `error`. */
-export async function* readItems(input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<InputItem> {
+/**
+ * Yields the items of `input` (bytes or text) in order, as one batch per chunk
+ * read (an async step per chunk rather than per item: a bulk load reads
+ * thousands). Never throws for malformed content, which becomes an item with `error`.
+ */
+export async function* readItemBatches(input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<InputItem[]> {
   const decoder = new StringDecoder('utf8');
   let mode: 'unknown' | 'ndjson' | 'array' | 'done' = 'unknown';
   let line = 1;
@@ -102,13 +106,11 @@ export async function* readItems(input: AsyncIterable<Buffer | string> | Iterabl
       mode = text[start] === '[' ? 'array' : 'ndjson';
       if (mode === 'array') text = text.slice(start + 1);
     }
-    if (mode === 'ndjson') yield* ndjson(text, false);
-    else yield* array(text);
+    const batch = [...(mode === 'ndjson' ? ndjson(text, false) : array(text))];
+    if (batch.length) yield batch;
   }
   const rest = decoder.end();
-  if (mode === 'ndjson') yield* ndjson(rest, true);
-  else if (mode === 'array') {
-    yield* array(rest);
-    if ((mode as string) === 'array') yield { line, error: 'the input ends inside the JSON array' };
-  }
+  const last = mode === 'ndjson' ? [...ndjson(rest, true)] : mode === 'array' ? [...array(rest)] : [];
+  if ((mode as string) === 'array') last.push({ line, error: 'the input ends inside the JSON array' });
+  if (last.length) yield last;
 }

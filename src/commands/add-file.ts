@@ -10,7 +10,7 @@ import { addAbortSignal, type Readable } from 'node:stream';
 import { stringifyJson } from '../api/json.js';
 import { describeIssue, NewPet } from '../api/schemas.js';
 import { BatchedOutput } from '../bulk/batched-output.js';
-import { readItems, type InputItem } from '../bulk/read-items.js';
+import { readItemBatches, type InputItem } from '../bulk/read-items.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode, InterruptedError, ServiceError, UsageError, type ErrorReport } from '../errors.js';
 import { renderNdjson, renderPetRows } from '../render.js';
@@ -107,42 +107,44 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
   // A rejected key fails every later request too: the load stops at the first 401.
   let authFailure: ServiceError | undefined;
   try {
-    for await (const item of readItems(openInput(ctx, options.file))) {
-      // Items already buffered from the input are not taken after Ctrl-C either.
-      if (ctx.signal.aborted || authFailure) break;
-      if (item.error !== undefined) {
+    items: for await (const batch of readItemBatches(openInput(ctx, options.file))) {
+      for (const item of batch) {
+        // Items already buffered from the input are not taken after Ctrl-C either.
+        if (ctx.signal.aborted || authFailure) break items;
+        if (item.error !== undefined) {
+          take(item);
+          fail(item, undefined, { code: 'invalid_input', message: item.error, status: null });
+          continue;
+        }
+        const value = unwrapFailedLine(item.value);
+        const checked = NewPet.safeParse(value);
+        if (!checked.success) {
+          take(item);
+          fail(item, value, { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
+          continue;
+        }
+        while (inFlight >= options.concurrency) await waitForSlot(options.concurrency);
+        // Checked first: awaiting even a settled promise costs every item a turn of the microtask queue.
+        if (output.isBlocked) await output.drained();
+        if (ctx.signal.aborted || authFailure) break items;
         take(item);
-        fail(item, undefined, { code: 'invalid_input', message: item.error, status: null });
-        continue;
+        inFlight += 1;
+        // One reaction per request (not then + finally): a bulk load makes thousands.
+        void client.createPet(checked.data, NOT_INTERRUPTIBLE).then(
+          (pet) => {
+            tally.created += 1;
+            if (ctx.options.json) renderNdjson(target, [pet]);
+            else renderPetRows(target, [pet]);
+            release();
+          },
+          (error: unknown) => {
+            if (error instanceof ServiceError && error.status === 401) authFailure ??= error;
+            const report = error instanceof CliError ? error.report() : { code: 'request_failed', message: String(error), status: null };
+            fail(item, value, report);
+            release();
+          },
+        );
       }
-      const value = unwrapFailedLine(item.value);
-      const checked = NewPet.safeParse(value);
-      if (!checked.success) {
-        take(item);
-        fail(item, value, { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
-        continue;
-      }
-      while (inFlight >= options.concurrency) await waitForSlot(options.concurrency);
-      // Checked first: awaiting even a settled promise costs every item a turn of the microtask queue.
-      if (output.isBlocked) await output.drained();
-      if (ctx.signal.aborted || authFailure) break;
-      take(item);
-      inFlight += 1;
-      // One reaction per request (not then + finally): a bulk load makes thousands.
-      void client.createPet(checked.data, NOT_INTERRUPTIBLE).then(
-        (pet) => {
-          tally.created += 1;
-          if (ctx.options.json) renderNdjson(target, [pet]);
-          else renderPetRows(target, [pet]);
-          release();
-        },
-        (error: unknown) => {
-          if (error instanceof ServiceError && error.status === 401) authFailure ??= error;
-          const report = error instanceof CliError ? error.report() : { code: 'request_failed', message: String(error), status: null };
-          fail(item, value, report);
-          release();
-        },
-      );
     }
   } catch (error) {
     if (!ctx.signal.aborted) throw error;
