@@ -2,7 +2,9 @@
 // Bulk load: `petstore add --file` of 10,000 pets against autocannon sending
 // the same POSTs at the same concurrency to the same sandbox (requests per
 // second, medians of alternating rounds), and peak RSS of `add --file` of
-// 100,000 pets. The sandbox runs in a process of its own. Run by hand: npm run bench
+// 100,000 pets. For reference it also times undici alone sending the same
+// POSTs (bench/undici-alone.mjs): the most petstore could reach with undici on
+// this machine. The sandbox runs in a process of its own. Run by hand: npm run bench
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,10 +15,11 @@ import { median } from './median.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 const SANDBOX = fileURLToPath(new URL('../sandbox/server.mjs', import.meta.url));
+const UNDICI_ALONE = fileURLToPath(new URL('./undici-alone.mjs', import.meta.url));
 const CONCURRENCY = 8;
 const SMALL = Number(process.env.BENCH_BULK_SMALL ?? 10_000);
 const LARGE = Number(process.env.BENCH_BULK_LARGE ?? 100_000);
-const ROUNDS = Number(process.env.BENCH_BULK_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_BULK_ROUNDS ?? 7);
 
 async function startSandbox() {
   const child = spawn(process.execPath, [SANDBOX, '--port', '0', '--key', 'bench', '--no-seed'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -47,6 +50,14 @@ function petstoreAdd(file, baseUrl, { measureRss = false } = {}) {
   if (r.status !== 0) throw new Error(`petstore add --file exited ${r.status}: ${r.stderr.slice(-400)}`);
   const rssMiB = measureRss ? Number(r.stderr.trim().split('\n').pop()) / 1024 : undefined;
   return { seconds, rssMiB };
+}
+
+/** Seconds a fresh process sending `count` POSTs through undici alone takes, start to exit. */
+function undiciAlone(baseUrl, count) {
+  const started = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [UNDICI_ALONE, baseUrl, String(count), String(CONCURRENCY)], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`undici-alone exited ${r.status}: ${r.stderr.slice(-400)}`);
+  return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
 /**
@@ -83,24 +94,31 @@ console.log(`node ${process.version}, concurrency ${CONCURRENCY}`);
 let failed = false;
 
 // Each side gets a fresh sandbox, warmed by the same autocannon burst, so that
-// neither meets a store grown by the other; sides alternate over ROUNDS rounds.
+// none meets a store grown by another; the order of the sides rotates each round.
 {
   const file = writePets(SMALL);
-  const cannon = [];
-  const ours = [];
+  const rates = { cannon: [], ours: [], undici: [] };
+  const sides = Object.keys(rates);
   for (let round = 0; round < ROUNDS; round += 1) {
-    for (const side of round % 2 === 0 ? ['cannon', 'ours'] : ['ours', 'cannon']) {
+    for (const side of [...sides.slice(round % 3), ...sides.slice(0, round % 3)]) {
       const sandbox = await startSandbox();
       await autocannonPosts(sandbox.baseUrl, 1000);
-      if (side === 'cannon') cannon.push(await autocannonPosts(sandbox.baseUrl, SMALL));
-      else ours.push(SMALL / petstoreAdd(file, sandbox.baseUrl).seconds);
+      if (side === 'cannon') rates.cannon.push(await autocannonPosts(sandbox.baseUrl, SMALL));
+      else if (side === 'ours') rates.ours.push(SMALL / petstoreAdd(file, sandbox.baseUrl).seconds);
+      else rates.undici.push(SMALL / undiciAlone(sandbox.baseUrl, SMALL));
       sandbox.child.kill();
     }
   }
-  const ratio = median(ours) / median(cannon);
+  const cannon = median(rates.cannon);
+  const ratio = median(rates.ours) / cannon;
   failed ||= ratio < 0.8;
+  const spread = (values) => `${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)}`;
   console.log(
-    `add --file ${SMALL} pets: ${median(ours).toFixed(0)} req/s vs autocannon ${median(cannon).toFixed(0)} req/s = ${ratio.toFixed(2)}x, medians of ${ROUNDS} rounds (target >= 0.8x) ${ratio >= 0.8 ? 'ok' : 'MISSED'}`,
+    `add --file ${SMALL} pets: ${median(rates.ours).toFixed(0)} req/s vs autocannon ${cannon.toFixed(0)} req/s = ${ratio.toFixed(2)}x, medians of ${ROUNDS} rounds (target >= 0.8x) ${ratio >= 0.8 ? 'ok' : 'MISSED'}`,
+  );
+  console.log(
+    `  for reference, undici alone (bench/undici-alone.mjs): ${median(rates.undici).toFixed(0)} req/s = ${(median(rates.undici) / cannon).toFixed(2)}x; ` +
+      `ranges: petstore ${spread(rates.ours)}, undici ${spread(rates.undici)}, autocannon ${spread(rates.cannon)} req/s`,
   );
 }
 
