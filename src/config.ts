@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
+import envPaths from 'env-paths';
 import { UsageError } from './errors.js';
 
 /** Stored settings of one environment. */
@@ -40,12 +41,15 @@ export class ConfigStore {
    * 0600, calling `warn` with a one-line message when it does.
    */
   static open(dir: string | undefined, warn: (message: string) => void): ConfigStore {
+    // conf's own default folder, created here 0700: conf would create it with
+    // the umask's mode (0755), and every new user's first command would warn.
+    const folder = dir ?? envPaths('petstore', { suffix: '' }).config;
     let conf: Conf<Record<string, unknown>>;
     try {
-      if (dir) fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-      conf = new Conf({ projectName: 'petstore', projectSuffix: '', cwd: dir, configFileMode: FILE_MODE });
+      fs.mkdirSync(folder, { recursive: true, mode: DIR_MODE });
+      conf = new Conf({ projectName: 'petstore', projectSuffix: '', cwd: folder, configFileMode: FILE_MODE });
     } catch (error) {
-      throw unreadable(dir ? path.join(dir, 'config.json') : 'the config file', error);
+      throw unreadable(path.join(folder, 'config.json'), error);
     }
     const store = new ConfigStore(conf, conf.path);
     store.repairModes(warn);
@@ -55,7 +59,6 @@ export class ConfigStore {
 
   private repairModes(warn: (message: string) => void): void {
     const dir = path.dirname(this.path);
-    fs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
     for (const [target, mode] of [
       [dir, DIR_MODE],
       [this.path, FILE_MODE],

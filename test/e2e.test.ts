@@ -71,6 +71,15 @@ describe('bin/petstore.js against the sandbox', () => {
     expect(status.stdout).not.toContain('e2e-key');
   });
 
+  test('a new user without XDG_CONFIG_HOME: the config folder is created 0700 under HOME, with no warning', async () => {
+    const home = tempConfigHome();
+    const login = await petstore(['auth', 'login', '--with-token', '--env', 'local'], { HOME: home }, 'e2e-key\n');
+    const folder = path.join(home, '.config', 'petstore');
+    expect(login).toEqual({ code: 0, stdout: '', stderr: `Logged in to local: key stored in ${path.join(folder, 'config.json')}\n` });
+    expect(fs.statSync(folder).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(folder, 'config.json')).mode & 0o777).toBe(0o600);
+  });
+
   test('a wrong key exits 4; an unknown id exits 3', async () => {
     const wrong = await petstore(['list'], { ...env(), PETSTORE_API_KEY: 'nope' });
     expect(wrong).toEqual({ code: 4, stdout: '', stderr: 'error: missing or invalid API key (HTTP 401, code unauthorized)\n' });
