@@ -1,8 +1,8 @@
 /**
- * Streams the items of a JSON array or of NDJSON, one at a time, with the line
- * each starts on, so that memory stays flat whatever the input size. The first
- * non-blank character decides: `[` is a JSON array, anything else NDJSON.
- * Integers are read exactly (see parseJson).
+ * Streams the items of a JSON array or of NDJSON, a chunk's worth at a time,
+ * with the line each starts on, so that memory stays flat whatever the input
+ * size. The first non-blank character decides: `[` is a JSON array, anything
+ * else NDJSON. Integers are read exactly (see parseJson).
  */
 import { StringDecoder } from 'node:string_decoder';
 import { parseJson } from '../api/json.js';
