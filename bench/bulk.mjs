@@ -39,25 +39,28 @@ function writePets(count) {
   return file;
 }
 
+/** Seconds a fresh `node <args>` takes from start to exit; throws naming `name` when it fails. */
+function secondsOfNode(name, args, env) {
+  const started = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${name} exited ${r.status}: ${r.stderr.slice(-400)}`);
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
 function petstoreAdd(file, baseUrl, { measureRss = false } = {}) {
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'bench' };
   const args = [BIN, 'add', '--file', file, '--concurrency', String(CONCURRENCY)];
+  if (!measureRss) return { seconds: secondsOfNode('petstore add --file', args, env) };
   const started = process.hrtime.bigint();
-  const r = measureRss
-    ? spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 30 })
-    : spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 30 });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (r.status !== 0) throw new Error(`petstore add --file exited ${r.status}: ${r.stderr.slice(-400)}`);
-  const rssMiB = measureRss ? Number(r.stderr.trim().split('\n').pop()) / 1024 : undefined;
-  return { seconds, rssMiB };
+  return { seconds, rssMiB: Number(r.stderr.trim().split('\n').pop()) / 1024 };
 }
 
-/** Seconds a fresh process sending `count` POSTs through undici alone takes, start to exit. */
+/** Seconds a fresh process sending `count` POSTs through undici alone takes, timed like petstore. */
 function undiciAlone(baseUrl, count) {
-  const started = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [UNDICI_ALONE, baseUrl, String(count), String(CONCURRENCY)], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`undici-alone exited ${r.status}: ${r.stderr.slice(-400)}`);
-  return Number(process.hrtime.bigint() - started) / 1e9;
+  return secondsOfNode('undici-alone', [UNDICI_ALONE, baseUrl, String(count), String(CONCURRENCY)], process.env);
 }
 
 /**
