@@ -2,7 +2,7 @@
 // The most undici allows `add --file` here: a fresh process sending `count`
 // POST /pets through one undici Pool at the given concurrency, with nothing
 // else (no input file, no checks, no exact ids, no output; each body is only
-// JSON.parse'd). bench/bulk.mjs times it like petstore, start to exit.
+// JSON.parse'd). bench/bulk.mjs runs it like petstore, as a fresh process.
 //
 //   node bench/undici-alone.mjs <base-url> <count> <concurrency>
 import Pool from 'undici/lib/dispatcher/pool.js';
