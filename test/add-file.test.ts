@@ -167,9 +167,76 @@ describe('add --file', () => {
     }
     expect(server.posts).toEqual([]);
   });
+
+  test('a folder as --file exits 2 without a request', async () => {
+    server = await startPetServer();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bulk-'));
+    const r = await run(['add', '--file', dir], { env: env() });
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: `error: cannot read --file ${dir}: EISDIR\n` });
+    expect(server.posts).toEqual([]);
+  });
+
+  test('--failed naming the --file being read (itself or through a link) exits 2 and leaves it as it was', async () => {
+    server = await startPetServer();
+    const content = '{"name":"fail-me","categoryId":2}\n';
+    const file = tempFile('failed.ndjson', content);
+    const link = path.join(path.dirname(file), 'link.ndjson');
+    fs.symlinkSync(file, link);
+    for (const failed of [file, link]) {
+      const r = await run(['add', '--file', file, '--failed', failed], { env: env() });
+      expect(r).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `error: --failed ${failed} is the file being read by --file; write the failures to another file\n`,
+      });
+    }
+    expect(fs.readFileSync(file, 'utf8')).toBe(content);
+    expect(server.posts).toEqual([]);
+  });
 });
 
 describe('add --file with the real binary', () => {
+  test('--file - reading a file that --failed names exits 2 and leaves the file as it was', async () => {
+    server = await startPetServer();
+    const content = '{"name":"a","categoryId":1}\n';
+    const file = tempFile('failed.ndjson', content);
+    const input = fs.openSync(file, 'r');
+    const child = spawn(process.execPath, [BIN, 'add', '--file', '-', '--failed', file], {
+      env: { PATH: process.env.PATH, ...env() },
+      stdio: [input, 'ignore', 'pipe'],
+    });
+    fs.closeSync(input);
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toBe(`error: --failed ${file} is the file being read by --file; write the failures to another file\n`);
+    expect(fs.readFileSync(file, 'utf8')).toBe(content);
+    expect(server.posts).toEqual([]);
+  });
+
+  test('on one terminal-like stream, rows of pets created before a failure come before its message', async () => {
+    server = await startPetServer();
+    const file = tempFile('pets.ndjson', '{"name":"ok1","categoryId":1}\n{"name":"fail-me","categoryId":2}\n{"name":"ok2","categoryId":3}\n');
+    const dir = path.dirname(file);
+    const combined = path.join(dir, 'combined.txt');
+    const out = fs.openSync(combined, 'w');
+    const child = spawn(process.execPath, [BIN, 'add', '--file', file, '--concurrency', '1'], {
+      env: { PATH: process.env.PATH, ...env() },
+      stdio: ['ignore', out, out],
+    });
+    fs.closeSync(out);
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(fs.readFileSync(combined, 'utf8')).toBe(
+      '1\tok1\t1\t-\n' +
+        'failed: line 2 "fail-me": database unavailable (HTTP 500)\n' +
+        '2\tok2\t3\t-\n' +
+        'created 2 of 3 pets; 1 failed\n' +
+        'error: 1 of 3 pets were not created\n',
+    );
+  });
+
   test('streams: the first pets are created before the input has ended', async () => {
     server = await startPetServer();
     const child = spawn(process.execPath, [BIN, 'add', '--file', '-', '--json'], { env: { PATH: process.env.PATH, ...env() } });

@@ -6,10 +6,11 @@
  * finish, so nothing is created twice.
  */
 import fs from 'node:fs';
-import { addAbortSignal, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { stringifyJson } from '../api/json.js';
 import { describeIssue, NewPet } from '../api/schemas.js';
 import { BatchedOutput } from '../bulk/batched-output.js';
+import { openFailed, openInput } from '../bulk/open-files.js';
 import { readItemBatches, type InputItem } from '../bulk/read-items.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode, InterruptedError, ServiceError, UsageError, type ErrorReport } from '../errors.js';
@@ -46,46 +47,35 @@ function itemName(value: unknown): string {
   return typeof name === 'string' ? JSON.stringify(name) : '(no name)';
 }
 
-function openInput(ctx: Context, file: string): Readable {
-  const input = file === '-' ? (ctx.io.stdin as Readable) : fs.createReadStream(file);
-  return addAbortSignal(ctx.signal, input);
-}
-
 /**
  * Runs the bulk load. Throws UsageError when the input or `--failed` file
- * cannot be opened (nothing sent), CliError (exit 1) when any item failed,
+ * cannot be opened, or `--failed` names the input (nothing sent), CliError (exit 1) when any item failed,
  * and InterruptedError (exit 130) after Ctrl-C, once in-flight requests ended.
  */
 export async function runAddFile(ctx: Context, options: AddFileOptions): Promise<void> {
-  if (options.file !== '-') {
-    try {
-      fs.accessSync(options.file, fs.constants.R_OK);
-    } catch (error) {
-      throw new UsageError(`cannot read --file ${options.file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
-    }
-  }
+  const input = openInput(options.file, ctx.io.stdin as Readable, ctx.signal);
   let failedOut: fs.WriteStream | undefined;
-  if (options.failed) {
-    try {
-      fs.writeFileSync(options.failed, '', { mode: 0o600 });
-    } catch (error) {
-      throw new UsageError(`cannot write --failed ${options.failed}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
-    }
-    failedOut = fs.createWriteStream(options.failed, { flags: 'a' });
+  try {
+    if (options.failed) failedOut = openFailed(options.failed, input);
+  } catch (error) {
+    if (options.file !== '-') input.stream.destroy();
+    throw error;
   }
   const client = await ctx.client();
   const tally: Tally = { read: 0, created: 0, failed: 0, lastLine: 0 };
   const progress = new Progress(ctx, tally);
 
+  const output = new BatchedOutput(ctx.io.stdout);
+  const target = { ...ctx.out, write: (text: string) => output.push(text) };
   const fail = (item: InputItem, value: unknown, report: ErrorReport) => {
     tally.failed += 1;
+    // Rows of pets created before this failure reach stdout first, so that a terminal shows both in order.
+    output.flush();
     const where = item.index === undefined ? `line ${item.line}` : `line ${item.line} (item ${item.index})`;
     progress.message(`failed: ${where} ${itemName(value)}: ${report.message}${report.status ? ` (HTTP ${report.status})` : ''}`);
     failedOut?.write(`${stringifyJson({ line: item.line, item: value ?? null, error: report })}\n`);
   };
 
-  const output = new BatchedOutput(ctx.io.stdout);
-  const target = { ...ctx.out, write: (text: string) => output.push(text) };
   // A counter and one waiter rather than Promise.race, which would attach a
   // reaction to every request in flight each time a slot is awaited.
   let inFlight = 0;
@@ -107,7 +97,7 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
   // A rejected key fails every later request too: the load stops at the first 401.
   let authFailure: ServiceError | undefined;
   try {
-    items: for await (const batch of readItemBatches(openInput(ctx, options.file))) {
+    items: for await (const batch of readItemBatches(input.stream)) {
       for (const item of batch) {
         // Items already buffered from the input are not taken after Ctrl-C either.
         if (ctx.signal.aborted || authFailure) break items;
