@@ -6,6 +6,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { first } from './response.js';
 
 /** A complete response. */
 export interface Exchange {
@@ -72,8 +73,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     if (statusCode < 200) return;
     this.status = statusCode;
     this.headers = headers as Exchange['headers'];
-    const length = headers['content-length'];
-    const declared = Number(Array.isArray(length) ? length[0] : length);
+    const declared = Number(first(headers['content-length']));
     if (declared > this.limits.maxBytes) controller.abort(this.limits.tooLarge());
   }
 

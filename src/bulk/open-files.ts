@@ -24,26 +24,35 @@ export function openInput(file: string, stdin: Readable & { fd?: number }, signa
     return { stream: addAbortSignal(signal, stdin), identity: fileIdentity(stdin.fd) };
   }
   let fd: number;
+  let stat: fs.Stats;
   try {
     fd = fs.openSync(file, 'r');
+    stat = fs.fstatSync(fd);
   } catch (error) {
-    throw new UsageError(`cannot read --file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new UsageError(`cannot read --file ${file}: ${errnoCode(error)}`);
   }
-  if (fs.fstatSync(fd).isDirectory()) {
+  if (stat.isDirectory()) {
     fs.closeSync(fd);
     throw new UsageError(`cannot read --file ${file}: EISDIR`);
   }
-  return { stream: addAbortSignal(signal, fs.createReadStream(file, { fd })), identity: fileIdentity(fd) };
+  return { stream: addAbortSignal(signal, fs.createReadStream(file, { fd })), identity: identityOf(stat) };
 }
 
 function fileIdentity(fd: number | undefined): OpenedInput['identity'] {
   if (fd === undefined) return undefined;
   try {
-    const stat = fs.fstatSync(fd);
-    return stat.isFile() ? { dev: stat.dev, ino: stat.ino } : undefined;
+    return identityOf(fs.fstatSync(fd));
   } catch {
     return undefined;
   }
+}
+
+function identityOf(stat: fs.Stats): OpenedInput['identity'] {
+  return stat.isFile() ? { dev: stat.dev, ino: stat.ino } : undefined;
+}
+
+function errnoCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? 'error';
 }
 
 /**
@@ -58,7 +67,7 @@ export function openFailed(path: string, input: OpenedInput): fs.WriteStream {
   try {
     fs.writeFileSync(path, '', { mode: 0o600 });
   } catch (error) {
-    throw new UsageError(`cannot write --failed ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new UsageError(`cannot write --failed ${path}: ${errnoCode(error)}`);
   }
   return fs.createWriteStream(path, { flags: 'a' });
 }
