@@ -113,10 +113,46 @@ describe('add --file', () => {
       error: { code: 'internal', message: 'database unavailable', status: 500 },
     });
 
+    // A line that is not JSON keeps its whole text, which a retry carries forward.
+    expect(lines[1]).toEqual({
+      line: 3,
+      item: null,
+      text: 'not json',
+      error: { code: 'invalid_input', message: 'malformed JSON: not json', status: null },
+    });
+
     server.posts.length = 0;
-    const again = await run(['add', '--file', failed, '--concurrency', '1'], { env: env() });
+    const failedAgain = path.join(path.dirname(file), 'failed-again.ndjson');
+    const again = await run(['add', '--file', failed, '--failed', failedAgain, '--concurrency', '1'], { env: env() });
     expect(again.code).toBe(1);
     expect(server.posts.map((b) => JSON.parse(b).name)).toEqual(['fail-me']);
+    expect(again.stderr).toContain('failed: line 2 (no name): malformed JSON: not json\n');
+    const linesAgain = fs.readFileSync(failedAgain, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(linesAgain.find((l) => l.line === 2)).toEqual({ ...lines[1], line: 2 });
+  });
+
+  test('a JSON array that ends inside an element: that element goes to --failed with its text, unsent', async () => {
+    server = await startPetServer();
+    const file = tempFile('pets.json', '[{"name":"a","categoryId":1},\n {"name":"b","categoryId":2}');
+    const failed = path.join(path.dirname(file), 'failed.ndjson');
+    const r = await run(['add', '--file', file, '--failed', failed], { env: env() });
+    expect(r).toMatchObject({
+      code: 1,
+      stdout: '1\ta\t1\t-\n',
+      stderr: [
+        'failed: line 2 (item 1) (no name): the input ends inside the JSON array',
+        `created 1 of 2 pets; 1 failed (written to ${failed})`,
+        'error: 1 of 2 pets were not created',
+        '',
+      ].join('\n'),
+    });
+    expect(server.posts.map((b) => JSON.parse(b).name)).toEqual(['a']);
+    expect(JSON.parse(fs.readFileSync(failed, 'utf8'))).toEqual({
+      line: 2,
+      item: null,
+      text: '{"name":"b","categoryId":2}',
+      error: { code: 'invalid_input', message: 'the input ends inside the JSON array', status: null },
+    });
   });
 
   test('keeps at most --concurrency requests in flight', async () => {

@@ -12,7 +12,7 @@ describe('readItemBatches', () => {
     expect(await items(['{"name":"a","categoryId":9007199254740993}\n\n{"name":"b"', ',"categoryId":2}\nnot json\n{"x":1}'])).toEqual([
       { line: 1, value: { name: 'a', categoryId: 9007199254740993n } },
       { line: 3, value: { name: 'b', categoryId: 2n } },
-      { line: 4, error: 'malformed JSON: not json' },
+      { line: 4, error: 'malformed JSON: not json', text: 'not json' },
       { line: 5, value: { x: 1n } },
     ]);
   });
@@ -30,6 +30,11 @@ describe('readItemBatches', () => {
     expect(await items(['[{"a":1},', ''])).toEqual([
       { line: 1, index: 0, value: { a: 1n } },
       { line: 1, error: 'the input ends inside the JSON array' },
+    ]);
+    // The element the input ends in keeps its whole text, and is not taken as an item even when complete.
+    expect(await items(['[{"a":1},\n {"b":', '2}'])).toEqual([
+      { line: 1, index: 0, value: { a: 1n } },
+      { line: 2, index: 1, error: 'the input ends inside the JSON array', text: '{"b":2}' },
     ]);
     expect(await items(['[{"a":1}] x'])).toEqual([
       { line: 1, index: 0, value: { a: 1n } },

@@ -16,6 +16,13 @@ export interface InputItem {
   value?: unknown;
   /** Why the text was not an item: malformed JSON, or a broken array. */
   error?: string;
+  /** The item's source text, whole, when it did not parse (so that `--failed` keeps it). */
+  text?: string;
+}
+
+/** The message for source text that is not JSON, with an excerpt of at most 60 characters. */
+export function malformedMessage(text: string): string {
+  return `malformed JSON: ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`;
 }
 
 /**
@@ -42,7 +49,7 @@ export async function* readItemBatches(input: AsyncIterable<Buffer | string> | I
     try {
       return { ...base, value: parseJson(text) };
     } catch {
-      return { ...base, error: `malformed JSON: ${text.length > 60 ? `${text.slice(0, 60)}…` : text}` };
+      return { ...base, error: malformedMessage(text), text };
     }
   };
 
@@ -111,6 +118,10 @@ export async function* readItemBatches(input: AsyncIterable<Buffer | string> | I
   }
   const rest = decoder.end();
   const last = mode === 'ndjson' ? [...ndjson(rest, true)] : mode === 'array' ? [...array(rest)] : [];
-  if ((mode as string) === 'array') last.push({ line, error: 'the input ends inside the JSON array' });
+  if ((mode as string) === 'array') {
+    // An element the input ended in is reported with its text, complete or not, and never sent.
+    const text = element.trim();
+    last.push(text ? { line: elementLine, index, error: 'the input ends inside the JSON array', text } : { line, error: 'the input ends inside the JSON array' });
+  }
   if (last.length) yield last;
 }

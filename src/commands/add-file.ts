@@ -11,7 +11,7 @@ import { stringifyJson } from '../api/json.js';
 import { describeIssue, NewPet } from '../api/schemas.js';
 import { BatchedOutput } from '../bulk/batched-output.js';
 import { openFailed, openInput } from '../bulk/open-files.js';
-import { readItemBatches, type InputItem } from '../bulk/read-items.js';
+import { malformedMessage, readItemBatches, type InputItem } from '../bulk/read-items.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode, InterruptedError, ServiceError, UsageError, type ErrorReport } from '../errors.js';
 import { renderNdjson, renderPetRows } from '../render.js';
@@ -34,12 +34,18 @@ interface Tally {
 
 const NOT_INTERRUPTIBLE = { interruptible: false };
 
+function isFailedLine(value: unknown): value is { item: unknown; text?: unknown } {
+  return typeof value === 'object' && value !== null && 'item' in value && 'error' in value && 'line' in value;
+}
+
 /** A line of a `--failed` file, which `--file` reads back as its `item`. */
 function unwrapFailedLine(value: unknown): unknown {
-  if (typeof value === 'object' && value !== null && 'item' in value && 'error' in value && 'line' in value) {
-    return (value as { item: unknown }).item;
-  }
-  return value;
+  return isFailedLine(value) ? value.item : value;
+}
+
+/** The source text a `--failed` line kept for input that was not JSON (its `item` is null). */
+function carriedText(value: unknown): string | undefined {
+  return isFailedLine(value) && value.item === null && typeof value.text === 'string' ? value.text : undefined;
 }
 
 function itemName(value: unknown): string {
@@ -67,13 +73,15 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
 
   const output = new BatchedOutput(ctx.io.stdout);
   const target = { ...ctx.out, write: (text: string) => output.push(text) };
-  const fail = (item: InputItem, value: unknown, report: ErrorReport) => {
+  // `text` is the source of input that was not JSON, kept whole so that nothing of the input is lost.
+  const fail = (item: InputItem, value: unknown, report: ErrorReport, text?: string) => {
     tally.failed += 1;
     // Rows of pets created before this failure reach stdout first, so that a terminal shows both in order.
     output.flush();
     const where = item.index === undefined ? `line ${item.line}` : `line ${item.line} (item ${item.index})`;
     progress.message(`failed: ${where} ${itemName(value)}: ${report.message}${report.status ? ` (HTTP ${report.status})` : ''}`);
-    failedOut?.write(`${stringifyJson({ line: item.line, item: value ?? null, error: report })}\n`);
+    const line = text === undefined ? { line: item.line, item: value ?? null, error: report } : { line: item.line, item: null, text, error: report };
+    failedOut?.write(`${stringifyJson(line)}\n`);
   };
 
   // A counter and one waiter rather than Promise.race, which would attach a
@@ -103,14 +111,16 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
         if (ctx.signal.aborted || authFailure) break items;
         if (item.error !== undefined) {
           take(item);
-          fail(item, undefined, { code: 'invalid_input', message: item.error, status: null });
+          fail(item, undefined, { code: 'invalid_input', message: item.error, status: null }, item.text);
           continue;
         }
         const value = unwrapFailedLine(item.value);
         const checked = NewPet.safeParse(value);
         if (!checked.success) {
           take(item);
-          fail(item, value, { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
+          const text = carriedText(item.value);
+          if (text === undefined) fail(item, value, { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
+          else fail(item, null, { code: 'invalid_input', message: malformedMessage(text), status: null }, text);
           continue;
         }
         while (inFlight >= options.concurrency) await waitForSlot(options.concurrency);
