@@ -21,7 +21,7 @@ export interface AddFileOptions {
   file: string;
   /** Requests in flight at once. */
   concurrency: number;
-  /** Where failed items go as NDJSON `{line, item, error}`, for a second run. */
+  /** Where failed items go as NDJSON `{line, item, error}` (plus `text` for input that is not JSON), for a second run. */
   failed?: string;
 }
 
