@@ -9,7 +9,6 @@
 // (medians). The sandbox runs in a process of its own. Run by hand: npm run bench
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -18,9 +17,11 @@ import { median } from './median.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 const TIMED_SANDBOX = fileURLToPath(new URL('./timed-sandbox.mjs', import.meta.url));
-const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+const AUTOCANNON_POSTS = fileURLToPath(new URL('./autocannon-posts.mjs', import.meta.url));
 const UNDICI_ALONE = fileURLToPath(new URL('./undici-alone.mjs', import.meta.url));
 const CONCURRENCY = 8;
+// What petstore sends as User-Agent, so that every client sends the same POSTs.
+const USER_AGENT = `petstore/${JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}`;
 const SMALL = Number(process.env.BENCH_BULK_SMALL ?? 10_000);
 const LARGE = Number(process.env.BENCH_BULK_LARGE ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_BULK_ROUNDS ?? 15);
@@ -74,16 +75,14 @@ function petstoreAdd(file, baseUrl, { measureRss = false } = {}) {
 
 /** undici alone sending `count` POSTs from a fresh process. */
 function undiciAlone(baseUrl, count) {
-  runNode('undici-alone', [UNDICI_ALONE, baseUrl, String(count), String(CONCURRENCY)], process.env);
+  runNode('undici-alone', [UNDICI_ALONE, baseUrl, String(count), String(CONCURRENCY), USER_AGENT], process.env);
 }
 
-/** autocannon's command line sending `count` POSTs from a fresh process; throws when any answer is not 2xx. */
+/** autocannon sending the same `count` POSTs from a fresh process (bench/autocannon-posts.mjs); throws when any answer is not 2xx. */
 function autocannonPosts(baseUrl, count) {
-  const body = '{"name":"pet-autocannon","categoryId":1,"status":"available"}';
-  const headers = ['authorization=Bearer bench', 'content-type=application/json', 'accept=application/json'].flatMap((h) => ['-H', h]);
-  const args = [AUTOCANNON, '--json', '-m', 'POST', '-b', body, ...headers, '-c', String(CONCURRENCY), '-a', String(count), `${baseUrl}/pets`];
-  const { non2xx } = JSON.parse(runNode('autocannon', args, process.env, { stdout: 'pipe' }).stdout);
-  if (non2xx) throw new Error(`autocannon saw ${non2xx} non-2xx answers`);
+  const args = [AUTOCANNON_POSTS, baseUrl, String(count), String(CONCURRENCY), USER_AGENT];
+  const { non2xx, errors } = JSON.parse(runNode('autocannon', args, process.env, { stdout: 'pipe' }).stdout);
+  if (non2xx || errors) throw new Error(`autocannon saw ${non2xx} non-2xx answers and ${errors} errors`);
 }
 
 console.log(`node ${process.version}, concurrency ${CONCURRENCY}`);

@@ -4,14 +4,14 @@
 // else (no input file, no checks, no exact ids, no output; each body is only
 // JSON.parse'd). bench/bulk.mjs runs it like petstore, as a fresh process.
 //
-//   node bench/undici-alone.mjs <base-url> <count> <concurrency>
+//   node bench/undici-alone.mjs <base-url> <count> <concurrency> <user-agent>
 import Pool from 'undici/lib/dispatcher/pool.js';
 
-const [baseUrl, countText, concurrencyText] = process.argv.slice(2);
+const [baseUrl, countText, concurrencyText, userAgent] = process.argv.slice(2);
 const count = Number(countText);
 const url = new URL(`${baseUrl}/pets`);
 const pool = new Pool(url.origin);
-const headers = { authorization: 'Bearer bench', accept: 'application/json', 'content-type': 'application/json' };
+const headers = { authorization: 'Bearer bench', accept: 'application/json', 'user-agent': userAgent, 'content-type': 'application/json' };
 let sent = 0;
 let done = 0;
 
