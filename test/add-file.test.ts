@@ -153,6 +153,26 @@ describe('add --file', () => {
       text: '{"name":"b","categoryId":2}',
       error: { code: 'invalid_input', message: 'the input ends inside the JSON array', status: null },
     });
+
+    // A retry reads such a line from its text: a complete element is sent then.
+    server.posts.length = 0;
+    const again = await run(['add', '--file', failed], { env: env() });
+    expect(again).toMatchObject({ code: 0, stdout: '2\tb\t2\t-\n', stderr: 'created 1 of 1 pets; 0 failed\n' });
+    expect(server.posts.map((b) => JSON.parse(b))).toEqual([{ name: 'b', categoryId: 2 }]);
+  });
+
+  test('a --failed line whose text was mended by hand is sent by the retry', async () => {
+    server = await startPetServer();
+    const file = tempFile('pets.ndjson', '{"name":"Rex", categoryId: 2}\n');
+    const failed = path.join(path.dirname(file), 'failed.ndjson');
+    expect((await run(['add', '--file', file, '--failed', failed], { env: env() })).code).toBe(1);
+    expect(server.posts).toEqual([]);
+    const line = JSON.parse(fs.readFileSync(failed, 'utf8'));
+    expect(line.text).toBe('{"name":"Rex", categoryId: 2}');
+    fs.writeFileSync(failed, `${JSON.stringify({ ...line, text: '{"name":"Rex", "categoryId": 2}' })}\n`);
+    const again = await run(['add', '--file', failed], { env: env() });
+    expect(again).toMatchObject({ code: 0, stdout: '1\tRex\t2\t-\n' });
+    expect(server.posts.map((b) => JSON.parse(b))).toEqual([{ name: 'Rex', categoryId: 2 }]);
   });
 
   test('keeps at most --concurrency requests in flight', async () => {

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import { stringifyJson } from '../api/json.js';
+import { parseJson, stringifyJson } from '../api/json.js';
 import { describeIssue, NewPet } from '../api/schemas.js';
 import { BatchedOutput } from '../bulk/batched-output.js';
 import { openFailed, openInput } from '../bulk/open-files.js';
@@ -38,14 +38,21 @@ function isFailedLine(value: unknown): value is { item: unknown; text?: unknown 
   return typeof value === 'object' && value !== null && 'item' in value && 'error' in value && 'line' in value;
 }
 
-/** A line of a `--failed` file, which `--file` reads back as its `item`. */
-function unwrapFailedLine(value: unknown): unknown {
-  return isFailedLine(value) ? value.item : value;
-}
-
-/** The source text a `--failed` line kept for input that was not JSON (its `item` is null). */
-function carriedText(value: unknown): string | undefined {
-  return isFailedLine(value) && value.item === null && typeof value.text === 'string' ? value.text : undefined;
+/**
+ * The item a line of `--file` stands for. A line of a `--failed` file stands
+ * for its `item`, or, when it kept the `text` of input that was not JSON, for
+ * that text read again: mended, it is sent; still malformed, it fails again
+ * and keeps its text. Any other item is returned as it is.
+ */
+function fromFailedLine(item: InputItem): InputItem {
+  const line = item.value;
+  if (!isFailedLine(line)) return item;
+  if (line.item !== null || typeof line.text !== 'string') return { ...item, value: line.item };
+  try {
+    return { ...item, value: parseJson(line.text) };
+  } catch {
+    return { line: item.line, index: item.index, error: malformedMessage(line.text), text: line.text };
+  }
 }
 
 function itemName(value: unknown): string {
@@ -109,18 +116,17 @@ export async function runAddFile(ctx: Context, options: AddFileOptions): Promise
       for (const item of batch) {
         // Items already buffered from the input are not taken after Ctrl-C either.
         if (ctx.signal.aborted || authFailure) break items;
-        if (item.error !== undefined) {
+        const source = fromFailedLine(item);
+        if (source.error !== undefined) {
           take(item);
-          fail(item, undefined, { code: 'invalid_input', message: item.error, status: null }, item.text);
+          fail(item, undefined, { code: 'invalid_input', message: source.error, status: null }, source.text);
           continue;
         }
-        const value = unwrapFailedLine(item.value);
+        const value = source.value;
         const checked = NewPet.safeParse(value);
         if (!checked.success) {
           take(item);
-          const text = carriedText(item.value);
-          if (text === undefined) fail(item, value, { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
-          else fail(item, null, { code: 'invalid_input', message: malformedMessage(text), status: null }, text);
+          fail(item, value, { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
           continue;
         }
         while (inFlight >= options.concurrency) await waitForSlot(options.concurrency);
