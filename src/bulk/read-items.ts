@@ -20,9 +20,18 @@ export interface InputItem {
   text?: string;
 }
 
-/** The message for source text that is not JSON, with an excerpt of at most 60 characters. */
-export function malformedMessage(text: string): string {
-  return `malformed JSON: ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`;
+/**
+ * The item that source `text` found at `line` (and array `index`) stands for:
+ * its value parsed with exact integers, or, when it is not JSON, an `error`
+ * with an excerpt of at most 60 characters and the whole `text`.
+ */
+export function itemFromText(text: string, line: number, index?: number): InputItem {
+  const base = index === undefined ? { line } : { line, index };
+  try {
+    return { ...base, value: parseJson(text) };
+  } catch {
+    return { ...base, error: `malformed JSON: ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`, text };
+  }
 }
 
 /**
@@ -44,25 +53,16 @@ export async function* readItemBatches(input: AsyncIterable<Buffer | string> | I
   let inString = false;
   let escaped = false;
 
-  const parsed = (text: string, at: number, position?: number): InputItem => {
-    const base = position === undefined ? { line: at } : { line: at, index: position };
-    try {
-      return { ...base, value: parseJson(text) };
-    } catch {
-      return { ...base, error: malformedMessage(text), text };
-    }
-  };
-
   function* ndjson(text: string, final: boolean): Generator<InputItem> {
     pending += text;
     let newline: number;
     while ((newline = pending.indexOf('\n')) !== -1) {
       const content = pending.slice(0, newline).trim();
       pending = pending.slice(newline + 1);
-      if (content) yield parsed(content, line);
+      if (content) yield itemFromText(content, line);
       line += 1;
     }
-    if (final && pending.trim()) yield parsed(pending.trim(), line);
+    if (final && pending.trim()) yield itemFromText(pending.trim(), line);
   }
 
   function* array(text: string): Generator<InputItem> {
@@ -85,7 +85,7 @@ export async function* readItemBatches(input: AsyncIterable<Buffer | string> | I
         continue;
       }
       if (depth === 0 && (ch === ',' || ch === ']')) {
-        if (element.trim()) yield parsed(element.trim(), elementLine, index);
+        if (element.trim()) yield itemFromText(element.trim(), elementLine, index);
         else if (ch === ',' || index > 0) yield { line, index, error: 'empty array element' };
         element = '';
         index += 1;

@@ -7,11 +7,11 @@
  */
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import { parseJson, stringifyJson } from '../api/json.js';
+import { stringifyJson } from '../api/json.js';
 import { describeIssue, NewPet } from '../api/schemas.js';
 import { BatchedOutput } from '../bulk/batched-output.js';
 import { openFailed, openInput } from '../bulk/open-files.js';
-import { malformedMessage, readItemBatches, type InputItem } from '../bulk/read-items.js';
+import { itemFromText, readItemBatches, type InputItem } from '../bulk/read-items.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode, InterruptedError, ServiceError, UsageError, type ErrorReport } from '../errors.js';
 import { renderNdjson, renderPetRows } from '../render.js';
@@ -48,11 +48,7 @@ function fromFailedLine(item: InputItem): InputItem {
   const line = item.value;
   if (!isFailedLine(line)) return item;
   if (line.item !== null || typeof line.text !== 'string') return { ...item, value: line.item };
-  try {
-    return { ...item, value: parseJson(line.text) };
-  } catch {
-    return { line: item.line, index: item.index, error: malformedMessage(line.text), text: line.text };
-  }
+  return itemFromText(line.text, item.line, item.index);
 }
 
 function itemName(value: unknown): string {
