@@ -5,7 +5,7 @@
 // JSON.parse'd). bench/bulk.mjs runs it like petstore, as a fresh process.
 //
 //   node bench/undici-alone.mjs <base-url> <count> <concurrency> <user-agent>
-import Pool from 'undici/lib/dispatcher/pool.js';
+import { Pool } from 'undici';
 
 const [baseUrl, countText, concurrencyText, userAgent] = process.argv.slice(2);
 const count = Number(countText);

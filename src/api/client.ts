@@ -4,9 +4,7 @@
  * with a size cap, parsed with exact int64 ids and checked against the zod
  * schemas; an HTTP error status becomes a ServiceError.
  */
-import type { Dispatcher } from 'undici';
-import Pool from 'undici/lib/dispatcher/pool.js';
-import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import { EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { RequestError, ServiceError } from '../errors.js';
 import { exchange, type Exchange, type ExchangeLimits } from './exchange.js';

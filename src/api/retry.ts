@@ -5,8 +5,7 @@
  * seconds or HTTP-date) up to {@link MAX_RETRY_AFTER_MS}. A POST is retried only
  * when its connection was never established, so a pet is never created twice.
  */
-import type { Dispatcher, RetryHandler } from 'undici';
-import retryInterceptorOf from 'undici/lib/interceptor/retry.js';
+import { interceptors, type Dispatcher, type RetryHandler } from 'undici';
 
 export const RETRY_STATUS_CODES = [408, 429, 502, 503, 504];
 /** Connection errors after which a GET may be sent again. */
@@ -73,7 +72,7 @@ export function retryInterceptor(options: RetryPolicyOptions): Dispatcher.Dispat
     options.log?.(`* retry ${state.counter} of ${options.retries} in ${Math.round(delay)} ms (${statusCode ? `HTTP ${statusCode}` : code})`);
     return setTimeout(() => callback(null), delay) as unknown as void;
   };
-  return retryInterceptorOf({
+  return interceptors.retry({
     retry,
     maxRetries: options.retries,
     methods: ['GET', 'POST'],
