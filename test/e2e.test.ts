@@ -3,13 +3,10 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // @ts-expect-error: the sandbox is plain JavaScript without type declarations
 import { createSandbox } from '../sandbox/server.mjs';
-import { spawnAsync, tempConfigHome, type ChildResult } from './helpers.js';
-
-const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
+import { spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
 
 interface Sandbox {
   server: import('node:http').Server;
@@ -30,10 +27,10 @@ afterAll(async () => {
 });
 
 function petstore(args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<ChildResult> {
-  return spawnAsync(process.execPath, [BIN, ...args], { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env }, stdin);
+  return spawnPetstore(args, { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env }, stdin);
 }
 
-describe('bin/petstore.js against the sandbox', () => {
+describe('petstore against the sandbox', () => {
   const env = () => ({ PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'e2e-key', PETSTORE_NO_DEPRECATION_WARNING: '1' });
 
   test('add then get returns the same pet, ids above 2^53 exact', async () => {

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import nock from 'nock';
 import { main } from '../src/main.js';
@@ -94,4 +95,22 @@ export function spawnAsync(command: string, args: string[], env: NodeJS.ProcessE
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(stdin);
   });
+}
+
+/** The built bin/petstore.js. */
+export const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
+
+/**
+ * How end-to-end tests start petstore: `node bin/petstore.js`, or, when
+ * PETSTORE_E2E_BIN names an executable (the standalone build), that file.
+ */
+export function petstoreInvocation(): { command: string; prefix: string[] } {
+  const standalone = process.env.PETSTORE_E2E_BIN;
+  return standalone ? { command: standalone, prefix: [] } : { command: process.execPath, prefix: [BIN] };
+}
+
+/** Runs petstore (see petstoreInvocation) as a child process with exactly `env`, feeding `stdin`. */
+export function spawnPetstore(args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<ChildResult> {
+  const { command, prefix } = petstoreInvocation();
+  return spawnAsync(command, [...prefix, ...args], env, stdin);
 }
