@@ -27,6 +27,9 @@ const dynamicImports = Object.entries(metafile.inputs).flatMap(([file, input]) =
 );
 if (dynamicImports.length > 0) throw new Error(`the bundle must not import() at run time:\n${dynamicImports.join('\n')}`);
 
+// The code cache is keyed per command; the names come from the registry in the bundle.
+const { createRequire } = await import('node:module');
+const commands = createRequire(import.meta.url)('../dist/petstore.cjs').commandNames();
 // The code cache is keyed by this hash: a rebuilt bundle never meets an old cache.
 const bundleHash = createHash('sha256').update(readFileSync(new URL('../dist/petstore.cjs', import.meta.url))).digest('hex').slice(0, 16);
 await build({
@@ -35,5 +38,5 @@ await build({
   outfile: 'dist/launch.cjs',
   minify,
   legalComments: 'linked',
-  define: { PETSTORE_BUNDLE_HASH: JSON.stringify(bundleHash) },
+  define: { PETSTORE_BUNDLE_HASH: JSON.stringify(bundleHash), PETSTORE_COMMANDS: JSON.stringify(commands) },
 });

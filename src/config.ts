@@ -1,33 +1,36 @@
 /**
  * The config store: one JSON file written through conf (atomic writes, mode
- * 0600, its folder 0700). It holds, per environment, the base URL and the API
- * key; the key is stored nowhere else.
+ * 0600, its folder 0700). It holds, per environment, the base URL, the API key
+ * and the origin the key was stored for; the key is stored nowhere else.
  *
- * File shape: `{"environments": {"<name>": {"baseUrl": "...", "apiKey": "..."}}}`.
+ * File shape: `{"environments": {"<name>": {"baseUrl", "apiKey", "apiKeyOrigin"}}}`.
+ *
+ * Every change is a read-modify-write under a lock (proper-lockfile), so that
+ * concurrent invocations lose no update. A file or folder that another user
+ * owns, that is a symbolic link, or whose folder others may write to, is
+ * refused before anything is read or written through it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
 import envPaths from 'env-paths';
+import lockfile from 'proper-lockfile';
 import { UsageError } from './errors.js';
 
 /** Stored settings of one environment. */
 export interface StoredEnvironment {
   baseUrl?: string;
   apiKey?: string;
+  /** Origin (scheme, host, port) the key was stored for: the only one it is sent to. */
+  apiKeyOrigin?: string;
 }
 
-/** Settings a user may set with `petstore config set`, per environment. */
-export const CONFIG_KEYS = ['base-url'] as const;
-export type ConfigKey = (typeof CONFIG_KEYS)[number];
-
+const FIELDS: ReadonlyArray<keyof StoredEnvironment> = ['baseUrl', 'apiKey', 'apiKeyOrigin'];
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
+/** How long a change waits for another process's lock before giving up, in milliseconds (about 10 s). */
+const LOCK_RETRIES = { retries: 60, factor: 1.2, minTimeout: 10, maxTimeout: 250 };
 
-/**
- * Wraps conf. Throws UsageError (exit 2) naming the file when it cannot be
- * read or holds something other than the shape above.
- */
 export class ConfigStore {
   private constructor(
     private readonly conf: Conf<Record<string, unknown>>,
@@ -36,44 +39,32 @@ export class ConfigStore {
   ) {}
 
   /**
-   * Opens the store in `dir` (or conf's per-platform default for "petstore"
-   * when undefined). Repairs a folder looser than 0700 or a file looser than
-   * 0600, calling `warn` with a one-line message when it does.
+   * Opens the store in `dir` (or the per-platform default for "petstore" when
+   * undefined). Repairs a folder looser than 0700 or a file looser than 0600,
+   * calling `warn` when it does. Throws UsageError (exit 2) naming the path
+   * when it is unsafe (see the module comment) or unreadable.
    */
   static open(dir: string | undefined, warn: (message: string) => void): ConfigStore {
-    // conf's own default folder, created here 0700: conf would create it with
-    // the umask's mode (0755), and every new user's first command would warn.
-    const folder = dir ?? envPaths('petstore', { suffix: '' }).config;
+    const folder = path.resolve(dir ?? envPaths('petstore', { suffix: '' }).config);
+    const file = path.join(folder, 'config.json');
+    checkParent(path.dirname(folder));
+    try {
+      // Created 0700 here: conf would create it with the umask's mode (0755).
+      fs.mkdirSync(folder, { recursive: true, mode: DIR_MODE });
+    } catch (error) {
+      throw unreadable(file, error);
+    }
+    checkOwned(folder, 'directory', warn);
+    if (fs.lstatSync(file, { throwIfNoEntry: false })) checkOwned(file, 'file', warn);
     let conf: Conf<Record<string, unknown>>;
     try {
-      fs.mkdirSync(folder, { recursive: true, mode: DIR_MODE });
       conf = new Conf({ projectName: 'petstore', projectSuffix: '', cwd: folder, configFileMode: FILE_MODE });
     } catch (error) {
-      throw unreadable(path.join(folder, 'config.json'), error);
+      throw unreadable(file, error);
     }
     const store = new ConfigStore(conf, conf.path);
-    store.repairModes(warn);
     store.read();
     return store;
-  }
-
-  private repairModes(warn: (message: string) => void): void {
-    const dir = path.dirname(this.path);
-    for (const [target, mode] of [
-      [dir, DIR_MODE],
-      [this.path, FILE_MODE],
-    ] as const) {
-      let current: number;
-      try {
-        current = fs.statSync(target).mode & 0o777;
-      } catch {
-        continue;
-      }
-      if ((current & ~mode) !== 0) {
-        fs.chmodSync(target, mode);
-        warn(`warning: ${target} was mode ${current.toString(8).padStart(4, '0')}; changed to ${mode.toString(8).padStart(4, '0')}`);
-      }
-    }
   }
 
   private read(): Record<string, StoredEnvironment> {
@@ -88,10 +79,7 @@ export class ConfigStore {
       throw unreadable(this.path, new Error('"environments" is not an object'));
     }
     for (const [name, value] of Object.entries(environments)) {
-      const ok =
-        typeof value === 'object' &&
-        value !== null &&
-        Object.values(value).every((v) => typeof v === 'string');
+      const ok = typeof value === 'object' && value !== null && Object.values(value).every((v) => typeof v === 'string');
       if (!ok) throw unreadable(this.path, new Error(`environments.${name} is not an object of strings`));
     }
     return environments as Record<string, StoredEnvironment>;
@@ -107,17 +95,76 @@ export class ConfigStore {
     return this.read()[name] ?? {};
   }
 
-  /** Stores one field of an environment; `undefined` removes it. */
-  setField(env: string, field: keyof StoredEnvironment, value: string | undefined): void {
-    this.read();
-    const key = `environments.${env}.${field}`;
+  /**
+   * Changes fields of one environment in one locked read-modify-write: a
+   * string sets a field, `undefined` removes it, an absent key leaves it.
+   * Creates the environment when it does not exist. Throws UsageError naming
+   * the file when it cannot be locked, read or written.
+   */
+  async update(env: string, changes: Partial<Record<keyof StoredEnvironment, string | undefined>>): Promise<void> {
+    let release: () => Promise<void>;
     try {
-      if (value === undefined) this.conf.delete(key);
-      else this.conf.set(key, value);
+      release = await lockfile.lock(this.path, { realpath: false, retries: LOCK_RETRIES, stale: 10_000 });
     } catch (error) {
       throw unreadable(this.path, error);
     }
+    try {
+      const environments = this.read();
+      const next: StoredEnvironment = { ...environments[env] };
+      for (const field of FIELDS) {
+        if (!(field in changes)) continue;
+        const value = changes[field];
+        if (value === undefined) delete next[field];
+        else next[field] = value;
+      }
+      try {
+        this.conf.store = { ...this.conf.store, environments: { ...environments, [env]: next } };
+      } catch (error) {
+        throw unreadable(this.path, error);
+      }
+    } finally {
+      await release().catch(() => undefined);
+    }
   }
+}
+
+/** Refuses a config folder inside a folder that other users may write to (they could replace it). */
+function checkParent(parent: string): void {
+  const stat = fs.statSync(parent, { throwIfNoEntry: false });
+  if (!stat || typeof process.getuid !== 'function') return;
+  const groupWritable = (stat.mode & 0o020) !== 0 && stat.gid !== process.getgid?.();
+  if ((stat.mode & 0o002) !== 0 || groupWritable) {
+    throw unsafe(parent, 'other users may write to it, so the config folder inside it could be replaced');
+  }
+}
+
+/**
+ * Refuses a symbolic link, something that is not a `kind`, or one owned by
+ * another user; tightens a mode looser than 0700 (folder) or 0600 (file).
+ */
+function checkOwned(target: string, kind: 'directory' | 'file', warn: (message: string) => void): void {
+  const stat = fs.lstatSync(target);
+  if (stat.isSymbolicLink()) throw unsafe(target, 'it is a symbolic link; petstore does not write through links');
+  if (kind === 'directory' ? !stat.isDirectory() : !stat.isFile()) throw unsafe(target, `it is not a ${kind}`);
+  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) {
+    throw unsafe(target, `it belongs to another user (uid ${stat.uid})`);
+  }
+  const mode = kind === 'directory' ? DIR_MODE : FILE_MODE;
+  const current = stat.mode & 0o777;
+  if ((current & ~mode) !== 0) {
+    fs.chmodSync(target, mode);
+    warn(`${target} was mode ${octal(current)}; changed to ${octal(mode)}`);
+  }
+}
+
+const octal = (mode: number) => mode.toString(8).padStart(4, '0');
+
+function unsafe(target: string, why: string): UsageError {
+  return new UsageError(
+    `refusing to use ${target} for the config: ${why}`,
+    'Point XDG_CONFIG_HOME at a folder of your own (for example ~/.config), or fix the path.',
+    'unsafe_config_path',
+  );
 }
 
 function unreadable(file: string, cause: unknown): UsageError {

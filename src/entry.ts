@@ -1,17 +1,26 @@
 /**
- * Process glue for bin/petstore.js: wires real stdio, signals and broken pipes
- * to `main`, then sets the exit code. Nothing else touches `process`.
+ * Process glue for bin/petstore.js: wires real stdio, signals and write errors
+ * to `main`, then sets the exit code. The one place besides the standalone
+ * launcher that touches `process`.
  */
 import { InterruptedError } from './errors.js';
 import { main } from './main.js';
+
+export { commandNames } from './main.js';
 import { sanitizeText } from './text.js';
 
-/** Runs petstore for this process and sets `process.exitCode`. */
+/**
+ * Runs petstore for this process and sets `process.exitCode`. The first
+ * SIGINT or SIGTERM stops the command (a bulk load takes no new item and
+ * lets its requests finish), the second stops waiting for them, the third exits at once.
+ */
 export async function start(): Promise<void> {
-  const controller = new AbortController();
+  const stop = new AbortController();
+  const halt = new AbortController();
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
-    if (controller.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
-    controller.abort(new InterruptedError(signal));
+    if (halt.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+    if (stop.signal.aborted) halt.abort(new InterruptedError(signal));
+    else stop.abort(new InterruptedError(signal));
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
@@ -22,12 +31,19 @@ export async function start(): Promise<void> {
     process.stderr.write(`error: unexpected failure: ${sanitizeText(message)}\n`);
     process.exit(1);
   });
-  // A reader that went away (`petstore list | head -1`) is not an error worth a trace.
-  const onPipeError = (error: NodeJS.ErrnoException) => {
+  // A command that must account for its output (a bulk load) takes stdout's
+  // write errors itself; otherwise a reader that went away (`petstore list |
+  // head -1`) ends the command quietly, and any other write error with one line.
+  const stdoutHandlers = new Set<(error: NodeJS.ErrnoException) => void>();
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (stdoutHandlers.size > 0) {
+      for (const handler of stdoutHandlers) handler(error);
+      return;
+    }
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  };
-  process.stdout.on('error', onPipeError);
+    process.stderr.write(`error: cannot write to standard output: ${error.code ?? error.message}\n`);
+    process.exit(1);
+  });
   let stderrWatched = false;
   // stdin and stderr are opened on first use: creating a stdio stream costs a
   // few milliseconds, and most calls never read stdin.
@@ -35,7 +51,7 @@ export async function start(): Promise<void> {
     io: {
       stdout: process.stdout,
       get stderr() {
-        if (!stderrWatched) process.stderr.on('error', onPipeError);
+        if (!stderrWatched) process.stderr.on('error', () => process.exit(process.exitCode ?? 1));
         stderrWatched = true;
         return process.stderr;
       },
@@ -49,9 +65,18 @@ export async function start(): Promise<void> {
       get stdinIsTTY() {
         return Boolean(process.stdin.isTTY);
       },
+      columns: process.stdout.isTTY ? process.stdout.columns : undefined,
+      get promptOutput() {
+        return process.stderr;
+      },
+      onStdoutError(handler) {
+        stdoutHandlers.add(handler);
+        return () => stdoutHandlers.delete(handler);
+      },
     },
     env: process.env,
-    signal: controller.signal,
+    signal: stop.signal,
+    haltSignal: halt.signal,
     closeConnections: false,
   });
   process.exitCode = code;

@@ -1,6 +1,7 @@
 /**
- * Error types thrown by commands and the API layer. Only `main` turns them
- * into exit codes (see {@link exitCodeFor}); commands never exit themselves.
+ * Error types thrown by commands and the API layer. Each carries its exit
+ * code; `main` reports them and returns that code, and commands never exit
+ * the process themselves.
  */
 
 /** Exit codes, documented in the README and in `petstore --help`. */
@@ -63,8 +64,11 @@ export class MissingKeyError extends CliError {
 
 /** Network failure, timeout or an answer the interface does not allow. Exit 1. */
 export class RequestError extends CliError {
-  constructor(message: string, code = 'request_failed', readonly status: number | null = null) {
-    super(message, ExitCode.failure, code);
+  /** True when the failure proves the request never reached the service (no connection, a failed TLS handshake). */
+  notSent = false;
+
+  constructor(message: string, code = 'request_failed', readonly status: number | null = null, hint?: string) {
+    super(message, ExitCode.failure, code, hint);
   }
 
   override report(): ErrorReport {

@@ -18,9 +18,11 @@ import envPaths from 'env-paths';
 
 /** First 16 hex digits of the SHA-256 of dist/petstore.cjs, set by the build. */
 declare const PETSTORE_BUNDLE_HASH: string | undefined;
+/** The top-level command names of the registry (src/commands/registry.ts), set by the build. */
+declare const PETSTORE_COMMANDS: readonly string[] | undefined;
 
 /** Words that key the cache: a command runs different code, so each has its own. */
-const CACHE_KEYS = new Set(['list', 'add', 'get', 'auth', 'config', 'help']);
+const CACHE_KEYS = new Set([...(typeof PETSTORE_COMMANDS === 'undefined' ? [] : PETSTORE_COMMANDS), 'help']);
 
 /**
  * The cache key of a command line: `help` when it asks for help, else its

@@ -1,12 +1,15 @@
 /**
- * Entry point: parses the command line, runs one command and maps what it
- * throws to an exit code. The only place that picks an exit code.
+ * Runs one invocation: parses the command line, runs the command and reports
+ * what it threw. Errors carry their exit code (errors.ts); `main` writes the
+ * report and returns that code, and never exits the process itself.
  */
-import { CommanderError, type Command } from 'commander';
-import { buildProgram } from './cli.js';
-import { Context, type GlobalOptions, type IO } from './context.js';
-import { CliError, ExitCode, InterruptedError, type ErrorReport } from './errors.js';
+import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { stringifyJson } from './api/json.js';
+import { CliError, ExitCode, InterruptedError, type ErrorReport } from './errors.js';
+import { Factory } from './factory.js';
+import { IOStreams, type IO } from './iostreams.js';
+import { buildProgram } from './program.js';
+import { commandPath } from './commands/help.js';
 import { sanitizeText } from './text.js';
 
 declare const PETSTORE_VERSION: string | undefined;
@@ -16,8 +19,10 @@ export const VERSION = typeof PETSTORE_VERSION === 'string' ? PETSTORE_VERSION :
 export interface RunOptions {
   io: IO;
   env: NodeJS.ProcessEnv;
-  /** Aborted on SIGINT/SIGTERM with an InterruptedError as its reason. */
+  /** Aborted on the first SIGINT/SIGTERM with an InterruptedError as its reason. */
   signal?: AbortSignal;
+  /** Aborted on the second: stop waiting at once (see Factory.signals). */
+  haltSignal?: AbortSignal;
   version?: string;
   /**
    * False when the process exits right after `main`: idle keep-alive
@@ -27,40 +32,35 @@ export interface RunOptions {
   closeConnections?: boolean;
 }
 
+/** The names of the top-level commands (the build derives the code-cache keys from them). */
+export function commandNames(): string[] {
+  const f = new Factory(new IOStreams({} as IO, {}), {}, { stop: new AbortController().signal, halt: new AbortController().signal }, VERSION);
+  return buildProgram(f).commands.map((c) => c.name());
+}
+
 /**
  * Runs `petstore` with `argv` (arguments after the program name) and returns
  * the exit code (see ExitCode). Never throws and never calls process.exit.
  */
 export async function main(argv: string[], options: RunOptions): Promise<number> {
-  const { io, env } = options;
-  const signal = options.signal ?? new AbortController().signal;
-  const version = options.version ?? VERSION;
-  let ctx: Context | undefined;
-  let globals: Partial<GlobalOptions> = {};
-
-  const program = buildProgram(
-    version,
-    (flags) => {
-      globals = flags;
-      ctx = new Context(io, env, flags, signal, version);
-      return ctx;
-    },
-    async (work, c) => {
-      try {
-        await work(c);
-      } finally {
-        if (options.closeConnections !== false) await c.close();
-      }
-    },
-  );
-  const configure = (command: Command): void => {
+  const { env } = options;
+  const io = new IOStreams(options.io, env);
+  const stop = options.signal ?? new AbortController().signal;
+  const f = new Factory(io, env, { stop, halt: options.haltSignal ?? new AbortController().signal }, options.version ?? VERSION);
+  // Before the flags are parsed, --json is read off the command line so that a flag error is JSON too.
+  const json = argv.includes('--json');
+  const program = buildProgram(f);
+  const configure = (command: CommandUnknownOpts): void => {
     command.exitOverride();
     command.configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) => write(text),
+      writeOut: (text) => io.writeOut(text),
+      writeErr: (text) => io.writeError(text),
+      outputError: (text) => {
+        const message = text.replace(/^error: /, '').trim();
+        io.writeError(json ? `${stringifyJson({ code: 'invalid_usage', message, status: null })}\n` : sanitizeText(text));
+      },
     });
-    command.showHelpAfterError(`(run "${commandPath(command)} --help" for usage)`);
+    if (!json) command.showHelpAfterError(`(run "${commandPath(command)} --help" for usage)`);
     command.commands.forEach(configure);
   };
   configure(program);
@@ -69,44 +69,37 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
-    return reportError(error, io, env, globals, signal);
+    return reportError(error, io, json, argv.includes('--verbose') || env.PETSTORE_DEBUG === '1', stop);
+  } finally {
+    io.clearStatusLine();
+    if (options.closeConnections !== false) await f.close();
   }
 }
 
-function commandPath(command: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
-  return names.join(' ');
-}
-
-function reportError(
-  error: unknown,
-  io: IO,
-  env: NodeJS.ProcessEnv,
-  globals: Partial<GlobalOptions>,
-  signal: AbortSignal,
-): number {
+function reportError(error: unknown, io: IOStreams, json: boolean, verbose: boolean, signal: AbortSignal): number {
   if (error instanceof CommanderError) {
-    // Help and version requested explicitly exit 0; commander already printed everything else.
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
+    // Help and version asked for exit 0; commander already printed everything else.
+    if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     return ExitCode.usage;
   }
   if (signal.aborted && signal.reason instanceof InterruptedError) error = signal.reason;
-  const write = (line: string) => io.stderr.write(`${line}\n`);
+  const write = (line: string) => io.writeError(`${line}\n`);
   if (error instanceof CliError) {
     if (!(error instanceof InterruptedError)) {
-      write(`error: ${sanitizeText(error.message)}`);
-      if (error.hint) write(sanitizeText(error.hint));
-      if (globals.json) write(stringifyJson(error.report()));
+      if (json) write(stringifyJson(error.report()));
+      else {
+        write(`error: ${sanitizeText(error.message)}`);
+        if (error.hint) for (const line of error.hint.split('\n')) write(sanitizeText(line));
+      }
     }
-    if (globals.verbose || env.PETSTORE_DEBUG === '1') write(sanitizeText(error.stack ?? ''));
+    if (verbose) write(sanitizeText(error.stack ?? ''));
     return error.exitCode;
   }
   // A bug, not an expected failure: say so, with the stack only on request.
   const message = error instanceof Error ? error.message : String(error);
-  write(`error: unexpected failure: ${sanitizeText(message)}`);
-  if (globals.json) write(stringifyJson({ code: 'internal_error', message, status: null } satisfies ErrorReport));
-  if (globals.verbose || env.PETSTORE_DEBUG === '1') write(error instanceof Error ? (error.stack ?? '') : '');
-  else write('Run again with --verbose or PETSTORE_DEBUG=1 for details.');
+  if (json) write(stringifyJson({ code: 'internal_error', message, status: null } satisfies ErrorReport));
+  else write(`error: unexpected failure: ${sanitizeText(message)}`);
+  if (verbose) write(error instanceof Error ? (error.stack ?? '') : '');
+  else if (!json) write('Run again with --verbose or PETSTORE_DEBUG=1 for details.');
   return ExitCode.failure;
 }

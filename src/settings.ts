@@ -3,9 +3,16 @@
  * flag, then environment variable, then the stored config of the selected
  * environment. The store is opened only when a flag or variable leaves
  * something to look up.
+ *
+ * A stored key is sent only to the origin it was stored for (`auth login`
+ * records it): a base URL of another origin gets nothing, so that a key for
+ * production never reaches a host named on a command line.
  */
+import { join } from 'node:path';
+import { VERSION_SEGMENT } from './api/constants.js';
 import type { ConfigStore } from './config.js';
-import { MissingKeyError, UsageError } from './errors.js';
+import { CliError, ExitCode, MissingKeyError, UsageError } from './errors.js';
+import { closest } from './suggest.js';
 
 /** Where a setting came from, as `auth status` reports it. */
 export type Source = 'flag' | 'environment variable' | 'config' | 'default';
@@ -17,7 +24,14 @@ export interface Resolved<T> {
   origin: string;
 }
 
+/** A key and the origin it may be sent to (undefined for PETSTORE_API_KEY, which goes wherever the caller points it). */
+export interface ResolvedKey extends Resolved<string> {
+  boundTo?: string;
+}
+
 export const DEFAULT_ENV = 'production';
+/** Environments that exist without being configured. */
+export const BUILT_IN_ENVS: readonly string[] = ['production', 'staging'];
 
 /** Environment names: letters, digits, `-` and `_` (a dot would split conf's key path). */
 export const ENV_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -28,48 +42,116 @@ export interface SettingFlags {
   baseUrl?: string;
 }
 
-/**
- * Selected environment name: `--env`, then PETSTORE_ENV, then "production".
- * Throws UsageError for a name outside [A-Za-z0-9_-].
- */
-export function resolveEnvName(flags: SettingFlags, env: NodeJS.ProcessEnv): Resolved<string> {
-  const picked: Resolved<string> =
-    flags.env !== undefined
-      ? { value: flags.env, source: 'flag', origin: '--env' }
-      : env.PETSTORE_ENV
-        ? { value: env.PETSTORE_ENV, source: 'environment variable', origin: 'PETSTORE_ENV' }
-        : { value: DEFAULT_ENV, source: 'default', origin: 'default' };
-  if (!ENV_NAME.test(picked.value)) {
-    throw new UsageError(
-      `invalid value for ${picked.origin}: "${picked.value}": an environment name uses letters, digits, "-" and "_"`,
-    );
-  }
-  return picked;
+/** The config folder: $XDG_CONFIG_HOME/petstore when set, else conf's per-platform default. */
+export function configDir(env: NodeJS.ProcessEnv): string | undefined {
+  return env.XDG_CONFIG_HOME ? join(env.XDG_CONFIG_HOME, 'petstore') : undefined;
 }
 
-/**
- * Base URL: `--base-url`, then PETSTORE_BASE_URL, then the stored one.
- * Returns undefined when none is set. Throws UsageError for a bad URL.
- */
-export async function resolveBaseUrl(
-  flags: SettingFlags,
-  env: NodeJS.ProcessEnv,
-  store: () => Promise<ConfigStore>,
-  envName: string,
-): Promise<Resolved<URL> | undefined> {
-  let text: string | undefined;
-  let source: Source;
-  let origin: string;
-  if (flags.baseUrl !== undefined) {
-    [text, source, origin] = [flags.baseUrl, 'flag', '--base-url'];
-  } else if (env.PETSTORE_BASE_URL) {
-    [text, source, origin] = [env.PETSTORE_BASE_URL, 'environment variable', 'PETSTORE_BASE_URL'];
-  } else {
-    const opened = await store();
-    [text, source, origin] = [opened.environment(envName).baseUrl, 'config', opened.path];
+/** The settings of one invocation (see the module comment). */
+export class Settings {
+  constructor(
+    private readonly flags: SettingFlags,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly store: () => Promise<ConfigStore>,
+  ) {}
+
+  /**
+   * Selected environment name: `--env`, then PETSTORE_ENV, then "production".
+   * Throws UsageError for a malformed name, and, unless `mayCreate`, for a
+   * name that is neither built in nor configured (with the closest one).
+   */
+  async envName({ mayCreate = false } = {}): Promise<Resolved<string> & { exists: boolean }> {
+    const picked = this.pickEnv();
+    if (BUILT_IN_ENVS.includes(picked.value)) return { ...picked, exists: true };
+    const known = [...BUILT_IN_ENVS, ...Object.keys((await this.store()).environments())];
+    const exists = known.includes(picked.value);
+    if (!exists && !mayCreate) {
+      const near = closest(picked.value, known);
+      throw new UsageError(
+        `unknown environment "${picked.value}" (from ${picked.origin})${near ? `; did you mean "${near}"?` : ''}`,
+        `Known environments: ${known.join(', ')}. Create one with: petstore config set base-url <url> --env ${picked.value}`,
+        'unknown_environment',
+      );
+    }
+    return { ...picked, exists };
   }
-  if (text === undefined) return undefined;
-  return { value: parseBaseUrl(text, origin), source, origin };
+
+  /** The environment name in effect, checked for form only. */
+  private pickEnv(): Resolved<string> {
+    const { flags, env } = this;
+    const picked: Resolved<string> =
+      flags.env !== undefined
+        ? { value: flags.env, source: 'flag', origin: '--env' }
+        : env.PETSTORE_ENV
+          ? { value: env.PETSTORE_ENV, source: 'environment variable', origin: 'PETSTORE_ENV' }
+          : { value: DEFAULT_ENV, source: 'default', origin: 'default' };
+    if (!ENV_NAME.test(picked.value)) {
+      throw new UsageError(`invalid value for ${picked.origin}: "${picked.value}": an environment name uses letters, digits, "-" and "_"`);
+    }
+    return picked;
+  }
+
+  /**
+   * Base URL: `--base-url`, then PETSTORE_BASE_URL, then the stored one.
+   * Returns undefined when none is set. Throws UsageError for a bad URL.
+   */
+  async baseUrl(): Promise<Resolved<URL> | undefined> {
+    const { flags, env } = this;
+    let text: string | undefined;
+    let source: Source;
+    let origin: string;
+    if (flags.baseUrl !== undefined) {
+      [text, source, origin] = [flags.baseUrl, 'flag', '--base-url'];
+    } else if (env.PETSTORE_BASE_URL) {
+      [text, source, origin] = [env.PETSTORE_BASE_URL, 'environment variable', 'PETSTORE_BASE_URL'];
+    } else {
+      const opened = await this.store();
+      [text, source, origin] = [opened.environment(this.pickEnv().value).baseUrl, 'config', opened.path];
+    }
+    if (text === undefined) return undefined;
+    return { value: parseBaseUrl(text, origin), source, origin };
+  }
+
+  /**
+   * The API key, PETSTORE_API_KEY first, then the stored key of the selected
+   * environment with the origin it belongs to. Undefined when neither is set.
+   */
+  async apiKey(): Promise<ResolvedKey | undefined> {
+    if (this.env.PETSTORE_API_KEY) return { value: this.env.PETSTORE_API_KEY, source: 'environment variable', origin: 'PETSTORE_API_KEY' };
+    const opened = await this.store();
+    const stored = opened.environment(this.pickEnv().value);
+    if (!stored.apiKey) return undefined;
+    // A key stored before origins were recorded belongs to the environment's stored base URL.
+    const boundTo = stored.apiKeyOrigin ?? originOf(stored.baseUrl);
+    return { value: stored.apiKey, source: 'config', origin: opened.path, boundTo };
+  }
+
+  /**
+   * The key to send to `baseUrl`: as {@link apiKey}, but a stored key whose
+   * origin differs from the base URL's throws (exit 4), naming both and the fix.
+   */
+  async apiKeyFor(baseUrl: URL): Promise<ResolvedKey | undefined> {
+    const key = await this.apiKey();
+    if (!key || key.source !== 'config' || key.boundTo === baseUrl.origin) return key;
+    const envName = this.pickEnv().value;
+    const envFlag = envName === DEFAULT_ENV ? '' : ` --env ${envName}`;
+    throw new CliError(
+      `the stored API key of environment "${envName}" belongs to ${key.boundTo ?? 'no recorded origin'}, not to ${baseUrl.origin}; nothing was sent`,
+      ExitCode.auth,
+      'key_for_other_origin',
+      `To use ${baseUrl.origin}, log in for it: petstore auth login${envFlag} --base-url ${baseUrl.href}\n` +
+        `(or keep a separate environment: petstore config set base-url ${baseUrl.href} --env <name>, then petstore auth login --env <name>; or set PETSTORE_API_KEY)`,
+    );
+  }
+}
+
+function originOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -83,7 +165,7 @@ export function parseBaseUrl(text: string, origin: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`invalid base URL from ${origin}: "${text}" is not an absolute URL`, 'Example: https://petstore.example.com/v1');
+    throw new UsageError(`invalid base URL from ${origin}: "${text}" is not an absolute URL`, `Example: https://petstore.example.com${VERSION_SEGMENT}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`invalid base URL from ${origin}: scheme must be https (or http for loopback), not ${url.protocol}`);
@@ -102,6 +184,11 @@ export function parseBaseUrl(text: string, origin: string): URL {
   return url;
 }
 
+/** True when a base URL's path ends with the interface's version segment (`/v1`). */
+export function hasVersionSegment(url: URL): boolean {
+  return url.pathname.replace(/\/+$/, '').endsWith(VERSION_SEGMENT);
+}
+
 /**
  * True for localhost, 127.0.0.0/8 and ::1, given a hostname as the WHATWG URL
  * parser normalises it (so "127.1" and "[0:0::1]" arrive as "127.0.0.1" and "[::1]").
@@ -111,36 +198,23 @@ export function isLoopback(hostname: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]';
 }
 
-/**
- * API key: PETSTORE_API_KEY, then the stored key of `envName`. Returns
- * undefined when neither is set.
- */
-export async function resolveApiKey(
-  env: NodeJS.ProcessEnv,
-  store: () => Promise<ConfigStore>,
-  envName: string,
-): Promise<Resolved<string> | undefined> {
-  if (env.PETSTORE_API_KEY) return { value: env.PETSTORE_API_KEY, source: 'environment variable', origin: 'PETSTORE_API_KEY' };
-  const opened = await store();
-  const key = opened.environment(envName).apiKey;
-  return key ? { value: key, source: 'config', origin: opened.path } : undefined;
-}
+const envFlagOf = (envName: string) => (envName === DEFAULT_ENV ? '' : ` --env ${envName}`);
 
 /** The error for a missing base URL: exit 2, naming the command that fixes it. */
 export function missingBaseUrl(envName: string): UsageError {
-  const envFlag = envName === DEFAULT_ENV ? '' : ` --env ${envName}`;
   return new UsageError(
     `no base URL configured for environment "${envName}"`,
-    `Run: petstore config set base-url <url>${envFlag}   (or pass --base-url, or set PETSTORE_BASE_URL)`,
+    `Run: petstore config set base-url <url>${envFlagOf(envName)}   (or pass --base-url, or set PETSTORE_BASE_URL)`,
     'missing_base_url',
   );
 }
 
 /** The error for a missing key: exit 4, naming the command that fixes it. */
 export function missingApiKey(envName: string): MissingKeyError {
-  const envFlag = envName === DEFAULT_ENV ? '' : ` --env ${envName}`;
-  return new MissingKeyError(
-    `no API key for environment "${envName}"`,
-    `Run: petstore auth login${envFlag}   (or set PETSTORE_API_KEY)`,
-  );
+  return new MissingKeyError(`no API key for environment "${envName}"`, `Run: petstore auth login${envFlagOf(envName)}   (or set PETSTORE_API_KEY)`);
+}
+
+/** The line that ends every 401 message: the command that fixes it. */
+export function loginHint(envName: string): string {
+  return `Run: petstore auth login${envFlagOf(envName)}   (or check PETSTORE_API_KEY)`;
 }

@@ -8,10 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // @ts-expect-error: the sandbox is plain JavaScript without type declarations
 import { createSandbox } from '../sandbox/server.mjs';
-import { cacheKey } from '../src/launch.js';
+import { createRequire } from 'node:module';
+import { commandNames } from '../src/main.js';
 import { spawnAsync, tempConfigHome } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
+/** The built launcher: its cache keys come from the command registry at build time. */
+const { cacheKey } = createRequire(import.meta.url)('../dist/launch.cjs') as { cacheKey(argv: string[]): string };
 const KEY = 'cache-test-key-5f1e2d';
 
 let server: import('node:http').Server;
@@ -131,5 +134,10 @@ describe('cache key', () => {
     [['auth', 'status'], 'auth'],
   ])('%j -> %s', (argv, key) => {
     expect(cacheKey(argv)).toBe(key);
+  });
+
+  test('every command of the registry has its own key', () => {
+    for (const name of commandNames()) expect(cacheKey([name])).toBe(name === 'help' ? 'help' : name);
+    expect(cacheKey(['lsit'])).toBe('other');
   });
 });

@@ -53,26 +53,39 @@ describe('petstore against the sandbox', () => {
     expect(rows.some((row) => row[1] === 'Tom')).toBe(true);
   });
 
-  test('auth login --with-token, then list with the stored key; the file is mode 0600', async () => {
+  test('config set, auth login --with-token (checked against the service), then list with the stored key; the file is mode 0600', async () => {
     const home = tempConfigHome();
     const isolated = { XDG_CONFIG_HOME: home };
+    expect((await petstore(['config', 'set', 'base-url', baseUrl, '--env', 'local'], isolated)).code).toBe(0);
+    const before = sandbox.requests.length;
     const login = await petstore(['auth', 'login', '--with-token', '--env', 'local'], isolated, 'e2e-key\n');
     expect(login.code).toBe(0);
+    expect(sandbox.requests.slice(before).map((r) => `${r.method} ${r.url}`)).toEqual(['GET /v1/pets?limit=1']);
     const file = path.join(home, 'petstore', 'config.json');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect((await petstore(['config', 'set', 'base-url', baseUrl, '--env', 'local'], isolated)).code).toBe(0);
     const listed = await petstore(['list', '--json'], { ...isolated, PETSTORE_ENV: 'local' });
     expect(listed.code).toBe(0);
     expect(Array.isArray(JSON.parse(listed.stdout))).toBe(true);
     const status = await petstore(['auth', 'status', '--env', 'local'], isolated);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('Check\tvalid\n');
     expect(status.stdout).not.toContain('e2e-key');
+    const wrong = await petstore(['auth', 'login', '--with-token', '--env', 'local'], isolated, 'wrongkey\n');
+    expect(wrong.code).toBe(4);
+    expect(fs.readFileSync(file, 'utf8')).toContain('e2e-key');
+    expect(fs.readFileSync(file, 'utf8')).not.toContain('wrongkey');
   });
 
   test('a new user without XDG_CONFIG_HOME: the config folder is created 0700 under HOME, with no warning', async () => {
     const home = tempConfigHome();
-    const login = await petstore(['auth', 'login', '--with-token', '--env', 'local'], { HOME: home }, 'e2e-key\n');
+    const login = await petstore(['auth', 'login', '--with-token', '--env', 'local', '--base-url', baseUrl], { HOME: home }, 'e2e-key\n');
     const folder = path.join(home, '.config', 'petstore');
-    expect(login).toEqual({ code: 0, stdout: '', stderr: `Logged in to local: key stored in ${path.join(folder, 'config.json')}\n` });
+    const origin = new URL(baseUrl).origin;
+    expect(login).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `Created environment local\nBase URL of local set to ${baseUrl}/\nLogged in to local (${origin}, key checked): key stored in ${path.join(folder, 'config.json')}\n`,
+    });
     expect(fs.statSync(folder).mode & 0o777).toBe(0o700);
     expect(fs.statSync(path.join(folder, 'config.json')).mode & 0o777).toBe(0o600);
   });

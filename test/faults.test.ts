@@ -144,7 +144,7 @@ describe('responses the interface does not promise', () => {
 
   test('a plain-text 401 still exits 4', async () => {
     const r = await against([{ status: 401, headers: { 'content-type': 'text/plain' }, body: 'nope' }], ['list']);
-    expect(r).toMatchObject({ code: 4, stderr: 'error: the service answered HTTP 401 (text/plain): "nope"\n' });
+    expect(r).toMatchObject({ code: 4, stderr: 'error: the service answered HTTP 401 (text/plain): "nope"\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n' });
   });
 
   test('a body over 16 MiB is aborted', async () => {
@@ -162,7 +162,7 @@ describe('responses the interface does not promise', () => {
     const json = await against([ok(body)], ['list', '--json']);
     expect(json.stdout).toBe(`${JSON.stringify(body)}\n`);
     await server!.close();
-    const one = await against([ok(body[0])], ['get', '1']);
+    const one = await against([ok(body[0])], ['get', '1', '--format', 'kv']);
     expect(one.stdout).toBe('id\t1\nname\tRex\ncategoryId\t2\nstatus\tadopted\ntag\tx\n');
   });
 
@@ -200,7 +200,7 @@ describe('terminal safety and secrets', () => {
     const table = await against([ok(pets)], ['list']);
     expect(table.stdout).toBe('1\tRex  !\t2\tavailable\n');
     await server!.close();
-    const view = await against([ok(pets[0])], ['get', '1']);
+    const view = await against([ok(pets[0])], ['get', '1', '--format', 'kv']);
     expect(view.stdout).toContain('name\tRex  !\n');
     await server!.close();
     const error = await against([{ status: 404, json: { code: 'not_found', message: hostile, status: 404 } }], ['get', '1']);

@@ -1,45 +1,69 @@
 import nock from 'nock';
 import { describe, expect, test } from 'vitest';
-import { GET_DEPRECATION_WARNING } from '../src/commands/get.js';
 import { BASE, errorBody, run, serviceEnv } from './helpers.js';
 
-const WARNING =
-  'warning: getPet (GET /pets/{petId}) is deprecated and will be removed on 2030-12-05; ' +
-  'use "petstore list --status <status>" (GET /pets with a status filter) instead\n';
+const WARNING = 'warning: getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter\n';
 
 describe('petstore get', () => {
-  test('prints the pet, and the deprecation warning on stderr only', async () => {
-    expect(`${GET_DEPRECATION_WARNING}\n`).toBe(WARNING);
+  test('prints the pet as a tab-separated row when piped, and the deprecation warning on stderr only', async () => {
     nock(BASE).get('/v1/pets/42').reply(200, { id: 42, name: 'Rex', categoryId: 1, status: 'pending', color: 'brown' });
     const r = await run(['get', '42'], { env: serviceEnv() });
-    expect(r).toEqual({
-      code: 0,
-      stdout: 'id\t42\nname\tRex\ncategoryId\t1\nstatus\tpending\ncolor\tbrown\n',
-      stderr: WARNING,
-      unmatched: [],
-    });
+    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: WARNING, unmatched: [] });
+    // The warning names the removal date and the interface's replacement, within 100 columns.
+    expect(WARNING.length - 1).toBeLessThanOrEqual(100);
   });
 
-  test('--json prints the service JSON with an id above 2^53 exact', async () => {
+  test('on a terminal: key/value lines with every field the service sent', async () => {
+    nock(BASE).get('/v1/pets/42').reply(200, { id: 42, name: 'Rex', categoryId: 1, status: 'pending', color: 'brown' });
+    const r = await run(['get', '42', '--no-color'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }), stdoutIsTTY: true });
+    expect(r.stdout).toBe('id:         42\nname:       Rex\ncategoryId: 1\nstatus:     pending\ncolor:      brown\n');
+  });
+
+  test.each([
+    ['kv', 'id\t42\nname\tRex\ncategoryId\t1\nstatus\t-\n'],
+    ['ndjson', '{"id":42,"name":"Rex","categoryId":1}\n'],
+  ])('--format %s', async (format, stdout) => {
+    nock(BASE).get('/v1/pets/42').reply(200, { id: 42, name: 'Rex', categoryId: 1 });
+    const r = await run(['get', '42', '--format', format], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
+    expect(r).toEqual({ code: 0, stdout, stderr: '', unmatched: [] });
+  });
+
+  test('--json prints the service JSON with an id above 2^53 exact; the warning is a JSON line on stderr', async () => {
     const body = '{"id":9007199254740993,"name":"Rex","categoryId":1}';
     nock(BASE).get('/v1/pets/9007199254740993').reply(200, body, { 'content-type': 'application/json' });
     const r = await run(['get', '9007199254740993', '--json'], { env: serviceEnv() });
-    expect(r).toEqual({ code: 0, stdout: `${body}\n`, stderr: WARNING, unmatched: [] });
+    expect(r).toEqual({
+      code: 0,
+      stdout: `${body}\n`,
+      stderr: '{"warning":"getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter","code":"deprecated_operation"}\n',
+      unmatched: [],
+    });
   });
 
   test('PETSTORE_NO_DEPRECATION_WARNING=1 silences the warning', async () => {
     nock(BASE).get('/v1/pets/1').reply(200, { id: 1, name: 'Rex', categoryId: 1 });
     const r = await run(['get', '1'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(r).toEqual({ code: 0, stdout: 'id\t1\nname\tRex\ncategoryId\t1\nstatus\t-\n', stderr: '', unmatched: [] });
+    expect(r).toEqual({ code: 0, stdout: '1\tRex\t1\t-\n', stderr: '', unmatched: [] });
   });
 
-  test('a 404 exits 3', async () => {
+  test('a 404 with an Error body exits 3; with --json stderr holds only the JSON error', async () => {
     nock(BASE).get('/v1/pets/99').reply(404, errorBody(404, 'not_found', 'no animal with id 99'));
-    const r = await run(['get', '99', '--json'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
+    const plain = await run(['get', '99'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
+    expect(plain).toEqual({ code: 3, stdout: '', stderr: 'error: no animal with id 99 (HTTP 404, code not_found)\n', unmatched: [] });
+    nock(BASE).get('/v1/pets/99').reply(404, errorBody(404, 'not_found', 'no animal with id 99'));
+    const json = await run(['get', '99', '--json'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
+    expect(json).toEqual({ code: 3, stdout: '', stderr: '{"code":"not_found","message":"no animal with id 99","status":404}\n', unmatched: [] });
+  });
+
+  test('a 404 without an Error body is not a missing pet: it points at the base URL, exit 1', async () => {
+    nock(BASE).get('/v1/pets/99').reply(404, '<html>Not Found</html>', { 'content-type': 'text/html' });
+    const r = await run(['get', '99'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
     expect(r).toEqual({
-      code: 3,
+      code: 1,
       stdout: '',
-      stderr: 'error: no animal with id 99 (HTTP 404, code not_found)\n{"code":"not_found","message":"no animal with id 99","status":404}\n',
+      stderr:
+        'error: the service has no /v1/pets/99: HTTP 404 ("<html>Not Found</html>"); the base URL may be wrong\n' +
+        "Check the base URL https://api.petstore.test/v1/ (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n",
       unmatched: [],
     });
   });

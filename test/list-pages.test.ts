@@ -83,12 +83,12 @@ describe('list formats', () => {
     const json = await run(['list', '--format', 'json'], { env: serviceEnv() });
     expect(json.stdout).toBe(`[${JSON.stringify(pet(1))}]\n`);
     const table = await run(['list', '--format', 'table'], { env: serviceEnv() });
-    expect(table.stdout).toContain('│ 1  │ p1   │ 1        │ available │');
+    expect(table.stdout).toContain('│ 1  │ p1   │ 1           │ available │');
   });
 
   test('rejects an unknown format and a conflict with --json, exit 2, nothing sent', async () => {
     const bad = await run(['list', '--format', 'xml'], { env: serviceEnv() });
-    expect(bad).toEqual({ code: 2, stdout: '', stderr: 'error: invalid value for --format: "xml": allowed values: table, tsv, json, ndjson\n', unmatched: [] });
+    expect(bad).toEqual({ code: 2, stdout: '', stderr: 'error: invalid value for --format: "xml": allowed values: table, kv, tsv, json, ndjson\n', unmatched: [] });
     const conflict = await run(['list', '--json', '--format', 'tsv'], { env: serviceEnv() });
     expect(conflict.code).toBe(2);
     expect(conflict.stderr).toContain('--json and --format tsv ask for different formats');
@@ -98,14 +98,38 @@ describe('list formats', () => {
 describe('a full last page is never a silent cut', () => {
   const pets = (n: number) => Array.from({ length: n }, (_, i) => pet(i + 1));
 
-  test('one full page of the default 20: rows on stdout, a warning on stderr', async () => {
+  test('one full page of the default 20 without a next link: rows on stdout, a warning suggesting --limit', async () => {
     nock(BASE).get('/v1/pets').query({ limit: '20' }).reply(200, pets(20));
     const r = await run(['list'], { env: serviceEnv() });
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')).toHaveLength(21);
-    expect(r.stderr).toBe(
-      'warning: showing one page of 20 pets, the --limit: the service may have more; --all follows its next-page links (--limit goes up to 100)\n',
-    );
+    expect(r.stderr).toBe('warning: showing 20 pets, the --limit; the service may have more: --limit goes up to 100\n');
+  });
+
+  test('a first page with a next link, without --all: the warning suggests --all', async () => {
+    nock(BASE).get('/v1/pets').query({ limit: '20' }).reply(200, pets(20), { link: `<${BASE}/v1/pets?limit=20&cursor=b>; rel="next"` });
+    const r = await run(['list'], { env: serviceEnv() });
+    expect(r.stderr).toBe('warning: showing one page of 20 pets; the service has more: --all fetches every page\n');
+  });
+
+  test('counts are worded for one: --limit 1', async () => {
+    nock(BASE).get('/v1/pets').query({ limit: '1' }).reply(200, pets(1));
+    const r = await run(['list', '--limit', '1'], { env: serviceEnv() });
+    expect(r.stderr).toBe('warning: showing 1 pet, the --limit; the service may have more: --limit goes up to 100\n');
+  });
+
+  test('a repeated next link stops the listing with exit 1', async () => {
+    nock(BASE)
+      .get('/v1/pets')
+      .query({ limit: '2' })
+      .reply(200, pets(2), { link: `<${BASE}/v1/pets?limit=2&cursor=b>; rel="next"` })
+      .get('/v1/pets')
+      .query({ limit: '2', cursor: 'b' })
+      .reply(200, [pet(3), pet(4)], { link: `<${BASE}/v1/pets?limit=2&cursor=b>; rel="next"` });
+    const r = await run(['list', '--all', '--limit', '2', '--format', 'ndjson'], { env: serviceEnv() });
+    expect(r.code).toBe(1);
+    expect(r.stdout.trim().split('\n')).toHaveLength(4);
+    expect(r.stderr).toBe(`error: stopped at page 2: the next page link repeats a page already fetched (${BASE}/v1/pets?limit=2&cursor=b)\n`);
   });
 
   test('--all whose last page is full and has no next link', async () => {
@@ -119,16 +143,14 @@ describe('a full last page is never a silent cut', () => {
     const r = await run(['list', '--all', '--limit', '2', '--json'], { env: serviceEnv() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(4);
-    expect(r.stderr).toBe(
-      'warning: the last page held 2 pets, the --limit, and the service sent no next-page link: it may have more (--limit goes up to 100)\n',
-    );
+    expect(r.stderr).toBe('{"warning":"the last page held 2 pets, the --limit; the service may have more: --limit goes up to 100","code":"full_page"}\n');
   });
 
   test('a full page of 100 cannot be raised', async () => {
     nock(BASE).get('/v1/pets').query({ limit: '100' }).reply(200, pets(100));
     const r = await run(['list', '--all', '--limit', '100', '--format', 'ndjson'], { env: serviceEnv() });
     expect(r.stdout.split('\n')).toHaveLength(101);
-    expect(r.stderr).toBe('warning: the last page held 100 pets, the --limit, and the service sent no next-page link: it may have more\n');
+    expect(r.stderr).toBe('warning: the last page held 100 pets, the most one page holds; the service may have more but sent no next-page link\n');
   });
 
   test('a page shorter than --limit is everything: no warning', async () => {

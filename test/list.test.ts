@@ -42,8 +42,8 @@ describe('petstore list', () => {
     const r = await run(['list'], { env: serviceEnv({ TERM: 'xterm' }), stdoutIsTTY: true });
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[1]).toBe('│ \u001b[1mID\u001b[22m │ \u001b[1mNAME\u001b[22m │ \u001b[1mCATEGORY\u001b[22m │ \u001b[1mSTATUS\u001b[22m    │');
-    expect(r.stdout).toContain('│ 1  │ Rex  │ 2        │ \u001b[32mavailable\u001b[39m │');
+    expect(lines[1]).toBe('│ \u001b[1mID\u001b[22m │ \u001b[1mNAME\u001b[22m │ \u001b[1mCATEGORY ID\u001b[22m │ \u001b[1mSTATUS\u001b[22m    │');
+    expect(r.stdout).toContain('│ 1  │ Rex  │ 2           │ \u001b[32mavailable\u001b[39m │');
     expect(r.stdout).toContain('\u001b[31msold\u001b[39m');
   });
 
@@ -54,7 +54,7 @@ describe('petstore list', () => {
     nock(BASE).get('/v1/pets').query(true).reply(200, PETS);
     const r = await run(argv, { env: serviceEnv(env), stdoutIsTTY: true });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('│ 1  │ Rex  │ 2        │ available │');
+    expect(r.stdout).toContain('│ 1  │ Rex  │ 2           │ available │');
     expect(r.stdout).not.toContain('\u001b[');
   });
 
@@ -104,14 +104,18 @@ describe('petstore list', () => {
     expect(r.code).toBe(0);
   });
 
-  test('a 401 exits 4 with the service error on one line, and as JSON with --json', async () => {
+  test('a 401 exits 4 with the service error and the command that fixes it; with --json only the JSON error', async () => {
     nock(BASE).get('/v1/pets').query(true).reply(401, errorBody(401, 'unauthorized', 'invalid API key'));
-    const r = await run(['list', '--json'], { env: serviceEnv() });
-    expect(r.code).toBe(4);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(
-      'error: invalid API key (HTTP 401, code unauthorized)\n{"code":"unauthorized","message":"invalid API key","status":401}\n',
-    );
+    const plain = await run(['list'], { env: serviceEnv() });
+    expect(plain).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: 'error: invalid API key (HTTP 401, code unauthorized)\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n',
+      unmatched: [],
+    });
+    nock(BASE).get('/v1/pets').query(true).reply(401, errorBody(401, 'unauthorized', 'invalid API key'));
+    const json = await run(['list', '--json', '--env', 'staging'], { env: serviceEnv() });
+    expect(json).toEqual({ code: 4, stdout: '', stderr: '{"code":"unauthorized","message":"invalid API key","status":401}\n', unmatched: [] });
   });
 
   test('a 500 exits 1', async () => {
@@ -158,11 +162,11 @@ describe('settings and usage errors', () => {
   });
 
   test.each([
-    [['lsit'], "error: unknown command 'lsit'"],
+    [['lsit'], 'error: unknown command "lsit" for "petstore"; did you mean "list"?'],
     [['list', '--bogus'], "error: unknown option '--bogus'"],
     [['get'], "error: missing required argument 'petId'"],
     [['add', '--name', 'Rex'], 'error: --category-id is required (or --file to add many)'],
-    [['list', '--timeout', 'soon'], '--timeout must be a whole number from 1 to 3600000'],
+    [['list', '--timeout', 'soon'], 'error: invalid value for --timeout: "soon": must be a whole number from 1 to 3600000'],
   ])('%j exits 2 with a usage error on stderr', async (argv, message) => {
     const r = await run(argv, { env: serviceEnv() });
     expect(r.code).toBe(2);
@@ -174,7 +178,7 @@ describe('settings and usage errors', () => {
     const r = await run(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Usage: petstore [options] [command]');
-    expect(r.stdout).toContain('4    authentication: no API key, or the service answered 401');
+    expect(r.stdout).toContain('4    authentication: no API key, the service answered 401, or the stored\n       key belongs to another origin');
     expect(r.stderr).toBe('');
   });
 

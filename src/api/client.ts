@@ -1,23 +1,22 @@
 /**
- * HTTP client of the pet store service (petstore-interface.md, "Endpoints"),
- * on one keep-alive undici dispatcher per invocation. Every response is read
- * with a size cap, parsed with exact int64 ids and checked against the zod
- * schemas; an HTTP error status becomes a ServiceError.
+ * HTTP client of the pet store service (petstore-interface.md, "Endpoints"):
+ * one `send` for any method and path under the base URL, on one keep-alive
+ * undici dispatcher per invocation, and the three operations on top of it.
+ * Every response is read with a size cap; the operations parse it with exact
+ * numbers and check it against the zod schemas, and turn an HTTP error status
+ * into a ServiceError.
  */
 import { EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
-import { RequestError, ServiceError } from '../errors.js';
-import { exchange, type Exchange, type ExchangeLimits } from './exchange.js';
-import { parseJson } from './json.js';
-import { describeBody, describeDate, first, isTimeout, nextLink, retryHint, tryParse } from './response.js';
-import { retryInterceptor } from './retry.js';
+import { InterruptedError, RequestError, ServiceError } from '../errors.js';
+import { BodyReadError, exchange, first, type Exchange, type ExchangeLimits } from './exchange.js';
+import { stringifyJson } from './json.js';
+import { describeBody, describeDate, isTimeout, nextLink, parseBody, retryHint, tryParse } from './response.js';
+import { provesNotSent, retryInterceptor } from './retry.js';
 import { describeIssue, Pet, Pets, ServiceErrorBody, type ListPetsQuery, type NewPet } from './schemas.js';
 
 /** Largest response body read, in bytes (16 MiB). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
-/** Status codes taken as success: createPet answers 201 (200 accepted too), the GETs 200. */
-const CREATED: readonly number[] = [201, 200];
-const OK: readonly number[] = [200];
 
 /** Most pages `listPetPages` follows before it stops with an error (never silently). */
 export const MAX_PAGES = 1000;
@@ -39,27 +38,58 @@ export interface ClientOptions {
   /** Receives `--verbose` lines (the key is never in them). */
   log?: (line: string) => void;
   /** Receives warnings, such as a Deprecation or Sunset header (RFC 9745, RFC 8594). */
-  warn: (line: string) => void;
+  warn: (message: string, code: string) => void;
+  /** The last line of a 401's message: the command that fixes it. */
+  loginHint?: string;
 }
 
-/** The service's three operations: listPets (as pages), createPet and getPet. */
+/** One request under the base URL. */
+export interface SendRequest {
+  method: string;
+  /** A path relative to the base URL ("pets", "pets/42"), or an absolute URL of the base URL's origin. */
+  path: string | URL;
+  query?: URLSearchParams;
+  /** Extra headers; Authorization, Accept and User-Agent are set by the client. */
+  headers?: Record<string, string>;
+  /** The body, serialised; sent as application/json unless `headers` names another content type. */
+  body?: string;
+  /**
+   * What ends the request early: by default the command's deadline and
+   * Ctrl-C; `null` for only the connect, header and body timeouts; or a signal of the caller's.
+   */
+  signal?: AbortSignal | null;
+}
+
+/** What an operation expects of a response. */
+interface Expectation<T extends z.ZodMiniType> {
+  ok: readonly number[];
+  schema: T;
+  /** Name of the body in messages ("pets", "pet"). */
+  root: string;
+  /** What a 404 means for this operation: a missing pet (getPet) or a wrong base URL (a route that does not exist). */
+  notFound: 'pet' | 'route';
+}
+
+/** Statuses of success: createPet answers 201 (200 accepted too), the GETs 200. */
+const CREATED = [201, 200];
+const OK = [200];
+
+/** The service's operations on one `send`. */
 export class PetstoreClient {
   private readonly dispatcher: Dispatcher;
   private readonly deadline: AbortSignal;
   private warnedDeprecation = false;
   // Built once: a bulk load sends thousands of requests with the same headers and limits.
-  private readonly petsUrl: URL;
-  private readonly petsPath: string;
-  private readonly headers: { GET: Record<string, string>; POST: Record<string, string> };
+  private readonly baseHeaders: Record<string, string>;
   private readonly limits: ExchangeLimits;
-  private readonly origin: string;
+  /** Origin of the base URL: every request goes there (next-page links are held to it). */
+  readonly origin: string;
 
   constructor(private readonly options: ClientOptions) {
     const timeout = options.timeoutMs;
     const timeouts = { connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout };
     const httpProxy = options.env.HTTP_PROXY ?? options.env.http_proxy;
     const httpsProxy = options.env.HTTPS_PROXY ?? options.env.https_proxy;
-    // Every request goes to the base URL's origin (next-page links are held to it).
     this.origin = options.baseUrl.origin;
     // EnvHttpProxyAgent consults NO_PROXY on every request. Without a proxy, one
     // Pool for that origin does the job and saves the Agent's per-request lookup.
@@ -69,58 +99,101 @@ export class PetstoreClient {
         : new Pool(this.origin, timeouts);
     this.dispatcher = agent.compose(retryInterceptor({ retries: options.retries, log: options.log }));
     this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(timeout)]);
-    this.petsUrl = new URL('pets', options.baseUrl);
-    this.petsPath = this.petsUrl.pathname;
-    const get = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json', 'user-agent': options.userAgent };
-    this.headers = { GET: Object.freeze(get), POST: Object.freeze({ ...get, 'content-type': 'application/json' }) };
+    this.baseHeaders = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json', 'user-agent': options.userAgent };
     const host = options.baseUrl.host;
     const tooLarge = () => new RequestError(`response from ${host} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; aborted`, 'body_too_large');
     this.limits = { maxBytes: MAX_BODY_BYTES, tooLarge };
   }
 
+  /** The absolute URL of a path under the base URL (a leading "/" is taken as relative to the base URL too). */
+  url(path: string): URL {
+    return new URL(path.replace(/^\/+/, ''), this.options.baseUrl);
+  }
+
+  /**
+   * Sends one request and resolves with the whole response, whatever its
+   * status. Throws RequestError for a URL of another origin, a network
+   * failure or a timeout, the InterruptedError of Ctrl-C, and a BodyReadError
+   * (wrapping the cause) when the status arrived but the body could not be read.
+   */
+  async send(request: SendRequest): Promise<Exchange> {
+    const url = typeof request.path === 'string' ? this.url(request.path) : request.path;
+    if (url.origin !== this.origin) throw new RequestError(`refusing to send the API key to another origin: ${url.origin}`, 'cross_origin');
+    if (request.query) for (const [name, value] of request.query) url.searchParams.append(name, value);
+    const headers =
+      request.body === undefined && !request.headers
+        ? this.baseHeaders
+        : { ...this.baseHeaders, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }), ...request.headers };
+    const signal = request.signal === undefined ? this.deadline : request.signal;
+    const log = this.options.log;
+    const started = log ? performance.now() : 0;
+    if (log) {
+      log(`> ${request.method} ${url.href}`);
+      for (const [name, value] of Object.entries(headers)) log(`> ${name}: ${name.toLowerCase() === 'authorization' ? 'Bearer [redacted]' : value}`);
+    }
+    try {
+      const path = `${url.pathname}${url.search}`;
+      const response = await exchange(this.dispatcher, { origin: this.origin, path, method: request.method, headers, body: request.body }, signal, this.limits);
+      response.url = url.href;
+      log?.(`< HTTP ${response.status} (${Math.round(performance.now() - started)} ms, ${Buffer.byteLength(response.text)} bytes)`);
+      this.noticeDeprecation(response.headers);
+      return response;
+    } catch (error) {
+      if (error instanceof BodyReadError) {
+        throw new BodyReadError(error.answeredStatus, error.headers, this.describeFailure(error.cause, url, signal));
+      }
+      throw this.describeFailure(error, url, signal);
+    }
+  }
+
   /**
    * listPets (`GET /pets?limit=&status=`) page by page, each the Pets array
-   * exactly as sent (unknown fields kept). With `all`, follows RFC 8288 `Link: <url>; rel="next"`
-   * headers (the interface promises no pagination: without one the first page
-   * is everything), on the same origin only and for at most {@link MAX_PAGES}
-   * pages. Throws RequestError for a next link to another origin or past the cap.
+   * exactly as sent (unknown fields kept), with whether the service linked a
+   * next page. With `all`, follows RFC 8288 `Link: <url>; rel="next"` (the
+   * interface promises no pagination: without one the first page is
+   * everything), on the same origin only, for at most {@link MAX_PAGES} pages.
+   * Throws RequestError for a next link to another origin, one that repeats a
+   * page already fetched, or past the cap.
    */
-  async *listPetPages(query: ListPetsQuery, all: boolean): AsyncGenerator<Pet[]> {
+  async *listPetPages(query: ListPetsQuery, all: boolean): AsyncGenerator<{ pets: Pet[]; hasNext: boolean }> {
     const params = new URLSearchParams({ limit: String(query.limit) });
     if (query.status) params.set('status', query.status);
-    let url = new URL(`pets?${params}`, this.options.baseUrl);
+    let url = this.url(`pets?${params}`);
+    const seen = new Set<string>([url.href]);
     for (let page = 1; ; page += 1) {
-      const response = await this.send('GET', url);
-      yield this.expect(response, OK, Pets, 'pets');
-      const next = all ? nextLink(response.headers, url) : undefined;
-      if (!next) return;
+      const response = await this.send({ method: 'GET', path: url });
+      const pets = this.expect(response, { ok: OK, schema: Pets, root: 'pets', notFound: 'route' });
+      const next = nextLink(response.headers, url);
+      yield { pets, hasNext: next !== undefined };
+      if (!all || !next) return;
       if (next.origin !== this.origin) {
         throw new RequestError(`refusing to follow the next page link to another origin: ${next.origin}`, 'cross_origin_link');
+      }
+      if (seen.has(next.href)) {
+        throw new RequestError(`stopped at page ${page}: the next page link repeats a page already fetched (${next.href})`, 'repeated_page');
       }
       if (page >= MAX_PAGES) {
         throw new RequestError(`stopped after ${MAX_PAGES} pages: the service still links a next page (${next.href})`, 'too_many_pages');
       }
+      seen.add(next.href);
       url = next;
     }
   }
 
   /**
-   * createPet: `POST /pets` with a NewPet body. Returns the created Pet (201).
-   * Never retried once sent. With `{ interruptible: false }` neither Ctrl-C nor
-   * the command's deadline aborts the request, only the connect, header and
-   * body timeouts do (bulk loads let requests in flight finish on Ctrl-C).
+   * createPet: `POST /pets` with a NewPet body, serialised from the parsed
+   * NewPet. Returns the created Pet (201). Never retried once sent. `signal`
+   * as in {@link SendRequest}.
    */
-  async createPet(pet: NewPet, { interruptible = true } = {}): Promise<Pet> {
-    const status = pet.status === undefined ? '' : `,"status":${JSON.stringify(pet.status)}`;
-    const body = `{"name":${JSON.stringify(pet.name)},"categoryId":${pet.categoryId}${status}}`;
-    const response = await this.send('POST', this.petsUrl, body, interruptible ? this.deadline : null, this.petsPath);
-    return this.expect(response, CREATED, Pet, 'pet');
+  async createPet(pet: NewPet, signal?: AbortSignal | null): Promise<Pet> {
+    const response = await this.send({ method: 'POST', path: 'pets', body: stringifyJson(pet), signal });
+    return this.expect(response, { ok: CREATED, schema: Pet, root: 'pet', notFound: 'route' });
   }
 
   /** getPet (deprecated): `GET /pets/{petId}`. Returns the Pet (200); 404 becomes a ServiceError. */
   async getPet(petId: bigint): Promise<Pet> {
-    const response = await this.send('GET', new URL(`pets/${petId}`, this.options.baseUrl));
-    return this.expect(response, OK, Pet, 'pet');
+    const response = await this.send({ method: 'GET', path: `pets/${petId}` });
+    return this.expect(response, { ok: OK, schema: Pet, root: 'pet', notFound: 'pet' });
   }
 
   /** Closes the keep-alive connections. */
@@ -129,43 +202,62 @@ export class PetstoreClient {
   }
 
   /**
-   * Sends one request to `url`, whose origin is the base URL's; `signal` null
-   * means only the dispatcher's own timeouts bound it; `path` may be given precomputed.
+   * The RequestError or ServiceError an answer outside `ok` stands for, or
+   * undefined when the status is in `ok`. For any caller of `send`.
    */
-  private async send(
-    method: 'GET' | 'POST',
-    url: URL,
-    body?: string,
-    signal: AbortSignal | null = this.deadline,
-    path = `${url.pathname}${url.search}`,
-  ): Promise<Exchange> {
-    const headers = this.headers[method];
-    const log = this.options.log;
-    const started = log ? performance.now() : 0;
-    if (log) {
-      log(`> ${method} ${url.href}`);
-      for (const [name, value] of Object.entries(headers)) log(`> ${name}: ${name === 'authorization' ? 'Bearer [redacted]' : value}`);
+  failureOf(response: Exchange, ok: readonly number[], notFound: 'pet' | 'route' = 'route'): Error | undefined {
+    const { status } = response;
+    if (ok.includes(status)) return undefined;
+    // undici follows no redirect without its redirect interceptor, which is not
+    // installed: a redirect could carry the key to another origin.
+    if (status >= 300 && status < 400) {
+      const location = first(response.headers['location']);
+      return new RequestError(`the service answered HTTP ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed`, 'redirect', status);
     }
-    try {
-      const response = await exchange(this.dispatcher, { origin: this.origin, path, method, headers, body }, signal, this.limits);
-      log?.(`< HTTP ${response.status} (${Math.round(performance.now() - started)} ms, ${Buffer.byteLength(response.text)} bytes)`);
-      this.noticeDeprecation(response.headers);
-      return response;
-    } catch (error) {
-      throw this.describeFailure(error, url, signal);
+    const parsed = ServiceErrorBody.safeParse(tryParse(response.text));
+    if (status === 404 && (notFound === 'route' || !parsed.success)) {
+      const said = parsed.success ? parsed.data.message : describeBody(response);
+      return new RequestError(
+        `the service has no ${response.url ? new URL(response.url).pathname : 'such path'}: HTTP 404 (${said}); the base URL may be wrong`,
+        'no_such_path',
+        404,
+        `Check the base URL ${this.options.baseUrl.href} (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1`,
+      );
     }
+    const hint = status === 401 ? this.options.loginHint : retryHint(response);
+    if (parsed.success && status >= 400) return new ServiceError(status, parsed.data.code, parsed.data.message, hint);
+    const type = first(response.headers['content-type']);
+    const what = `the service answered HTTP ${status}${type ? ` (${type.split(';')[0]})` : ''}: ${describeBody(response)}`;
+    if (status >= 400) return new ServiceError(status, `http_${status}`, describeBody(response), hint, what);
+    return new RequestError(`unexpected response: ${what}`, 'unexpected_response', status);
+  }
+
+  private expect<T extends z.ZodMiniType>(response: Exchange, expected: Expectation<T>): z.infer<T> {
+    const failure = this.failureOf(response, expected.ok, expected.notFound);
+    if (failure) throw failure;
+    const data = parseBody(response);
+    const checked = expected.schema.safeParse(data);
+    if (!checked.success) {
+      throw new RequestError(`unexpected response (HTTP ${response.status}): ${describeIssue(checked.error, expected.root)}`, 'unexpected_response', response.status);
+    }
+    // The checked value is returned as parsed, not zod's copy, so that key order
+    // and unknown fields reach `--json` exactly as the service sent them.
+    return data as z.infer<T>;
   }
 
   private describeFailure(error: unknown, url: URL, signal: AbortSignal | null): Error {
     if (error instanceof RequestError) return error;
-    if (signal === this.deadline && this.options.signal.aborted) return this.options.signal.reason as Error;
+    // Ctrl-C (the signal's reason is the InterruptedError), not a timeout.
+    if (signal?.aborted && signal.reason instanceof InterruptedError) return signal.reason;
     const host = url.host;
     if (signal?.aborted || isTimeout(error)) {
       return new RequestError(`request to ${host} timed out after ${this.options.timeoutMs} ms`, 'timeout');
     }
     const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
     const reason = code ? `${code}` : error instanceof Error ? error.message : String(error);
-    return new RequestError(`cannot reach ${host}: ${reason}`, 'network_error');
+    const failure = new RequestError(`cannot reach ${host}: ${reason}`, 'network_error');
+    failure.notSent = provesNotSent(code);
+    return failure;
   }
 
   private noticeDeprecation(headers: Exchange['headers']): void {
@@ -177,60 +269,6 @@ export class PetstoreClient {
     const parts: string[] = [];
     if (deprecation) parts.push(`deprecated ${describeDate(deprecation)}`);
     if (sunset) parts.push(`to be removed ${describeDate(sunset)}`);
-    this.options.warn(`warning: the service says this endpoint is ${parts.join(', ')}`);
-  }
-
-  private expect<T extends z.ZodMiniType>(response: Exchange, ok: readonly number[], schema: T, root: string): z.infer<T> {
-    const { status } = response;
-    // undici follows no redirect without its redirect interceptor, which is not
-    // installed: a redirect could carry the key to another origin.
-    if (ok.includes(status)) {
-      const data = this.parseBody(response);
-      const checked = schema.safeParse(data);
-      if (!checked.success) {
-        throw new RequestError(`unexpected response (HTTP ${status}): ${describeIssue(checked.error, root)}`, 'unexpected_response', status);
-      }
-      // The checked value is returned as parsed, not zod's copy, so that key order
-      // and unknown fields reach `--json` exactly as the service sent them.
-      return data as z.infer<T>;
-    }
-    if (status >= 300 && status < 400) {
-      const location = first(response.headers['location']);
-      throw new RequestError(
-        `the service answered HTTP ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed`,
-        'redirect',
-        status,
-      );
-    }
-    const hint = retryHint(response);
-    const parsed = ServiceErrorBody.safeParse(tryParse(response.text));
-    if (parsed.success && status >= 400) {
-      throw new ServiceError(status, parsed.data.code, parsed.data.message, hint);
-    }
-    const excerpt = describeBody(response);
-    const type = first(response.headers['content-type']);
-    const what = `the service answered HTTP ${status}${type ? ` (${type.split(';')[0]})` : ''}: ${excerpt}`;
-    if (status >= 400) throw new ServiceError(status, `http_${status}`, excerpt, hint, what);
-    throw new RequestError(`unexpected response: ${what}`, 'unexpected_response', status);
-  }
-
-  private parseBody(response: Exchange): unknown {
-    const type = first(response.headers['content-type']) ?? '';
-    if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-      throw new RequestError(
-        `unexpected response (HTTP ${response.status}): content type ${type ? `"${type}"` : 'missing'}, not JSON: ${describeBody(response)}`,
-        'unexpected_response',
-        response.status,
-      );
-    }
-    try {
-      return parseJson(response.text);
-    } catch {
-      throw new RequestError(
-        `unexpected response (HTTP ${response.status}): malformed JSON: ${describeBody(response)}`,
-        'unexpected_response',
-        response.status,
-      );
-    }
+    this.options.warn(`the service says this endpoint is ${parts.join(', ')}`, 'deprecated_endpoint');
   }
 }

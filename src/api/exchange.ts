@@ -6,7 +6,28 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { first } from './response.js';
+import { CliError, RequestError } from '../errors.js';
+
+/** The first value of a header that may repeat. */
+export function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The service answered with `status` (its request did reach it), and then the
+ * body could not be read: a timeout, a dropped connection, the size cap.
+ * Reported with the cause's message; exit 1.
+ */
+export class BodyReadError extends RequestError {
+  constructor(
+    /** The HTTP status code of the answer. */
+    readonly answeredStatus: number,
+    readonly headers: Exchange['headers'],
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), cause instanceof CliError ? cause.code : 'body_read_failed', answeredStatus);
+  }
+}
 
 /** A complete response. */
 export interface Exchange {
@@ -14,6 +35,8 @@ export interface Exchange {
   headers: Record<string, string | string[] | undefined>;
   /** The body decoded as UTF-8. */
   text: string;
+  /** The URL requested, set by the client. */
+  url?: string;
 }
 
 export interface ExchangeLimits {
@@ -25,7 +48,8 @@ export interface ExchangeLimits {
 /**
  * Sends `options` and resolves with the response once its body has ended.
  * Rejects with the dispatcher's error (connection, timeout), with the
- * signal's reason when `signal` aborts, or with `limits.tooLarge()`.
+ * signal's reason when `signal` aborts, or with `limits.tooLarge()`; once a
+ * status line has arrived, such an error comes wrapped in a BodyReadError.
  */
 export function exchange(
   dispatcher: Dispatcher,
@@ -90,7 +114,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    if (this.finish()) this.reject(error);
+    if (this.finish()) this.reject(this.status ? new BodyReadError(this.status, this.headers, error) : error);
   }
 
   /** True the first time: an exchange settles once. */

@@ -1,8 +1,10 @@
 /**
- * JSON that keeps int64 values exact. `JSON.parse` rounds integers above
- * 2^53, so integer literals are read as `bigint` from their source text
- * (TC39 JSON.parse source text access), and `bigint` is written back as the
- * same digits with `JSON.rawJSON`.
+ * JSON that keeps every number exactly as the service wrote it. `JSON.parse`
+ * rounds integers above 2^53 and rewrites other numbers (`1.0` → `1`, `1e400`
+ * → `Infinity`), so numbers are read from their source text (TC39 JSON.parse
+ * source text access): an integer literal becomes a `bigint`, any other number
+ * a {@link JsonNumber} holding its text. {@link stringifyJson} writes both back
+ * as the same characters, through `JSON.rawJSON`.
  */
 
 interface ReviverContext {
@@ -15,8 +17,32 @@ declare global {
   }
 }
 
-const INTEGER_LITERAL = /^-?\d+$/;
-const MAYBE_INEXACT = /\d{16}|\d[.eE]|[.eE][-+]?\d/;
+/** A JSON number that is not a plain integer (`1.5`, `1.0`, `1e400`, `-0`), kept as written. */
+export class JsonNumber {
+  constructor(
+    /** The number's source text, e.g. "1e400". */
+    readonly source: string,
+  ) {}
+
+  /** The number's value as a double (may be rounded, or Infinity). */
+  valueOf(): number {
+    return Number(this.source);
+  }
+
+  toString(): string {
+    return this.source;
+  }
+
+  toJSON(): unknown {
+    return JSON.rawJSON(this.source);
+  }
+}
+
+// An integer literal whose bigint prints back as the same text ("-0" does not).
+const INTEGER_LITERAL = /^(?:0|-?[1-9]\d*)$/;
+// Could any number be other than a plain integer below 2^53? (a 16-digit run, a
+// digit beside ".", "e" or "E", or "-0").
+const MAYBE_INEXACT = /\d{16}|\d[.eE]|[.eE][-+]?\d|-0(?!\d)/;
 
 function integersToBigInt(value: unknown): unknown {
   if (typeof value === 'number') return BigInt(value);
@@ -29,31 +55,34 @@ function integersToBigInt(value: unknown): unknown {
   return value;
 }
 
+function exactNumber(this: unknown, _key: string, value: unknown, context?: ReviverContext): unknown {
+  if (typeof value !== 'number' || context?.source === undefined) return value;
+  return INTEGER_LITERAL.test(context.source) ? BigInt(context.source) : new JsonNumber(context.source);
+}
+
 /**
- * Parses JSON text; every integer literal becomes a `bigint`, other numbers stay `number`.
- * Throws SyntaxError on malformed JSON.
+ * Parses JSON text: every integer literal becomes a `bigint`, every other
+ * number a {@link JsonNumber}. Throws SyntaxError on malformed JSON.
  */
 export function parseJson(text: string): unknown {
-  // Fast path: when no number can be a float or exceed 2^53 (no 16-digit run, no
-  // digit beside ".", "e" or "E"), plain JSON.parse is exact and every number an integer.
+  // Fast path: when every number is a plain integer below 2^53, JSON.parse is exact.
   if (!MAYBE_INEXACT.test(text)) return integersToBigInt(JSON.parse(text));
-  return JSON.parse(text, function (this: unknown, _key: string, value: unknown, context?: ReviverContext) {
-    if (typeof value === 'number' && context?.source !== undefined && INTEGER_LITERAL.test(context.source)) {
-      return BigInt(context.source);
-    }
-    return value;
-  } as (key: string, value: unknown) => unknown);
+  return JSON.parse(text, exactNumber as (key: string, value: unknown) => unknown);
 }
 
 // DEL and the C1 controls (U+0080..U+009F, among them the single-byte CSI U+009B)
 // are legal raw in JSON strings but act on terminals, so they are escaped too.
 const RAW_CONTROLS = /[\u007f-\u009f\u2028\u2029]/g;
 
+function exactReplacer(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? JSON.rawJSON(value.toString()) : value;
+}
+
 /**
  * Serialises a value parsed by {@link parseJson} back to compact JSON text:
- * `bigint` as its exact digits, every control character escaped, key order kept.
+ * numbers as their source digits, every control character escaped, key order kept.
  */
 export function stringifyJson(value: unknown): string {
-  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v));
+  const text = JSON.stringify(value, exactReplacer);
   return text.replace(RAW_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -4,7 +4,7 @@
  */
 import LinkHeader from 'http-link-header';
 import { RequestError } from '../errors.js';
-import type { Exchange } from './exchange.js';
+import { first, type Exchange } from './exchange.js';
 import { parseJson } from './json.js';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from './retry.js';
 
@@ -43,14 +43,9 @@ export function tryParse(text: string): unknown {
 
 /** A short, single-line excerpt of a body; terminal escapes are removed when the message is printed. */
 export function describeBody(response: Exchange): string {
-  const flat = response.text.replace(/\s+/g, ' ').trim();
+  const flat = response.text.slice(0, 400).replace(/\s+/g, ' ').trim();
   if (!flat) return '(empty body)';
   return flat.length > 120 ? `"${flat.slice(0, 120)}…"` : `"${flat}"`;
-}
-
-/** The first value of a header that may repeat. */
-export function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** True for undici's connect, header and body timeouts and for a TimeoutError abort. */
@@ -65,4 +60,25 @@ export function describeDate(value: string): string {
   const epoch = /^@(-?\d+)$/.exec(value.trim());
   const date = epoch ? new Date(Number(epoch[1]) * 1000) : new Date(value);
   return Number.isNaN(date.getTime()) ? `(${value.slice(0, 40)})` : `on ${date.toISOString().slice(0, 10)}`;
+}
+
+/**
+ * The JSON body of a response, numbers exact (see parseJson). Throws
+ * RequestError (exit 1) naming the status and an excerpt when the content type
+ * is not JSON or the body is malformed.
+ */
+export function parseBody(response: Exchange): unknown {
+  const type = first(response.headers['content-type']) ?? '';
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new RequestError(
+      `unexpected response (HTTP ${response.status}): content type ${type ? `"${type}"` : 'missing'}, not JSON: ${describeBody(response)}`,
+      'unexpected_response',
+      response.status,
+    );
+  }
+  try {
+    return parseJson(response.text);
+  } catch {
+    throw new RequestError(`unexpected response (HTTP ${response.status}): malformed JSON: ${describeBody(response)}`, 'unexpected_response', response.status);
+  }
 }

@@ -1,9 +1,11 @@
 /**
- * Retry policy for undici's retry interceptor. A GET is retried on connection
+ * Retry policy for undici's retry interceptor, a table by method. A GET (or
+ * HEAD, OPTIONS: safe methods, RFC 9110 §9.2.1) is retried on connection
  * errors, timeouts and the statuses 408, 429, 502, 503 and 504, with
  * exponential backoff and full jitter, honouring Retry-After (RFC 9110 §10.2.3,
- * seconds or HTTP-date) up to {@link MAX_RETRY_AFTER_MS}. A POST is retried only
- * when its connection was never established, so a pet is never created twice.
+ * seconds or HTTP-date) up to {@link MAX_RETRY_AFTER_MS}. Any other method (a
+ * POST above all) is retried only when its connection was never established,
+ * so a pet is never created twice.
  */
 import { interceptors, type Dispatcher, type RetryHandler } from 'undici';
 
@@ -16,6 +18,31 @@ const GET_ERROR_CODES = [
 ];
 /** Errors that prove no byte of the request reached the server. */
 const NEVER_CONNECTED_CODES = ['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT'];
+
+/**
+ * Whether an error code proves the request never reached the service: no
+ * connection (refused, no such host, unreachable, connect timeout) or a TLS
+ * handshake that failed (the request is sent only after it).
+ */
+export function provesNotSent(code: string | undefined): boolean {
+  if (code === undefined) return false;
+  return (
+    ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT'].includes(code) ||
+    /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_)/.test(code)
+  );
+}
+
+interface MethodPolicy {
+  /** Statuses after which the request is sent again. */
+  statuses: readonly number[];
+  /** Error codes after which the request is sent again. */
+  errors: readonly string[];
+}
+
+const SAFE: MethodPolicy = { statuses: RETRY_STATUS_CODES, errors: GET_ERROR_CODES };
+const UNSAFE: MethodPolicy = { statuses: [], errors: NEVER_CONNECTED_CODES };
+/** The policy of each method; a method not listed is UNSAFE. */
+export const RETRY_POLICY: Readonly<Record<string, MethodPolicy>> = { GET: SAFE, HEAD: SAFE, OPTIONS: SAFE };
 
 /** Longest Retry-After waited for, in milliseconds; a longer one ends the command instead. */
 export const MAX_RETRY_AFTER_MS = 60_000;
@@ -51,13 +78,9 @@ export function retryInterceptor(options: RetryPolicyOptions): Dispatcher.Dispat
       code?: string;
       headers?: Record<string, string | string[] | undefined>;
     };
-    const method = opts.method;
+    const policy = RETRY_POLICY[opts.method.toUpperCase()] ?? UNSAFE;
     const eligible =
-      statusCode !== undefined && code === 'UND_ERR_REQ_RETRY'
-        ? method === 'GET' && RETRY_STATUS_CODES.includes(statusCode)
-        : method === 'GET'
-          ? GET_ERROR_CODES.includes(code ?? '')
-          : NEVER_CONNECTED_CODES.includes(code ?? '');
+      statusCode !== undefined && code === 'UND_ERR_REQ_RETRY' ? policy.statuses.includes(statusCode) : policy.errors.includes(code ?? '');
     if (!eligible || state.counter > options.retries) {
       callback(error);
       return;
@@ -75,7 +98,7 @@ export function retryInterceptor(options: RetryPolicyOptions): Dispatcher.Dispat
   return interceptors.retry({
     retry,
     maxRetries: options.retries,
-    methods: ['GET', 'POST'],
+    methods: ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'],
     statusCodes: RETRY_STATUS_CODES,
     // Hand the last response (a 503, say) to the client when retrying stops,
     // so that it reports the service's own Error instead of a generic one.

@@ -1,27 +1,28 @@
 /**
  * zod schemas of the interface objects (petstore-interface.md, "Resources and
- * their fields" and "Endpoints"). The same schemas check flags before a request
- * and parse responses. Integers of format int64 are `bigint` so that ids above
- * 2^53 stay exact; responses must be parsed with `parseJson` for that.
+ * their fields" and "Endpoints"), one per object, built from the constants of
+ * ./constants.ts. The same schemas check flags before a request and parse
+ * responses. Integers of format int64 are `bigint` so that ids above 2^53 stay
+ * exact; responses must be parsed with `parseJson` for that.
  *
  * zod/mini (the tree-shakable build of zod 4) keeps start-up cost low: the
  * classic build adds about 25 ms to every call of the tool.
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
+import { INT64_MAX, INT64_MIN, LIMIT, PET_STATUSES } from './constants.js';
 
 z.config(en());
 
-export const INT64_MIN = -(2n ** 63n);
-export const INT64_MAX = 2n ** 63n - 1n;
+export { INT64_MAX, INT64_MIN } from './constants.js';
 
 const MISSING = 'required field missing';
 const missingOr = (message: string) => (issue: { input?: unknown }) => (issue.input === undefined ? MISSING : message);
 
 /** Interface type "integer, format int64", held as a bigint. */
 export const Int64 = z.bigint({ error: missingOr('must be an integer (int64)') }).check(
-  z.gte(INT64_MIN, 'must be at least -9223372036854775808'),
-  z.lte(INT64_MAX, 'must be at most 9223372036854775807'),
+  z.gte(INT64_MIN, `must be at least ${INT64_MIN}`),
+  z.lte(INT64_MAX, `must be at most ${INT64_MAX}`),
 );
 
 /**
@@ -35,7 +36,7 @@ export const Int64Text = z.pipe(
 );
 
 /** PetStatus: `available`, `pending` or `sold`. */
-export const PetStatus = z.enum(['available', 'pending', 'sold']);
+export const PetStatus = z.enum(PET_STATUSES, { error: `allowed values: ${PET_STATUSES.join(', ')}` });
 export type PetStatus = z.infer<typeof PetStatus>;
 
 /** NewPet, the request body of createPet: `name` and `categoryId` required, `status` optional. */
@@ -62,19 +63,22 @@ export type Pet = z.infer<typeof Pet>;
 /** Pets: a JSON array of Pet. */
 export const Pets = z.array(Pet);
 
-/** The interface's Error object; every field required. */
+/** The interface's Error object (`code`, `message`, `status`; all required). */
 export const ServiceErrorBody = z.looseObject({
   code: z.string(),
   message: z.string(),
   status: z.union([z.number(), z.bigint()]),
 });
+export type ServiceErrorBody = z.infer<typeof ServiceErrorBody>;
 
-/** The `limit` of listPets: a whole number from 1 to 100 (default 20, applied by the flag). */
-export const Limit = z.number().check(z.int(), z.gte(1), z.lte(100));
+const LIMIT_RANGE = `must be a whole number from ${LIMIT.min} to ${LIMIT.max}`;
+
+/** The `limit` of listPets: a whole number from 1 to 100. */
+export const Limit = z.number().check(z.int(LIMIT_RANGE), z.gte(LIMIT.min, LIMIT_RANGE), z.lte(LIMIT.max, LIMIT_RANGE));
 
 /** Query parameters of listPets: `limit` 1..100 (default 20) and an optional `status`. */
 export const ListPetsQuery = z.strictObject({
-  limit: Limit,
+  limit: z._default(Limit, LIMIT.default),
   status: z.optional(PetStatus),
 });
 export type ListPetsQuery = z.infer<typeof ListPetsQuery>;
@@ -88,7 +92,7 @@ export function wholeNumberText<T extends z.ZodMiniType<number, number>>(schema:
 }
 
 /** Decimal text for `--limit`: digits only, then checked against the limit bounds. */
-export const LimitText = wholeNumberText(Limit, 'must be a whole number from 1 to 100');
+export const LimitText = wholeNumberText(Limit, LIMIT_RANGE);
 
 /** Describes where a parsed value departs from a schema, naming the first field: "pets[0].id: required field missing". */
 export function describeIssue(error: z.core.$ZodError, root: string): string {

@@ -1,10 +1,14 @@
 /**
  * Streams the items of a JSON array or of NDJSON, a chunk's worth at a time,
  * with the line each starts on, so that memory stays flat whatever the input
- * size. The first non-blank character decides: `[` is a JSON array, anything
- * else NDJSON. Integers are read exactly (see parseJson).
+ * size and the time is linear in it. The first non-blank character decides:
+ * `[` is a JSON array, anything else NDJSON. A UTF-8 byte order mark is
+ * skipped and CRLF line ends are accepted. Items are split on bytes (JSON's
+ * structural characters are ASCII, which no multi-byte UTF-8 sequence
+ * contains) and each is decoded on its own, so that one with bytes that are
+ * not UTF-8 is reported, never read with replacement characters. Integers are
+ * read exactly (see parseJson).
  */
-import { StringDecoder } from 'node:string_decoder';
 import { parseJson } from '../api/json.js';
 
 export interface InputItem {
@@ -14,15 +18,20 @@ export interface InputItem {
   index?: number;
   /** The parsed item, when it parsed. */
   value?: unknown;
-  /** Why the text was not an item: malformed JSON, or a broken array. */
+  /** Why the text was not an item: malformed JSON, not UTF-8, or a broken array. */
   error?: string;
   /** The item's source text, whole, when it did not parse (so that `--failed` keeps it). */
   text?: string;
 }
 
+const EXCERPT = 60;
+const strict = new TextDecoder('utf-8', { fatal: true });
+const lenient = new TextDecoder('utf-8');
+const excerpt = (text: string) => (text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text);
+
 /**
  * The item that source `text` found at `line` (and array `index`) stands for:
- * its value parsed with exact integers, or, when it is not JSON, an `error`
+ * its value parsed with exact numbers, or, when it is not JSON, an `error`
  * with an excerpt of at most 60 characters and the whole `text`.
  */
 export function itemFromText(text: string, line: number, index?: number): InputItem {
@@ -30,98 +39,164 @@ export function itemFromText(text: string, line: number, index?: number): InputI
   try {
     return { ...base, value: parseJson(text) };
   } catch {
-    return { ...base, error: `malformed JSON: ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`, text };
+    return { ...base, error: `malformed JSON: ${excerpt(text)}`, text };
+  }
+}
+
+/** The item of raw bytes: decoded strictly as UTF-8 (BOM-free), then read as {@link itemFromText}. */
+function itemFromBytes(bytes: Buffer, line: number, index?: number): InputItem | undefined {
+  let text: string;
+  try {
+    text = strict.decode(bytes).trim();
+  } catch {
+    const shown = lenient.decode(bytes).trim();
+    const base = index === undefined ? { line } : { line, index };
+    return { ...base, error: `not valid UTF-8: ${excerpt(shown)}`, text: shown };
+  }
+  return text ? itemFromText(text, line, index) : undefined;
+}
+
+const NEWLINE = 0x0a;
+const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+
+/** Reads one input in either format; `push` takes each chunk, `end` what is left. */
+class ItemReader {
+  private mode: 'unknown' | 'ndjson' | 'array' | 'after' = 'unknown';
+  private line = 1;
+  private started = false;
+  /** Bytes of the item being read (a line, or an array element), across chunks. */
+  private parts: Buffer[] = [];
+  private partLine = 1;
+  private index = 0;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private elementStarted = false;
+  private reportedAfter = false;
+
+  push(chunk: Buffer, out: InputItem[]): void {
+    let start = 0;
+    if (!this.started && chunk.length > 0) {
+      // A UTF-8 byte order mark at the very start is not content.
+      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = 3;
+      this.started = true;
+    }
+    if (this.mode === 'unknown') start = this.detect(chunk, start);
+    if (this.mode === 'ndjson') this.ndjson(chunk, start, out);
+    else if (this.mode === 'array' || this.mode === 'after') this.array(chunk, start, out);
+  }
+
+  end(out: InputItem[]): void {
+    if (this.mode === 'ndjson') {
+      const last = itemFromBytes(Buffer.concat(this.parts), this.partLine);
+      if (last) out.push(last);
+    } else if (this.mode === 'array') {
+      // An element the input ended in is reported with its text, complete or not, and never sent.
+      const text = lenient.decode(Buffer.concat(this.parts)).trim();
+      out.push(text ? { line: this.partLine, index: this.index, error: 'the input ends inside the JSON array', text } : { line: this.line, error: 'the input ends inside the JSON array' });
+    }
+    this.parts = [];
+  }
+
+  /** Skips leading white space; the first other byte picks the format. Returns where reading goes on. */
+  private detect(chunk: Buffer, from: number): number {
+    let i = from;
+    for (; i < chunk.length; i += 1) {
+      const b = chunk[i]!;
+      if (b === NEWLINE) this.line += 1;
+      else if (!isSpace(b)) break;
+    }
+    if (i === chunk.length) return i;
+    this.partLine = this.line;
+    if (chunk[i] === 0x5b /* [ */) {
+      this.mode = 'array';
+      return i + 1;
+    }
+    this.mode = 'ndjson';
+    return i;
+  }
+
+  private ndjson(chunk: Buffer, from: number, out: InputItem[]): void {
+    let start = from;
+    let newline: number;
+    while ((newline = chunk.indexOf(NEWLINE, start)) !== -1) {
+      const piece = chunk.subarray(start, newline);
+      const bytes = this.parts.length ? Buffer.concat([...this.parts, piece]) : piece;
+      this.parts = [];
+      const item = itemFromBytes(bytes, this.line);
+      if (item) out.push(item);
+      this.line += 1;
+      start = newline + 1;
+    }
+    if (start < chunk.length) {
+      if (!this.parts.length) this.partLine = this.line;
+      this.parts.push(chunk.subarray(start));
+    }
+  }
+
+  private array(chunk: Buffer, from: number, out: InputItem[]): void {
+    let elementStart = from;
+    for (let i = from; i < chunk.length; i += 1) {
+      const b = chunk[i]!;
+      if (this.mode === 'after') {
+        if (b === NEWLINE) this.line += 1;
+        else if (!isSpace(b) && !this.reportedAfter) {
+          out.push({ line: this.line, error: 'unexpected content after the end of the JSON array' });
+          this.reportedAfter = true;
+        }
+        continue;
+      }
+      if (b === NEWLINE) this.line += 1;
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (b === 0x5c /* \ */) this.escaped = true;
+        else if (b === 0x22 /* " */) this.inString = false;
+        continue;
+      }
+      if (this.depth === 0 && (b === 0x2c /* , */ || b === 0x5d /* ] */)) {
+        this.parts.push(chunk.subarray(elementStart, i));
+        const bytes = Buffer.concat(this.parts);
+        this.parts = [];
+        const item = itemFromBytes(bytes, this.partLine, this.index);
+        if (item) out.push(item);
+        else if (b === 0x2c || this.index > 0) out.push({ line: this.line, index: this.index, error: 'empty array element' });
+        this.index += 1;
+        this.elementStarted = false;
+        elementStart = i + 1;
+        if (b === 0x5d) this.mode = 'after';
+        continue;
+      }
+      if (!this.elementStarted && !isSpace(b)) {
+        this.elementStarted = true;
+        this.partLine = this.line;
+      }
+      if (b === 0x22) this.inString = true;
+      else if (b === 0x7b /* { */ || b === 0x5b /* [ */) this.depth += 1;
+      else if (b === 0x7d /* } */ || b === 0x5d) this.depth -= 1;
+    }
+    if (this.mode === 'array' && elementStart < chunk.length) this.parts.push(chunk.subarray(elementStart));
   }
 }
 
 /**
- * Yields the items of `input` (bytes or text) in order, as one batch per chunk
+ * Yields the items of `input` (bytes or text) in order, one batch per chunk
  * read (an async step per chunk rather than per item: a bulk load reads
- * thousands). Never throws for malformed content, which becomes an item with `error`.
+ * thousands). `onBytes` hears how many bytes each chunk had (for progress).
+ * Never throws for malformed content, which becomes an item with `error`.
  */
-export async function* readItemBatches(input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>): AsyncGenerator<InputItem[]> {
-  const decoder = new StringDecoder('utf8');
-  let mode: 'unknown' | 'ndjson' | 'array' | 'done' = 'unknown';
-  let line = 1;
-  // NDJSON: the text of the line being read.
-  let pending = '';
-  // JSON array: the element being read, and where it started.
-  let element = '';
-  let elementLine = 1;
-  let index = 0;
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-
-  function* ndjson(text: string, final: boolean): Generator<InputItem> {
-    pending += text;
-    let newline: number;
-    while ((newline = pending.indexOf('\n')) !== -1) {
-      const content = pending.slice(0, newline).trim();
-      pending = pending.slice(newline + 1);
-      if (content) yield itemFromText(content, line);
-      line += 1;
-    }
-    if (final && pending.trim()) yield itemFromText(pending.trim(), line);
-  }
-
-  function* array(text: string): Generator<InputItem> {
-    for (const ch of text) {
-      if (mode === 'done') {
-        if (!/\s/.test(ch)) {
-          yield { line, error: 'unexpected content after the end of the JSON array' };
-          mode = 'ndjson'; // report once, ignore the rest
-          pending = '';
-        }
-        if (ch === '\n') line += 1;
-        continue;
-      }
-      if (ch === '\n') line += 1;
-      if (inString) {
-        element += ch;
-        if (escaped) escaped = false;
-        else if (ch === '\\') escaped = true;
-        else if (ch === '"') inString = false;
-        continue;
-      }
-      if (depth === 0 && (ch === ',' || ch === ']')) {
-        if (element.trim()) yield itemFromText(element.trim(), elementLine, index);
-        else if (ch === ',' || index > 0) yield { line, index, error: 'empty array element' };
-        element = '';
-        index += 1;
-        if (ch === ']') mode = 'done';
-        continue;
-      }
-      if (!element && /\s/.test(ch)) continue;
-      if (!element) elementLine = line;
-      element += ch;
-      if (ch === '"') inString = true;
-      else if (ch === '{' || ch === '[') depth += 1;
-      else if (ch === '}' || ch === ']') depth -= 1;
-    }
-  }
-
+export async function* readItemBatches(
+  input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
+  onBytes?: (count: number) => void,
+): AsyncGenerator<InputItem[]> {
+  const reader = new ItemReader();
   for await (const chunk of input) {
-    let text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
-    if (mode === 'unknown') {
-      const start = text.search(/\S/);
-      if (start === -1) {
-        line += text.split('\n').length - 1;
-        continue;
-      }
-      line += text.slice(0, start).split('\n').length - 1;
-      mode = text[start] === '[' ? 'array' : 'ndjson';
-      if (mode === 'array') text = text.slice(start + 1);
-    }
-    const batch = [...(mode === 'ndjson' ? ndjson(text, false) : array(text))];
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    onBytes?.(bytes.length);
+    const batch: InputItem[] = [];
+    reader.push(bytes, batch);
     if (batch.length) yield batch;
   }
-  const rest = decoder.end();
-  const last = mode === 'ndjson' ? [...ndjson(rest, true)] : mode === 'array' ? [...array(rest)] : [];
-  if ((mode as string) === 'array') {
-    // An element the input ended in is reported with its text, complete or not, and never sent.
-    const text = element.trim();
-    last.push(text ? { line: elementLine, index, error: 'the input ends inside the JSON array', text } : { line, error: 'the input ends inside the JSON array' });
-  }
+  const last: InputItem[] = [];
+  reader.end(last);
   if (last.length) yield last;
 }

@@ -1,0 +1,86 @@
+/**
+ * What happened to each item of a bulk load, and what a line of an earlier
+ * `--failed` file stands for. Every item has exactly one outcome: created, or
+ * one of the Outcomes of failed-file.ts.
+ */
+import { BodyReadError } from '../api/exchange.js';
+import { CliError, InterruptedError, RequestError, ServiceError, type ErrorReport } from '../errors.js';
+import type { Outcome } from './failed-file.js';
+import { itemFromText, type InputItem } from './read-items.js';
+
+/** An item of the input, resolved: a line of a `--failed` file stands for its item (see {@link resolveItem}). */
+export interface ResolvedItem extends InputItem {
+  /** The outcome an earlier load recorded, when the line came from a `--failed` file. */
+  previous?: Outcome;
+  /** That line as it was read, to carry it over unchanged. */
+  record?: Record<string, unknown>;
+}
+
+const OUTCOMES: readonly string[] = ['failed', 'not_sent', 'unknown'];
+
+function isFailedLine(value: unknown): value is Record<string, unknown> & { item: unknown; text?: unknown; outcome?: unknown } {
+  return typeof value === 'object' && value !== null && 'item' in value && 'error' in value && 'line' in value;
+}
+
+/**
+ * The item a line of `--file` stands for. A line of a `--failed` file stands
+ * for its `item`, or, when it kept the `text` of input that was not JSON, for
+ * that text read again: mended, it is sent; still malformed, it fails again
+ * and keeps its text. Its recorded outcome comes along (a line written before
+ * outcomes were recorded counts as `failed`). Any other item is returned as it is.
+ */
+export function resolveItem(item: InputItem): ResolvedItem {
+  const line = item.value;
+  if (!isFailedLine(line)) return item;
+  const previous = (OUTCOMES.includes(line.outcome as string) ? line.outcome : 'failed') as Outcome;
+  const source = line.item === null && typeof line.text === 'string' ? itemFromText(line.text, item.line, item.index) : { ...item, value: line.item };
+  return { ...source, previous, record: line };
+}
+
+/** How a sent item ended when it was not plainly created. */
+export type SendResult =
+  | { outcome: 'created_unreadable'; status: number; why: string }
+  | { outcome: Outcome; report: ErrorReport; authFailure?: ServiceError };
+
+/**
+ * Classifies the error of one createPet: a status of 2xx means created even
+ * when the body could not be read; an error status from the service means
+ * `failed` (a 401 also stops the load); a failure that proves the request
+ * never left means `not_sent`; anything else (a timeout, a dropped
+ * connection, Ctrl-C twice) means `unknown`: it may have been created.
+ */
+export function classifySendError(error: unknown): SendResult {
+  const status = error instanceof RequestError || error instanceof ServiceError ? error.status : null;
+  if (status !== null && status >= 200 && status < 300) {
+    const why = error instanceof BodyReadError ? describeCause(error.cause) : (error as Error).message;
+    return { outcome: 'created_unreadable', status, why };
+  }
+  const report = reportOf(error);
+  if (error instanceof ServiceError) return { outcome: 'failed', report, authFailure: error.status === 401 ? error : undefined };
+  if (error instanceof BodyReadError) return { outcome: 'failed', report: { code: 'unreadable_answer', message: describeCause(error.cause), status: error.answeredStatus } };
+  if (error instanceof RequestError && error.status !== null) return { outcome: 'failed', report };
+  if (error instanceof RequestError && error.notSent) return { outcome: 'not_sent', report };
+  if (error instanceof InterruptedError) return { outcome: 'unknown', report: { code: 'interrupted', message: 'sent, then the load was stopped before the service answered', status: null } };
+  return { outcome: 'unknown', report };
+}
+
+function describeCause(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/** The error object of a `--failed` line. */
+export function reportOf(error: unknown): ErrorReport {
+  return error instanceof CliError ? error.report() : { code: 'request_failed', message: describeCause(error), status: null };
+}
+
+/** Lines as ranges: [3, 4, 5, 9] → "3-5, 9". */
+export function describeLines(lines: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    let j = i;
+    while (j + 1 < lines.length && lines[j + 1] === lines[j]! + 1) j += 1;
+    parts.push(i === j ? `${lines[i]}` : `${lines[i]}-${lines[j]}`);
+    i = j + 1;
+  }
+  return parts.join(', ');
+}

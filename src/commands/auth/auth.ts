@@ -1,0 +1,17 @@
+/** `petstore auth`: the API key of each environment. */
+import { Command } from '@commander-js/extra-typings';
+import type { Factory } from '../../factory.js';
+import { newLoginCommand } from './login.js';
+import { newLogoutCommand } from './logout.js';
+import { newStatusCommand } from './status.js';
+import { newTokenCommand } from './token.js';
+
+/** Declares `auth` and its subcommands. */
+export function newAuthCommand(f: Factory) {
+  return new Command('auth')
+    .description('Store, check, print or remove the API key')
+    .addCommand(newLoginCommand(f))
+    .addCommand(newStatusCommand(f))
+    .addCommand(newTokenCommand(f))
+    .addCommand(newLogoutCommand(f));
+}

@@ -1,0 +1,98 @@
+/**
+ * `petstore auth login`: checks an API key against the service and stores it,
+ * with the origin of the base URL it was checked against (the only origin it
+ * will be sent to). On a terminal it prompts without echo; with
+ * `--with-token` it reads the key from standard input (for scripts).
+ */
+import { Command } from '@commander-js/extra-typings';
+import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { API_KEY_FORMAT, type Factory } from '../../factory.js';
+import { missingBaseUrl } from '../../settings.js';
+import { examples } from '../kit.js';
+import { verifyKey } from './verify-key.js';
+
+export interface LoginOptions {
+  withToken: boolean;
+  skipVerify: boolean;
+}
+
+/** Declares `auth login`. */
+export function newLoginCommand(f: Factory, runF: (options: LoginOptions) => Promise<void> = (options) => runLogin(f, options)) {
+  return new Command('login')
+    .description('Check an API key against the service and store it for the selected environment')
+    .option('--with-token', 'read the key from standard input')
+    .option('--skip-verify', 'store the key without checking it against the service')
+    .addHelpText(
+      'after',
+      examples('petstore auth login', 'petstore auth login --with-token < key.txt', 'echo "$KEY" | petstore auth login --env staging --with-token'),
+    )
+    .action(async (flags) => runF({ withToken: flags.withToken ?? false, skipVerify: flags.skipVerify ?? false }));
+}
+
+/** Reads all of a stream as UTF-8 text. */
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Checks a key as typed or piped: surrounding white space is dropped; the rest
+ * must be non-empty printable ASCII without spaces, since it becomes an HTTP
+ * header value. Throws UsageError without echoing the key.
+ */
+export function checkApiKey(raw: string): string {
+  const key = raw.trim();
+  if (!key) throw new UsageError('no API key given: the input was empty');
+  if (!API_KEY_FORMAT.test(key)) throw new UsageError('invalid API key: it must be printable ASCII without spaces (the key is not shown)');
+  return key;
+}
+
+/** Prompts for the key without echo; Ctrl-C ends the line and throws InterruptedError (exit 130). */
+async function promptForKey(f: Factory, envName: string): Promise<string> {
+  const { read } = await import('read');
+  try {
+    return await read({ prompt: `API key for ${envName}: `, silent: true, replace: '', input: f.io.raw.stdin as never, output: f.io.raw.promptOutput as never });
+  } catch (error) {
+    if (error instanceof Error && error.message === 'canceled') throw new InterruptedError('SIGINT');
+    throw error;
+  } finally {
+    // The silent prompt swallows the Enter (or the Ctrl-C) too; end its line.
+    f.io.writeError('\n');
+  }
+}
+
+/**
+ * Reads the key, checks it with one `GET /pets?limit=1` unless `skipVerify`,
+ * and stores it with the base URL's origin. Nothing is stored when the
+ * service rejects the key (exit 4) or cannot be asked (exit 1).
+ */
+export async function runLogin(f: Factory, options: LoginOptions): Promise<void> {
+  const settings = f.settings;
+  const env = await settings.envName({ mayCreate: true });
+  const baseUrl = await settings.baseUrl();
+  if (!baseUrl) throw missingBaseUrl(env.value);
+  let raw: string;
+  if (options.withToken) raw = await readAll(f.io.raw.stdin);
+  else if (f.io.raw.stdinIsTTY && f.io.raw.promptOutput) raw = await promptForKey(f, env.value);
+  else throw new UsageError('no terminal to prompt for the key on', 'Pipe it instead: petstore auth login --with-token < key.txt');
+  const key = checkApiKey(raw);
+  const origin = baseUrl.value.origin;
+  if (!options.skipVerify) {
+    const check = await verifyKey(f, baseUrl.value, key, env.value);
+    if (check.result === 'rejected') {
+      throw new CliError(`${origin} rejected the key (HTTP 401, code ${check.error.serviceCode}); nothing was stored`, ExitCode.auth, 'invalid_api_key', 'Check the key, then run petstore auth login again.');
+    }
+    if (check.result === 'unreachable') {
+      throw new CliError(`cannot check the key: ${check.error.message}; nothing was stored`, ExitCode.failure, 'verify_failed', 'Try again, or store it unchecked with --skip-verify.');
+    }
+  }
+  const store = await f.store();
+  const storeBaseUrl = baseUrl.source === 'flag' || store.environment(env.value).baseUrl === undefined;
+  await store.update(env.value, { apiKey: key, apiKeyOrigin: origin, ...(storeBaseUrl ? { baseUrl: baseUrl.value.href } : {}) });
+  if (!env.exists) f.io.info(`Created environment ${env.value}`, 'environment_created');
+  if (storeBaseUrl) f.io.info(`Base URL of ${env.value} set to ${baseUrl.value.href}`, 'base_url_set');
+  const checked = options.skipVerify ? 'not checked (--skip-verify)' : 'checked';
+  f.io.info(`Logged in to ${env.value} (${origin}, key ${checked}): key stored in ${store.path}`, 'logged_in');
+  if (f.env.PETSTORE_API_KEY) f.io.warn('PETSTORE_API_KEY is set and takes precedence over the stored key', 'env_key_precedence');
+}

@@ -1,0 +1,25 @@
+/** `petstore auth logout`: removes the stored key (and its origin) of the selected environment. */
+import { Command } from '@commander-js/extra-typings';
+import type { Factory } from '../../factory.js';
+import { examples } from '../kit.js';
+
+/** Declares `auth logout`. */
+export function newLogoutCommand(f: Factory, runF: () => Promise<void> = () => runLogout(f)) {
+  return new Command('logout')
+    .description('Remove the stored key of the selected environment')
+    .addHelpText('after', examples('petstore auth logout', 'petstore auth logout --env staging'))
+    .action(async () => runF());
+}
+
+/** Removes the key; says so, or that there was none. */
+export async function runLogout(f: Factory): Promise<void> {
+  const envName = (await f.settings.envName()).value;
+  const store = await f.store();
+  if (store.environment(envName).apiKey === undefined) {
+    f.io.info(`No key stored for ${envName}; nothing to do.`, 'not_logged_in');
+  } else {
+    await store.update(envName, { apiKey: undefined, apiKeyOrigin: undefined });
+    f.io.info(`Logged out of ${envName}: key removed from ${store.path}`, 'logged_out');
+  }
+  if (f.env.PETSTORE_API_KEY) f.io.warn('PETSTORE_API_KEY is still set in this shell', 'env_key_set');
+}

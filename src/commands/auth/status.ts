@@ -1,0 +1,50 @@
+/**
+ * `petstore auth status`: the selected environment, its base URL, whether a
+ * key is set, where it comes from and which origin it belongs to, and whether
+ * the service accepts it. Never prints the key. Exit 0 when the key is valid,
+ * 4 when none is set or the service rejects it, 1 when the service cannot be asked.
+ */
+import { Command } from '@commander-js/extra-typings';
+import { CliError, ExitCode } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { chooseFormat, type OutputSpec } from '../../output/format.js';
+import { missingApiKey, missingBaseUrl } from '../../settings.js';
+import { examples, withOutputFlags } from '../kit.js';
+import { verifyKey, type KeyCheck } from './verify-key.js';
+
+/** Declares `auth status`. */
+export function newStatusCommand(f: Factory, runF: (output: OutputSpec) => Promise<void> = (output) => runStatus(f, output)) {
+  return withOutputFlags(new Command('status'), 'record')
+    .description('Show the environment, base URL and key in effect (never the key) and check the key with the service')
+    .addHelpText('after', examples('petstore auth status', 'petstore auth status --env staging --json'))
+    .action(async (flags) => runF(chooseFormat(flags, f.globals.json, f.io.raw.stdoutIsTTY, 'record')));
+}
+
+const CHECK_TEXT: Record<KeyCheck['result'], string> = { valid: 'valid', rejected: 'rejected (HTTP 401)', unreachable: 'not checked: service unreachable' };
+
+/** Prints the status record, then throws what the exit code must say (see the module comment). */
+export async function runStatus(f: Factory, output: OutputSpec): Promise<void> {
+  const settings = f.settings;
+  const env = await settings.envName();
+  const baseUrl = await settings.baseUrl();
+  const apiKey = await settings.apiKey();
+  const usable = apiKey && baseUrl && (apiKey.source !== 'config' || apiKey.boundTo === baseUrl.value.origin);
+  const check = usable ? await verifyKey(f, baseUrl.value, apiKey.value, env.value) : undefined;
+  const record = {
+    environment: env.value,
+    environmentSource: env.source === 'default' ? 'default' : env.origin,
+    baseUrl: baseUrl?.value.href ?? null,
+    baseUrlSource: baseUrl?.origin ?? null,
+    apiKey: apiKey ? 'set' : 'not set',
+    apiKeySource: apiKey?.origin ?? null,
+    apiKeyOrigin: apiKey ? (apiKey.source === 'config' ? (apiKey.boundTo ?? 'unknown') : 'any (PETSTORE_API_KEY)') : null,
+    check: check ? CHECK_TEXT[check.result] : apiKey && baseUrl ? `not checked: the key belongs to ${apiKey.boundTo ?? 'no recorded origin'}` : 'not checked',
+  };
+  const [{ printOne }, { recordView }] = await Promise.all([import('../../output/render.js'), import('../../output/views.js')]);
+  await printOne(f.io.out, record, recordView(Object.keys(record)), output);
+  if (!apiKey) throw missingApiKey(env.value);
+  if (!baseUrl) throw missingBaseUrl(env.value);
+  if (!check) await settings.apiKeyFor(baseUrl.value);
+  if (check?.result === 'rejected') throw new CliError(`the service rejected the key of ${env.value} (HTTP 401)`, ExitCode.auth, 'invalid_api_key', check.error.hint);
+  if (check?.result === 'unreachable') throw new CliError(`cannot check the key: ${check.error.message}`, ExitCode.failure, 'verify_failed');
+}

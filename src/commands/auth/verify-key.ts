@@ -1,0 +1,31 @@
+/**
+ * Checks an API key against the service with one `GET /pets?limit=1` (listPets,
+ * the cheapest operation every key may call), as `auth login` and `auth status` do.
+ */
+import { CliError, ServiceError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+
+/** What the service said of a key: accepted, rejected (a 401), or no usable answer (network, 5xx, anything else). */
+export type KeyCheck = { result: 'valid' } | { result: 'rejected'; error: ServiceError } | { result: 'unreachable'; error: Error };
+
+/**
+ * Sends `GET /pets?limit=1` to `baseUrl` with `apiKey`. Never throws for the
+ * service's answer or a network failure (they are the result); throws the
+ * InterruptedError of Ctrl-C.
+ */
+export async function verifyKey(f: Factory, baseUrl: URL, apiKey: string, envName: string): Promise<KeyCheck> {
+  const client = await f.clientFor(baseUrl, apiKey, envName);
+  try {
+    const response = await client.send({ method: 'GET', path: 'pets', query: new URLSearchParams({ limit: '1' }) });
+    const failure = client.failureOf(response, [200]);
+    if (!failure) return { result: 'valid' };
+    if (failure instanceof ServiceError && failure.status === 401) return { result: 'rejected', error: failure };
+    return { result: 'unreachable', error: failure };
+  } catch (error) {
+    if (f.signal.aborted) throw f.signal.reason;
+    if (error instanceof CliError || error instanceof Error) return { result: 'unreachable', error };
+    return { result: 'unreachable', error: new Error(String(error)) };
+  } finally {
+    await client.close();
+  }
+}

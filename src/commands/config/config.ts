@@ -1,0 +1,112 @@
+/**
+ * `petstore config list|get|set|unset|path`: settings of each environment.
+ * The only key is `base-url`; keys act on the environment chosen with `--env`
+ * or PETSTORE_ENV (production by default). `set` creates an environment that
+ * does not exist yet, and says so.
+ */
+import { Command } from '@commander-js/extra-typings';
+import { VERSION_SEGMENT } from '../../api/constants.js';
+import type { StoredEnvironment } from '../../config.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { chooseFormat } from '../../output/format.js';
+import { BUILT_IN_ENVS, hasVersionSegment, parseBaseUrl } from '../../settings.js';
+import { examples, withOutputFlags } from '../kit.js';
+
+/** Settings a user may set with `petstore config set`, and the stored field of each. */
+export const CONFIG_KEYS: Readonly<Record<string, keyof StoredEnvironment>> = { 'base-url': 'baseUrl' };
+
+function fieldOf(key: string): keyof StoredEnvironment {
+  const field = CONFIG_KEYS[key];
+  if (!field) throw new UsageError(`unknown config key "${key}" (allowed: ${Object.keys(CONFIG_KEYS).join(', ')})`);
+  return field;
+}
+
+/** Declares `config` and its subcommands. */
+export function newConfigCommand(f: Factory) {
+  const config = new Command('config')
+    .description(`Show or change settings: ${Object.keys(CONFIG_KEYS).join(', ')} per environment`)
+    .addHelpText(
+      'after',
+      `\nKeys:\n  base-url   base URL of the environment, ending in ${VERSION_SEGMENT}\n` +
+        examples('petstore config set base-url https://petstore.example.com/v1 --env staging', 'petstore config list'),
+    );
+  config.addCommand(
+    withOutputFlags(new Command('list'), 'records')
+      .description('Show the settings of every environment (never a key)')
+      .action(async (flags) => listEnvironments(f, flags)),
+  );
+  config.addCommand(
+    new Command('get')
+      .description('Print one setting of the selected environment')
+      .argument('<key>', 'the setting: base-url')
+      .action(async (key) => getSetting(f, key)),
+  );
+  config.addCommand(
+    new Command('set')
+      .description('Change one setting of the selected environment (creating it when new)')
+      .argument('<key>', 'the setting: base-url')
+      .argument('<value>', 'its new value')
+      .action(async (key, value) => setSetting(f, key, value)),
+  );
+  config.addCommand(
+    new Command('unset')
+      .description('Remove one setting of the selected environment')
+      .argument('<key>', 'the setting: base-url')
+      .action(async (key) => unsetSetting(f, key)),
+  );
+  config.addCommand(
+    new Command('path').description('Print the path of the config file').action(async () => void f.io.writeOut(`${(await f.store()).path}\n`)),
+  );
+  return config;
+}
+
+/** Every environment (built-in and stored): its base URL, whether a key is stored and for which origin. */
+async function listEnvironments(f: Factory, flags: { format?: string }): Promise<void> {
+  const output = chooseFormat(flags, f.globals.json, f.io.raw.stdoutIsTTY, 'records');
+  const stored = (await f.store()).environments();
+  const names = [...new Set([...BUILT_IN_ENVS, ...Object.keys(stored)])];
+  const rows = names.map((name) => ({
+    environment: name,
+    baseUrl: stored[name]?.baseUrl ?? null,
+    apiKeyStored: stored[name]?.apiKey !== undefined,
+    apiKeyOrigin: stored[name]?.apiKey === undefined ? null : (stored[name]?.apiKeyOrigin ?? null),
+  }));
+  const [{ printList }, { recordView }] = await Promise.all([import('../../output/render.js'), import('../../output/views.js')]);
+  await printList(f.io.out, rows, recordView(['environment', 'baseUrl', 'apiKeyStored', 'apiKeyOrigin']), output);
+}
+
+/** Prints one setting; exits 1 when it is not set (like `git config --get`). */
+async function getSetting(f: Factory, key: string): Promise<void> {
+  const field = fieldOf(key);
+  const envName = (await f.settings.envName()).value;
+  const value = (await f.store()).environment(envName)[field];
+  if (value === undefined) throw new CliError(`${key} is not set for environment "${envName}"`, ExitCode.failure, 'not_set');
+  f.io.writeOut(`${value}\n`);
+}
+
+/** Stores one setting after checking it (a base URL must be https, or http on loopback); warns when it lacks /v1. */
+async function setSetting(f: Factory, key: string, value: string): Promise<void> {
+  const field = fieldOf(key);
+  const env = await f.settings.envName({ mayCreate: true });
+  const url = parseBaseUrl(value, 'the value given');
+  const store = await f.store();
+  await store.update(env.value, { [field]: url.href });
+  if (!env.exists) f.io.info(`Created environment ${env.value}`, 'environment_created');
+  f.io.info(`Set ${key} of ${env.value} to ${url.href}`, 'config_set');
+  if (!hasVersionSegment(url)) {
+    f.io.warn(`${url.href} does not end in ${VERSION_SEGMENT}; the interface's base addresses do (as in https://petstore.example.com${VERSION_SEGMENT})`, 'base_url_without_version');
+  }
+  const keyOrigin = store.environment(env.value).apiKeyOrigin;
+  if (keyOrigin !== undefined && keyOrigin !== url.origin) {
+    f.io.warn(`the stored key of ${env.value} belongs to ${keyOrigin} and will not be sent to ${url.origin}; run petstore auth login${env.value === 'production' ? '' : ` --env ${env.value}`}`, 'key_for_other_origin');
+  }
+}
+
+/** Removes one setting. */
+async function unsetSetting(f: Factory, key: string): Promise<void> {
+  const field = fieldOf(key);
+  const envName = (await f.settings.envName()).value;
+  await (await f.store()).update(envName, { [field]: undefined });
+  f.io.info(`Unset ${key} of ${envName}`, 'config_unset');
+}

@@ -1,0 +1,47 @@
+/**
+ * Building blocks of command declarations (commander with extra-typings, so
+ * that each action's options type is inferred from its flags): options whose
+ * allowed values and defaults are read from the constants that the zod
+ * schemas check, the output flags, and examples in help.
+ */
+import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { formatsFor, type OutputShape } from '../output/format.js';
+
+/**
+ * A flag taking a value, with its allowed values and default shown in help
+ * (and offered by shell completion). The value is checked by the command's zod
+ * schema, not by commander, so that every flag is checked the same way.
+ */
+export function valueOption<F extends string>(
+  flags: F,
+  description: string,
+  { choices, defaultText }: { choices?: readonly string[]; defaultText?: string } = {},
+): Option<F> {
+  const option = new Option(flags, description);
+  if (choices) option.argChoices = [...choices];
+  if (defaultText !== undefined) option.defaultValueDescription = defaultText;
+  return option;
+}
+
+/** The help text of an option: description, then allowed values and default, unquoted. */
+export function describeOption(option: { description?: string; argChoices?: string[]; defaultValueDescription?: string }): string {
+  const extra: string[] = [];
+  if (option.argChoices) extra.push(`one of: ${option.argChoices.join(', ')}`);
+  if (option.defaultValueDescription !== undefined) extra.push(`default: ${option.defaultValueDescription}`);
+  return extra.length ? `${option.description ?? ''} (${extra.join('; ')})` : (option.description ?? '');
+}
+
+/** Adds the output flags of a command that prints data of `shape`. */
+export function withOutputFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>, shape: OutputShape) {
+  const formats = formatsFor(shape);
+  const description =
+    shape === 'stream'
+      ? 'output format of each created pet'
+      : 'output format (default: table or key/value lines on a terminal, tab-separated when piped; json with --json)';
+  return command.addOption(valueOption('--format <format>', description, { choices: formats }));
+}
+
+/** An "Examples:" section for help, one command a line. */
+export function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}`;
+}

@@ -1,0 +1,239 @@
+/**
+ * `petstore add --file <path|->`: creates every NewPet of a JSON array or
+ * NDJSON input, streamed, with bounded concurrency over one keep-alive pool.
+ * Every item ends with exactly one known outcome: created, or written to
+ * `--failed` as failed, not_sent or unknown (see bulk/failed-file.ts), so that
+ * one rerun on that file finishes the load and creates nothing twice.
+ */
+import type { Readable } from 'node:stream';
+import type { PetstoreClient } from '../../api/client.js';
+import { describeIssue, NewPet } from '../../api/schemas.js';
+import { BatchedOutput } from '../../bulk/batched-output.js';
+import { FailedFile, FailedWriteError, type FailedRecord, type Outcome } from '../../bulk/failed-file.js';
+import { openInput } from '../../bulk/open-input.js';
+import { classifySendError, describeLines, resolveItem, type ResolvedItem } from '../../bulk/outcomes.js';
+import { Progress } from '../../bulk/progress.js';
+import { readItemBatches } from '../../bulk/read-items.js';
+import { RequestPool } from '../../bulk/request-pool.js';
+import { CliError, ExitCode, InterruptedError, type ErrorReport } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { OutputSpec } from '../../output/format.js';
+import { ndjsonLines, tsvRows } from '../../output/render.js';
+import { PET_VIEW } from '../../output/views.js';
+
+export interface AddFileOptions {
+  /** A path, or "-" for standard input. */
+  file: string;
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Where the items not created go as NDJSON (see bulk/failed-file.ts), for a second run. */
+  failed?: string;
+  /** Send again items an earlier load recorded as `unknown` (they may have been created). */
+  retryUnknown: boolean;
+  output: OutputSpec;
+}
+
+/** Why a load stopped before its end. */
+type Stop = { reason: 'signal'; error: InterruptedError } | { reason: 'auth' | 'stdout' | 'failed_file'; error: CliError };
+
+/**
+ * Runs the bulk load. Throws UsageError when the input or `--failed` cannot
+ * be opened (nothing sent); afterwards, the error of what stopped it (exit
+ * 130/143 for a signal, 4 for a 401, 1 for a write error) or, when any item
+ * was not created, a CliError with exit 1.
+ */
+export async function runAddFile(f: Factory, options: AddFileOptions): Promise<void> {
+  const input = openInput(options.file, f.io.raw.stdin as Readable, f.signals.halt);
+  let failed: FailedFile | undefined;
+  try {
+    if (options.failed) failed = await FailedFile.open(options.failed);
+    const load = new BulkLoad(f, options, failed, new Progress(f.io, { created: 0, failed: 0 }, input.size));
+    await load.run(await f.client(), input.stream);
+  } finally {
+    input.stream.destroy();
+    await failed?.dispose();
+  }
+}
+
+class BulkLoad {
+  private readonly tally = { read: 0, created: 0, failed: 0, unknown: 0, notSent: 0, skipped: 0 };
+  private readonly pool: RequestPool;
+  private readonly output: BatchedOutput;
+  private stop?: Stop;
+  /** Lines not created whose outcome could not be written to --failed. */
+  private readonly unrecorded: number[] = [];
+  private lastLine = 0;
+  private inputCut = false;
+
+  constructor(
+    private readonly f: Factory,
+    private readonly options: AddFileOptions,
+    private readonly failed: FailedFile | undefined,
+    private readonly progress: Progress,
+  ) {
+    this.pool = new RequestPool(options.concurrency);
+    const stdout = f.io.raw.stdout;
+    this.output = new BatchedOutput({ write: (text) => f.io.writeOut(text), once: stdout.once?.bind(stdout) });
+  }
+
+  async run(client: PetstoreClient, input: Readable): Promise<void> {
+    const onSignal = () => this.halt({ reason: 'signal', error: this.f.signal.reason as InterruptedError });
+    this.f.signal.addEventListener('abort', onSignal, { once: true });
+    if (this.f.signal.aborted) onSignal();
+    const detach = this.f.io.raw.onStdoutError?.((error) => this.halt({ reason: 'stdout', error: new CliError(`cannot write to standard output: ${error.code ?? error.message}`, ExitCode.failure, 'stdout_error') }));
+    try {
+      await this.readAll(client, input);
+      await this.pool.idle();
+    } finally {
+      this.f.signal.removeEventListener('abort', onSignal);
+      detach?.();
+      this.output.flush();
+      this.progress.stop();
+    }
+    await this.commitFailed();
+    this.report();
+  }
+
+  /** Reads the input to its end; after a stop, the rest is recorded as not sent (unless --failed cannot take it, or a second Ctrl-C). */
+  private async readAll(client: PetstoreClient, input: Readable): Promise<void> {
+    try {
+      for await (const batch of readItemBatches(input, (bytes) => this.progress.read(bytes))) {
+        for (const item of batch) await this.take(client, item);
+        if (this.f.signals.halt.aborted || this.stop?.reason === 'failed_file' || (this.stop && !this.failed)) {
+          this.inputCut = true;
+          return;
+        }
+      }
+    } catch (error) {
+      if (!this.f.signals.halt.aborted) throw error;
+      this.inputCut = true;
+    }
+  }
+
+  private async take(client: PetstoreClient, raw: ResolvedItem): Promise<void> {
+    const item = resolveItem(raw);
+    this.tally.read += 1;
+    this.lastLine = item.line;
+    if (item.previous === 'unknown' && !this.options.retryUnknown) return this.carry(item);
+    if (this.stop) return this.record(item, 'not_sent', notSentReport(this.stop));
+    if (item.error !== undefined) return this.record(item, 'failed', { code: 'invalid_input', message: item.error, status: null });
+    const checked = NewPet.safeParse(item.value);
+    if (!checked.success) return this.record(item, 'failed', { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
+    await this.pool.slot();
+    // Checked first: awaiting even a settled promise costs every item a turn of the microtask queue.
+    if (this.output.isBlocked) await this.output.drained();
+    if (this.stop) return this.record(item, 'not_sent', notSentReport(this.stop));
+    this.pool.run(() => this.send(client, item, checked.data));
+  }
+
+  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet): Promise<void> {
+    // Each POST has its own deadline over the whole exchange; a second Ctrl-C ends it at once.
+    const signal = AbortSignal.any([AbortSignal.timeout(this.f.globals.timeout), this.f.signals.halt]);
+    try {
+      const created = await client.createPet(pet, signal);
+      this.tally.created += 1;
+      this.output.push(this.options.output.format === 'ndjson' ? ndjsonLines([created]) : tsvRows([created], PET_VIEW));
+    } catch (error) {
+      const result = classifySendError(error);
+      if (result.outcome === 'created_unreadable') {
+        this.tally.created += 1;
+        this.message(`warning: ${where(item)} was created (HTTP ${result.status}), but its answer could not be read: ${result.why}; it is not sent again`, 'created_unreadable');
+        return;
+      }
+      if (result.authFailure) this.halt({ reason: 'auth', error: result.authFailure });
+      this.record(item, result.outcome, result.report);
+    }
+  }
+
+  /** Counts an item not created, says why, and writes it to --failed. */
+  private record(item: ResolvedItem, outcome: Outcome, report: ErrorReport): void {
+    this.tally[outcome === 'failed' ? 'failed' : outcome === 'unknown' ? 'unknown' : 'notSent'] += 1;
+    if (outcome !== 'not_sent') {
+      const status = report.status ? ` (HTTP ${report.status})` : '';
+      this.message(`${outcome === 'failed' ? 'failed' : 'unknown'}: ${where(item)} ${itemName(item.value)}: ${report.message}${status}`, outcome);
+    }
+    const text = item.value === undefined ? item.text : undefined;
+    this.writeFailed(item.line, { line: item.line, outcome, item: item.value ?? null, ...(text === undefined ? {} : { text }), error: report });
+  }
+
+  /** An `unknown` item of an earlier load, not sent again without --retry-unknown: carried over unchanged. */
+  private carry(item: ResolvedItem): void {
+    this.tally.skipped += 1;
+    this.writeFailed(item.line, item.record ?? {});
+  }
+
+  private writeFailed(line: number, record: FailedRecord | Record<string, unknown>): void {
+    if (!this.failed || this.stop?.reason === 'failed_file') {
+      if (this.stop?.reason === 'failed_file') this.unrecorded.push(line);
+      return;
+    }
+    try {
+      this.failed.write(record);
+    } catch (error) {
+      if (!(error instanceof FailedWriteError)) throw error;
+      this.unrecorded.push(line);
+      this.halt({ reason: 'failed_file', error: new CliError(error.message, ExitCode.failure, 'failed_file_error') });
+    }
+  }
+
+  private halt(stop: Stop): void {
+    // The first reason stands; a failed --failed file overrides, since nothing more can be recorded.
+    if (!this.stop || stop.reason === 'failed_file') this.stop = stop;
+  }
+
+  /** A line above the status line; rows of pets created before it reach stdout first. */
+  private message(line: string, code: string): void {
+    this.output.flush();
+    if (line.startsWith('warning: ')) this.f.io.warn(line.slice('warning: '.length), code);
+    else this.f.io.info(line, code);
+  }
+
+  private async commitFailed(): Promise<void> {
+    if (!this.failed || this.stop?.reason === 'failed_file') return;
+    try {
+      await this.failed.commit();
+    } catch (error) {
+      if (!(error instanceof FailedWriteError)) throw error;
+      this.halt({ reason: 'failed_file', error: new CliError(error.message, ExitCode.failure, 'failed_file_error') });
+    }
+  }
+
+  /** The summary line, then the error that gives the exit code. */
+  private report(): void {
+    const t = this.tally;
+    const notCreated = t.failed + t.unknown + t.notSent + t.skipped;
+    if (t.read === 0 && !this.stop) {
+      this.f.io.info('the input holds no pets; nothing was created', 'empty_input', { created: 0 });
+      return;
+    }
+    const parts = [`${t.failed} failed`];
+    if (t.unknown) parts.push(`${t.unknown} unknown`);
+    if (t.notSent) parts.push(`${t.notSent} not sent`);
+    if (t.skipped) parts.push(`${t.skipped} of unknown outcome skipped`);
+    const written = this.failed && notCreated && this.stop?.reason !== 'failed_file' ? ` (written to ${this.failed.path})` : '';
+    const prefix = this.stop ? `${this.stop.reason === 'signal' ? 'interrupted' : 'stopped'}: ` : '';
+    const cut = this.inputCut ? `; nothing after line ${this.lastLine} was read` : '';
+    this.f.io.info(`${prefix}created ${t.created} of ${t.read} pets; ${parts.join(', ')}${written}${cut}`, 'summary', { ...t });
+    if (t.skipped) {
+      this.f.io.warn(`${t.skipped} item${t.skipped === 1 ? '' : 's'} of unknown outcome (sent before, perhaps created) not sent again; --retry-unknown sends them`, 'unknown_skipped');
+    }
+    if (this.unrecorded.length || this.stop?.reason === 'failed_file') {
+      const rest = this.inputCut ? `, and of every line after ${this.lastLine}` : '';
+      this.f.io.warn(`the outcomes of these input lines were not recorded: ${describeLines(this.unrecorded) || 'none'}${rest}`, 'unrecorded');
+    }
+    if (this.stop) throw this.stop.error;
+    if (notCreated) throw new CliError(`${notCreated} of ${t.read} pets were not created`, ExitCode.failure, 'partial_failure');
+  }
+}
+
+function notSentReport(stop: Stop): ErrorReport {
+  const why = { signal: 'the load was interrupted', auth: 'the service rejected the API key (HTTP 401)', stdout: 'standard output could not be written', failed_file: '--failed could not be written' }[stop.reason];
+  return { code: 'not_sent', message: `not sent: ${why}`, status: null };
+}
+
+const where = (item: ResolvedItem) => (item.index === undefined ? `line ${item.line}` : `line ${item.line} (item ${item.index})`);
+
+function itemName(value: unknown): string {
+  const name = typeof value === 'object' && value !== null ? (value as { name?: unknown }).name : undefined;
+  return typeof name === 'string' ? JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name) : '(no name)';
+}

@@ -1,0 +1,99 @@
+/** `petstore add`: createPet (POST /pets) with a NewPet built from flags, or many from `--file`. */
+import { Command } from '@commander-js/extra-typings';
+import { PET_STATUSES } from '../../api/constants.js';
+import type { NewPet } from '../../api/schemas.js';
+import { UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { CONCURRENCY } from '../../flag-bounds.js';
+import { chooseFormat, type OutputSpec } from '../../output/format.js';
+import { examples, valueOption, withOutputFlags } from '../kit.js';
+import type { AddFileOptions } from './add-file.js';
+
+/** The flags of `add` as commander parses them. */
+export interface AddFlags {
+  name?: string;
+  categoryId?: string;
+  status?: string;
+  file?: string;
+  concurrency?: string;
+  failed?: string;
+  retryUnknown?: true;
+  format?: string;
+}
+
+/** One pet from flags, or a bulk load from a file. */
+export type AddOptions = { kind: 'one'; pet: NewPet; output: OutputSpec } | { kind: 'file'; load: AddFileOptions };
+
+/** Declares `add`; its action checks the flags and calls `runF` (runAdd by default). */
+export function newAddCommand(f: Factory, runF: (options: AddOptions) => Promise<void> = (options) => runAdd(f, options)) {
+  return withOutputFlags(new Command('add'), 'pet')
+    .description('Add an animal (createPet), or many from a file')
+    .option('--name <name>', "the animal's name (required without --file)")
+    .option('--category-id <id>', 'identifier of its category, an int64 (required without --file)')
+    .addOption(valueOption('--status <status>', 'its availability status', { choices: PET_STATUSES }))
+    .option('--file <path>', 'add every NewPet of a JSON array or NDJSON file ("-" for standard input)')
+    .addOption(
+      valueOption('--concurrency <n>', `with --file: requests in flight at once, ${CONCURRENCY.min} to ${CONCURRENCY.max}`, {
+        defaultText: String(CONCURRENCY.default),
+      }),
+    )
+    .option('--failed <path>', 'with --file: write the items not created as NDJSON, to load again with --file')
+    .option('--retry-unknown', 'with --file: also send items whose outcome is unknown (they may have been created)')
+    .addHelpText(
+      'after',
+      examples(
+        'petstore add --name Rex --category-id 1 --status available',
+        'petstore add --file pets.ndjson --failed failed.ndjson --json > created.ndjson',
+        'petstore add --file failed.ndjson --failed failed2.ndjson   # sends again what was not created',
+      ),
+    )
+    .action(async (flags) => runF(await addOptions(flags, f.globals.json, f.io.raw.stdoutIsTTY)));
+}
+
+const FLAG_NAMES: Record<string, string> = { categoryId: '--category-id', retryUnknown: '--retry-unknown' };
+const flagName = (key: string) => FLAG_NAMES[key] ?? `--${key}`;
+
+/** Flags to options; throws UsageError naming the flag that is wrong or missing. */
+export async function addOptions(flags: AddFlags, json: boolean, stdoutIsTTY: boolean): Promise<AddOptions> {
+  const [{ Int64Text, NewPet, PetStatus }, { parseFlag, parseWholeNumber }] = await Promise.all([
+    import('../../api/schemas.js'),
+    import('../parse-flag.js'),
+  ]);
+  if (flags.file !== undefined) {
+    const conflicting = (['name', 'categoryId', 'status'] as const).find((k) => flags[k] !== undefined);
+    if (conflicting) throw new UsageError(`--file cannot be combined with ${flagName(conflicting)}`);
+    return {
+      kind: 'file',
+      load: {
+        file: flags.file,
+        concurrency: parseWholeNumber(flags.concurrency, CONCURRENCY, '--concurrency'),
+        failed: flags.failed,
+        retryUnknown: flags.retryUnknown ?? false,
+        output: chooseFormat(flags, json, stdoutIsTTY, 'stream'),
+      },
+    };
+  }
+  for (const extra of ['concurrency', 'failed', 'retryUnknown'] as const) {
+    if (flags[extra] !== undefined) throw new UsageError(`${flagName(extra)} goes with --file`);
+  }
+  if (flags.name === undefined) throw new UsageError('--name is required (or --file to add many)');
+  if (flags.categoryId === undefined) throw new UsageError('--category-id is required (or --file to add many)');
+  const pet = {
+    name: flags.name,
+    categoryId: parseFlag(Int64Text, flags.categoryId, '--category-id'),
+    ...(flags.status === undefined ? {} : { status: parseFlag(PetStatus, flags.status, '--status') }),
+  };
+  const checked = NewPet.safeParse(pet);
+  if (!checked.success) throw new UsageError(`invalid value for --name: "${flags.name}": ${checked.error.issues[0]?.message ?? 'invalid'}`);
+  return { kind: 'one', pet: checked.data, output: chooseFormat(flags, json, stdoutIsTTY, 'pet') };
+}
+
+/** Creates the pet (or runs the bulk load) and prints what was created. */
+export async function runAdd(f: Factory, options: AddOptions): Promise<void> {
+  if (options.kind === 'file') {
+    const { runAddFile } = await import('./add-file.js');
+    return runAddFile(f, options.load);
+  }
+  const [client, { printOne }, { PET_VIEW }] = await Promise.all([f.client(), import('../../output/render.js'), import('../../output/views.js')]);
+  await printOne(f.io.out, await client.createPet(options.pet), PET_VIEW, options.output);
+}

@@ -1,0 +1,92 @@
+/** `petstore list`: listPets (GET /pets) with `--status`, `--limit`, `--all` and the output flags. */
+import { Command } from '@commander-js/extra-typings';
+import { LIMIT, PET_STATUSES } from '../../api/constants.js';
+import type { ListPetsQuery, Pet } from '../../api/schemas.js';
+import type { Factory } from '../../factory.js';
+import { chooseFormat, type OutputSpec } from '../../output/format.js';
+import { examples, valueOption, withOutputFlags } from '../kit.js';
+
+export interface ListOptions {
+  query: ListPetsQuery;
+  /** Follow `Link: rel="next"` pages. */
+  all: boolean;
+  output: OutputSpec;
+}
+
+/** The flags of `list` as commander parses them. */
+export interface ListFlags {
+  status?: string;
+  limit?: string;
+  all?: true;
+  format?: string;
+}
+
+/** Declares `list`; its action checks the flags and calls `runF` (runList by default). */
+export function newListCommand(f: Factory, runF: (options: ListOptions) => Promise<void> = (options) => runList(f, options)) {
+  return withOutputFlags(new Command('list'), 'pets')
+    .description('List animals (listPets)')
+    .addOption(valueOption('--status <status>', 'only animals with this status', { choices: PET_STATUSES }))
+    .addOption(valueOption('--limit <n>', `animals per page, ${LIMIT.min} to ${LIMIT.max}`, { defaultText: String(LIMIT.default) }))
+    .option('--all', 'follow the service\'s next-page links (Link rel="next") to the last page')
+    .addHelpText(
+      'after',
+      examples(
+        'petstore list --status available',
+        "petstore list --limit 100 --json | jq -r '.[].name'",
+        'petstore list --all --format ndjson',
+      ),
+    )
+    .action(async (flags) => runF(await listOptions(flags, f.globals.json, f.io.raw.stdoutIsTTY)));
+}
+
+/** Flags to options; throws UsageError for a bad `--status`, `--limit` or `--format`. */
+export async function listOptions(flags: ListFlags, json: boolean, stdoutIsTTY: boolean): Promise<ListOptions> {
+  const output = chooseFormat(flags, json, stdoutIsTTY, 'pets');
+  const [{ LimitText, PetStatus }, { parseFlag }] = await Promise.all([import('../../api/schemas.js'), import('../parse-flag.js')]);
+  return {
+    query: {
+      limit: flags.limit === undefined ? LIMIT.default : parseFlag(LimitText, flags.limit, '--limit'),
+      status: flags.status === undefined ? undefined : parseFlag(PetStatus, flags.status, '--status'),
+    },
+    all: flags.all ?? false,
+    output,
+  };
+}
+
+/**
+ * Fetches the pets and prints them. Formats that stream (tsv, ndjson, kv)
+ * print page by page; a table and a JSON array gather every page first. A
+ * last page as long as `--limit` may mean more pets: that gets a warning on
+ * stderr, so that a listing is never cut short silently.
+ */
+export async function runList(f: Factory, options: ListOptions): Promise<void> {
+  const [client, { printList }, { PET_VIEW }] = await Promise.all([f.client(), import('../../output/render.js'), import('../../output/views.js')]);
+  const { format } = options.output;
+  const streams = format === 'tsv' || format === 'ndjson' || format === 'kv';
+  const gathered: Pet[] = [];
+  let last = { length: 0, hasNext: false };
+  let printed = false;
+  for await (const { pets, hasNext } of client.listPetPages(options.query, options.all)) {
+    last = { length: pets.length, hasNext };
+    if (!streams) {
+      for (const pet of pets) gathered.push(pet);
+      continue;
+    }
+    // Key/value blocks of successive pages are kept apart like those of one page.
+    if (format === 'kv' && printed && pets.length) f.io.writeOut('\n');
+    await printList(f.io.out, pets, PET_VIEW, options.output);
+    printed ||= pets.length > 0;
+  }
+  if (!streams) await printList(f.io.out, gathered, PET_VIEW, options.output);
+  if (last.length >= options.query.limit) f.io.warn(fullPageWarning(options, last.hasNext), 'full_page');
+}
+
+const pets = (n: number) => (n === 1 ? '1 pet' : `${n} pets`);
+
+function fullPageWarning({ query: { limit }, all }: ListOptions, hasNext: boolean): string {
+  if (hasNext) return `showing one page of ${pets(limit)}; the service has more: --all fetches every page`;
+  const where = all ? 'the last page held' : 'showing';
+  return limit < LIMIT.max
+    ? `${where} ${pets(limit)}, the --limit; the service may have more: --limit goes up to ${LIMIT.max}`
+    : `${where} ${pets(limit)}, the most one page holds; the service may have more but sent no next-page link`;
+}

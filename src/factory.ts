@@ -1,0 +1,129 @@
+/**
+ * What every command gets (in the manner of gh's cmdutil.Factory): IO streams,
+ * the global flags, the process environment, the signals, and the config
+ * store and API client, created lazily so that a command loads conf and
+ * undici only when it needs them. Built once in main.
+ */
+import type { PetstoreClient } from './api/client.js';
+import type { ConfigStore } from './config.js';
+import { UsageError } from './errors.js';
+import type { IOStreams } from './iostreams.js';
+import { configDir, loginHint, missingApiKey, missingBaseUrl, Settings } from './settings.js';
+
+/** An API key as it can travel in an Authorization header: printable ASCII, no spaces. */
+export const API_KEY_FORMAT = /^[\x21-\x7e]+$/;
+
+/** Global flags, after validation. */
+export interface GlobalOptions {
+  env?: string;
+  baseUrl?: string;
+  json: boolean;
+  color: boolean;
+  /** Deadline of the whole command, in milliseconds. */
+  timeout: number;
+  /** Retries of a GET after the first attempt. */
+  retries: number;
+  verbose: boolean;
+}
+
+/** The signals of one invocation. */
+export interface Signals {
+  /** Aborted on the first SIGINT or SIGTERM, with an InterruptedError as its reason. */
+  stop: AbortSignal;
+  /** Aborted on the second: stop waiting for anything (a bulk load's requests in flight). */
+  halt: AbortSignal;
+}
+
+export class Factory {
+  private globalOptions?: GlobalOptions;
+  private storePromise?: Promise<ConfigStore>;
+  private clientPromise?: Promise<PetstoreClient>;
+  private settingsValue?: Settings;
+
+  constructor(
+    readonly io: IOStreams,
+    readonly env: NodeJS.ProcessEnv,
+    readonly signals: Signals,
+    readonly version: string,
+  ) {}
+
+  /** Called by main once the global flags are parsed and checked. */
+  setGlobals(options: GlobalOptions): void {
+    this.globalOptions = options;
+    this.io.configure({ json: options.json, color: options.color, verbose: options.verbose });
+  }
+
+  /** The global flags; throws if main has not set them (a bug). */
+  get globals(): GlobalOptions {
+    if (!this.globalOptions) throw new Error('global options read before they were parsed');
+    return this.globalOptions;
+  }
+
+  /** Aborted on Ctrl-C or SIGTERM. */
+  get signal(): AbortSignal {
+    return this.signals.stop;
+  }
+
+  /** Opens the config store once; throws UsageError naming the file when it is unusable. */
+  store(): Promise<ConfigStore> {
+    this.storePromise ??= import('./config.js').then(({ ConfigStore }) =>
+      ConfigStore.open(configDir(this.env), (message) => this.io.warn(message, 'config_mode_repaired')),
+    );
+    return this.storePromise;
+  }
+
+  /** Which environment, base URL and key are in effect, and where each comes from. */
+  get settings(): Settings {
+    this.settingsValue ??= new Settings(this.globals, this.env, () => this.store());
+    return this.settingsValue;
+  }
+
+  /**
+   * The API client, created once. Throws UsageError (exit 2) when no base URL
+   * is configured, MissingKeyError (exit 4) when no key is or the stored key
+   * belongs to another origin; nothing is sent then.
+   */
+  client(): Promise<PetstoreClient> {
+    this.clientPromise ??= (async () => {
+      const settings = this.settings;
+      const envName = (await settings.envName()).value;
+      const baseUrl = await settings.baseUrl();
+      if (!baseUrl) throw missingBaseUrl(envName);
+      const apiKey = await settings.apiKeyFor(baseUrl.value);
+      if (!apiKey) throw missingApiKey(envName);
+      if (!API_KEY_FORMAT.test(apiKey.value)) {
+        throw new UsageError(`the API key from ${apiKey.origin} is not usable: it must be printable ASCII without spaces (the key is not shown)`);
+      }
+      return this.clientFor(baseUrl.value, apiKey.value, envName, `${baseUrl.origin}`, apiKey.source);
+    })();
+    return this.clientPromise;
+  }
+
+  /**
+   * A client for `baseUrl` with `apiKey`, for commands that check a key before
+   * storing it (auth login). Not cached; the caller closes it.
+   */
+  async clientFor(baseUrl: URL, apiKey: string, envName: string, baseUrlOrigin = 'the command line', keySource = 'input'): Promise<PetstoreClient> {
+    const { PetstoreClient } = await import('./api/client.js');
+    const options = this.globals;
+    this.io.debug(`* environment ${envName}, base URL ${baseUrl.href} (from ${baseUrlOrigin}), key from ${keySource}`);
+    return new PetstoreClient({
+      baseUrl,
+      apiKey,
+      userAgent: `petstore/${this.version}`,
+      timeoutMs: options.timeout,
+      retries: options.retries,
+      signal: this.signals.stop,
+      env: this.env,
+      log: options.verbose ? (line) => this.io.debug(line) : undefined,
+      warn: (message, code) => this.io.warn(message, code),
+      loginHint: loginHint(envName),
+    });
+  }
+
+  /** Closes the client's connections, if one was created. */
+  async close(): Promise<void> {
+    const client = await this.clientPromise?.catch(() => undefined);
+    await client?.close();
+  }
+}

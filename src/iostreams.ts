@@ -1,0 +1,175 @@
+/**
+ * The streams of one invocation and everything written to them that is not
+ * data: warnings, notices, debug lines and the status line (progress, spinner)
+ * on stderr. With `--json` every stderr line is one JSON object, so that a
+ * script can read stderr as NDJSON. The status line is cleared before anything
+ * else reaches the same terminal and drawn again after it.
+ */
+import { stringifyJson } from './api/json.js';
+import { sanitizeText } from './text.js';
+
+/** A stream petstore writes to; `once('drain')` where it can push back. */
+export interface Writable {
+  write(text: string): unknown;
+  once?(event: 'drain', listener: () => void): unknown;
+}
+
+/** The raw streams of one invocation, as the process (or a test) provides them. */
+export interface IO {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: NodeJS.ReadableStream;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  /** Width of the terminal stdout is, in columns (undefined when not a terminal or unknown). */
+  columns?: number;
+  /** The stream a prompt writes to (stderr as a real stream, for a terminal prompt). */
+  promptOutput?: NodeJS.WritableStream;
+  /**
+   * Hands stdout's write errors (EPIPE, ENOSPC) to `handler` instead of ending
+   * the process; returns the function that hands them back.
+   */
+  onStdoutError?(handler: (error: NodeJS.ErrnoException) => void): () => void;
+}
+
+/** Where data output goes and how it may look. */
+export interface OutputTarget {
+  write(text: string): void;
+  /** True when stdout is a terminal. */
+  isTTY: boolean;
+  /** chalk colour level: 0 for none. */
+  colorLevel: 0 | 1 | 2 | 3;
+  /** Terminal width in columns; undefined when output is not a terminal. */
+  columns?: number;
+}
+
+/** How stderr messages look: set once the global flags are parsed. */
+export interface MessageStyle {
+  json: boolean;
+  color: boolean;
+  verbose: boolean;
+}
+
+/**
+ * IO of one invocation: data on stdout (`out`), messages on stderr. Created
+ * by main before parsing; `configure` applies --json, --no-color and --verbose.
+ */
+export class IOStreams {
+  private style: MessageStyle = { json: false, color: true, verbose: false };
+  private statusText = '';
+  private statusDrawn = false;
+
+  constructor(
+    readonly raw: IO,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  configure(style: MessageStyle): void {
+    this.style = style;
+  }
+
+  /** True when stderr messages are JSON objects (`--json`). */
+  get json(): boolean {
+    return this.style.json;
+  }
+
+  /** Standard output as a render target: colour per --no-color, NO_COLOR, FORCE_COLOR and the TTY. */
+  get out(): OutputTarget {
+    const isTTY = this.raw.stdoutIsTTY;
+    return {
+      write: (text) => this.writeOut(text),
+      isTTY,
+      colorLevel: colorLevel(this.style.color, this.env, isTTY),
+      columns: isTTY ? (this.raw.columns ?? (Number(this.env.COLUMNS) || 80)) : undefined,
+    };
+  }
+
+  /**
+   * Writes data to stdout (clearing the status line first when both are one
+   * terminal). Returns false when stdout asks the writer to wait for 'drain'.
+   */
+  writeOut(text: string): boolean {
+    const shared = this.statusDrawn && this.raw.stdoutIsTTY;
+    if (shared) this.clearStatus();
+    const accepted = this.raw.stdout.write(text);
+    if (shared) this.drawStatus();
+    return accepted !== false;
+  }
+
+  /** Writes raw text to stderr around the status line. */
+  private writeErr(text: string): void {
+    const drawn = this.statusDrawn;
+    if (drawn) this.clearStatus();
+    this.raw.stderr.write(text);
+    if (drawn) this.drawStatus();
+  }
+
+  /** A warning: `warning: <message>`, or `{"warning": message, "code": code}` with --json. */
+  warn(message: string, code: string): void {
+    this.writeErr(this.style.json ? `${stringifyJson({ warning: message, code })}\n` : `warning: ${sanitizeText(message)}\n`);
+  }
+
+  /**
+   * A notice for the user (what was done, a summary): a plain line, or with
+   * --json `{"info": message, "code": code, ...fields}`.
+   */
+  info(message: string, code: string, fields: Record<string, unknown> = {}): void {
+    this.writeErr(this.style.json ? `${stringifyJson({ info: message, code, ...fields })}\n` : `${sanitizeText(message)}\n`);
+  }
+
+  /** A `--verbose` line; nothing without --verbose. */
+  debug(line: string): void {
+    if (!this.style.verbose) return;
+    this.writeErr(this.style.json ? `${stringifyJson({ debug: line })}\n` : `${sanitizeText(line)}\n`);
+  }
+
+  /** Writes lines already formatted for stderr (errors, help), around the status line. */
+  writeError(text: string): void {
+    this.writeErr(text);
+  }
+
+  /** Whether a status line (progress, spinner) can be shown: stderr is a terminal and messages are not JSON. */
+  get canShowStatus(): boolean {
+    return this.raw.stderrIsTTY && !this.style.json;
+  }
+
+  /** Shows `text` (one line, sanitised) as the status line, replacing the previous one. */
+  setStatus(text: string): void {
+    if (!this.canShowStatus) return;
+    this.statusText = sanitizeText(text);
+    this.drawStatus();
+  }
+
+  /** Removes the status line for good. */
+  clearStatusLine(): void {
+    this.clearStatus();
+    this.statusText = '';
+  }
+
+  private drawStatus(): void {
+    if (!this.statusText) return;
+    const width = this.raw.columns ?? 80;
+    this.raw.stderr.write(`\r\u001b[K${this.statusText.slice(0, Math.max(1, width - 1))}`);
+    this.statusDrawn = true;
+  }
+
+  private clearStatus(): void {
+    if (this.statusDrawn) this.raw.stderr.write('\r\u001b[K');
+    this.statusDrawn = false;
+  }
+}
+
+/** chalk level from --no-color, NO_COLOR (https://no-color.org), FORCE_COLOR and whether the stream is a TTY. */
+export function colorLevel(colorFlag: boolean, env: NodeJS.ProcessEnv, isTTY: boolean): 0 | 1 | 2 | 3 {
+  if (!colorFlag) return 0;
+  if (env.NO_COLOR) return 0;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) {
+    if (force === '0' || force === 'false') return 0;
+    if (force === '2' || force === '3') return Number(force) as 2 | 3;
+    return 1;
+  }
+  if (!isTTY || env.TERM === 'dumb') return 0;
+  return env.COLORTERM === 'truecolor' ? 3 : /256/.test(env.TERM ?? '') ? 2 : 1;
+}

@@ -1,0 +1,62 @@
+/**
+ * The one choice of output format, from `--format`, `--json`, `--jq` and
+ * whether stdout is a terminal, for every command that prints data.
+ */
+import { UsageError } from '../errors.js';
+
+/** Output formats: a table, key/value lines, tab-separated rows, a JSON document, or one JSON value per line. */
+export const FORMATS = ['table', 'kv', 'tsv', 'json', 'ndjson'] as const;
+export type OutputFormat = (typeof FORMATS)[number];
+
+/**
+ * What a command prints: `pets` (a list of pets), `pet` (one pet), `records`
+ * (a list of key/value records, such as `config list`), `record` (one, such as
+ * `auth status`), or `stream` (pets printed as they come, `add --file`).
+ */
+export type OutputShape = 'pets' | 'pet' | 'records' | 'record' | 'stream';
+
+/** The output flags a data command takes. */
+export interface OutputFlags {
+  format?: string;
+  jq?: string;
+}
+
+/** The chosen output: its format and, with `--jq`, the jq expression applied to the JSON. */
+export interface OutputSpec {
+  format: OutputFormat;
+  jq?: string;
+}
+
+/** Formats a shape can take; streams print each pet as it is created, so they have no whole-document formats. */
+export function formatsFor(shape: OutputShape): readonly OutputFormat[] {
+  return shape === 'stream' ? ['tsv', 'ndjson'] : FORMATS;
+}
+
+function defaultFormat(shape: OutputShape, isTTY: boolean, json: boolean): OutputFormat {
+  if (json) return shape === 'stream' ? 'ndjson' : 'json';
+  if (shape === 'record') return 'kv';
+  if (shape === 'stream') return 'tsv';
+  if (!isTTY) return 'tsv';
+  return shape === 'pet' ? 'kv' : 'table';
+}
+
+/**
+ * Picks the format: `--format` when given, else JSON with `--json` or `--jq`,
+ * else per shape and terminal: on a terminal a table for lists and key/value
+ * lines for one item, piped tab-separated rows (key/value lines for a record).
+ * Throws UsageError for an unknown format, one the shape cannot take, or
+ * `--json`/`--jq` with a format that is not JSON.
+ */
+export function chooseFormat(flags: OutputFlags, json: boolean, isTTY: boolean, shape: OutputShape): OutputSpec {
+  const allowed = formatsFor(shape);
+  const wantsJson = json || flags.jq !== undefined;
+  if (flags.format !== undefined && !(allowed as readonly string[]).includes(flags.format)) {
+    throw new UsageError(`invalid value for --format: "${flags.format}": allowed values: ${allowed.join(', ')}`);
+  }
+  const format = (flags.format as OutputFormat | undefined) ?? defaultFormat(shape, isTTY, wantsJson);
+  if (wantsJson && format !== 'json' && format !== 'ndjson') {
+    const flag = flags.jq !== undefined ? '--jq' : '--json';
+    throw new UsageError(`${flag} and --format ${format} ask for different formats; give one of them`);
+  }
+  return flags.jq === undefined ? { format } : { format, jq: flags.jq };
+}

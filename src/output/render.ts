@@ -1,0 +1,117 @@
+/**
+ * The one output layer: renders a list of items or one item in any of the
+ * formats of ./format.ts. Human formats (table, key/value, TSV) are sanitised
+ * for the terminal; JSON and NDJSON are the service's JSON, exact. What the
+ * columns are comes from a View (./views.ts), so that a pet prints the same
+ * way whichever command produced it.
+ */
+import type { ChalkInstance } from 'chalk';
+import { stringifyJson } from '../api/json.js';
+import type { OutputTarget } from '../iostreams.js';
+import { cellText, displayWidth } from './cells.js';
+import type { OutputSpec } from './format.js';
+import { fitColumns } from './table-fit.js';
+
+type Item = Record<string, unknown>;
+
+/** One column of a view. */
+export interface Column {
+  key: string;
+  header: string;
+  /** The column that gives way (truncated with "…") when a table is wider than the terminal. */
+  shrinks?: boolean;
+  /** The label of key/value lines (default: the key). */
+  label?: string;
+  /** Colours a cell's text on a terminal. */
+  colour?: (chalk: ChalkInstance, text: string) => string;
+}
+
+/** How items of one kind are shown. */
+export interface View {
+  columns: readonly Column[];
+  /** Key/value views also list fields that are not columns (a pet's unknown fields). */
+  showOtherFields: boolean;
+  /** What a table says when there is nothing to show. */
+  empty: string;
+}
+
+/** Loads chalk only for output that may be coloured (it loads node:tty). */
+async function chalkFor(out: OutputTarget): Promise<ChalkInstance> {
+  const { Chalk } = await import('chalk');
+  return new Chalk({ level: out.colorLevel });
+}
+
+function fields(item: Item, view: View): Array<[string, unknown, Column | undefined]> {
+  const listed = view.columns.map((c): [string, unknown, Column] => [c.label ?? c.key, item[c.key], c]);
+  if (!view.showOtherFields) return listed;
+  const known = new Set(view.columns.map((c) => c.key));
+  return [...listed, ...Object.keys(item).filter((key) => !known.has(key)).map((key): [string, unknown, undefined] => [key, item[key], undefined])];
+}
+
+/** Items as tab-separated rows of the view's columns: no header, colour or borders. */
+export function tsvRows(items: readonly Item[], view: View): string {
+  let text = '';
+  for (const item of items) text += `${view.columns.map((c) => cellText(item[c.key])).join('\t')}\n`;
+  return text;
+}
+
+/** Items as NDJSON, one compact JSON value per line. */
+export function ndjsonLines(items: readonly unknown[]): string {
+  let text = '';
+  for (const item of items) text += `${stringifyJson(item)}\n`;
+  return text;
+}
+
+async function keyValue(out: OutputTarget, items: readonly Item[], view: View): Promise<string> {
+  const blocks: string[] = [];
+  const chalk = out.isTTY ? await chalkFor(out) : undefined;
+  for (const item of items) {
+    const entries = fields(item, view).map(([key, value, column]) => [cellText(key), cellText(value), column] as const);
+    if (!chalk) {
+      blocks.push(entries.map(([key, value]) => `${key}\t${value}\n`).join(''));
+      continue;
+    }
+    const width = Math.max(...entries.map(([key]) => displayWidth(key))) + 1;
+    blocks.push(
+      entries.map(([key, value, column]) => `${chalk.dim(`${key}:`.padEnd(width))} ${column?.colour ? column.colour(chalk, value) : value}\n`).join(''),
+    );
+  }
+  return blocks.join('\n');
+}
+
+async function table(out: OutputTarget, items: readonly Item[], view: View): Promise<string> {
+  if (items.length === 0) return `${view.empty}\n`;
+  const rows = items.map((item) => view.columns.map((c) => cellText(item[c.key])));
+  const headers = view.columns.map((c) => c.header);
+  const fitted = fitColumns(headers, rows, view.columns.map((c) => Boolean(c.shrinks)), out.columns);
+  const [chalk, { default: Table }] = await Promise.all([chalkFor(out), import('cli-table3')]);
+  const grid = new Table({
+    head: headers.map((h) => chalk.bold(h)),
+    style: { head: [], border: [] },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  });
+  for (const row of fitted) grid.push(row.map((text, i) => (view.columns[i]!.colour ? view.columns[i]!.colour!(chalk, text) : text)));
+  return `${grid.toString()}\n`;
+}
+
+/** Renders `items` as a list in `spec.format` and writes it to `out`. */
+export async function printList(out: OutputTarget, items: readonly Item[], view: View, spec: OutputSpec): Promise<void> {
+  switch (spec.format) {
+    case 'json':
+      return out.write(`${stringifyJson(items)}\n`);
+    case 'ndjson':
+      return items.length ? out.write(ndjsonLines(items)) : undefined;
+    case 'tsv':
+      return items.length ? out.write(tsvRows(items, view)) : undefined;
+    case 'kv':
+      return items.length ? out.write(await keyValue(out, items, view)) : undefined;
+    case 'table':
+      return out.write(await table(out, items, view));
+  }
+}
+
+/** Renders one item in `spec.format` (JSON: the object itself; table: one row) and writes it to `out`. */
+export async function printOne(out: OutputTarget, item: Item, view: View, spec: OutputSpec): Promise<void> {
+  if (spec.format === 'json') return out.write(`${stringifyJson(item)}\n`);
+  return printList(out, [item], view, spec);
+}

@@ -1,0 +1,87 @@
+/**
+ * The command tree: the root program with its global flags, and every command
+ * of the registry. It loads only commander and the command declarations; each
+ * action loads what it runs (zod, undici, conf) when it runs, which keeps
+ * `--help`, `--version` and flag errors fast.
+ */
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Factory, GlobalOptions } from './factory.js';
+import { RETRIES, TIMEOUT_MS } from './flag-bounds.js';
+import { describeOption, valueOption } from './commands/kit.js';
+import { helpfulGroup } from './commands/help.js';
+import { COMMANDS } from './commands/registry.js';
+
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0    success
+  1    general failure: network, timeout, 5xx or unexpected response
+  2    invalid usage or input: bad flags or values, a 400 from the service,
+       no base URL configured, unusable config file
+  3    not found (404)
+  4    authentication: no API key, the service answered 401, or the stored
+       key belongs to another origin
+  130  interrupted (Ctrl-C); 143 terminated (SIGTERM)
+
+Environment variables:
+  PETSTORE_ENV, PETSTORE_BASE_URL, PETSTORE_API_KEY   override the stored config
+  PETSTORE_NO_DEPRECATION_WARNING=1                    silences the warning of "get"
+  PETSTORE_DEBUG=1                                     stack traces on errors
+  NO_COLOR, FORCE_COLOR                                colour control
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY                    proxies
+  XDG_CONFIG_HOME, XDG_CACHE_HOME                      where config and code cache live
+  NODE_DISABLE_COMPILE_CACHE=1                         no code cache (slower start)`;
+
+/** The global flags as commander parses them (before validation). */
+export interface GlobalFlags {
+  env?: string;
+  baseUrl?: string;
+  json?: true;
+  color: boolean;
+  timeout?: string;
+  retries?: string;
+  verbose?: true;
+}
+
+/** Checks the global flags; throws UsageError naming a bad --timeout or --retries. */
+export async function globalOptions(flags: GlobalFlags): Promise<GlobalOptions> {
+  const { parseWholeNumber } = await import('./commands/parse-flag.js');
+  return {
+    env: flags.env,
+    baseUrl: flags.baseUrl,
+    json: flags.json ?? false,
+    color: flags.color,
+    timeout: parseWholeNumber(flags.timeout, TIMEOUT_MS, '--timeout'),
+    retries: parseWholeNumber(flags.retries, RETRIES, '--retries'),
+    verbose: flags.verbose ?? false,
+  };
+}
+
+/** Builds the `petstore` program for one invocation; its actions run with `f`. */
+export function buildProgram(f: Factory) {
+  const program = new Command('petstore')
+    .description('Command-line client for the pet store service.')
+    .version(f.version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('--env <name>', 'environment: production (default), staging, or one you configured')
+    .option('--base-url <url>', 'base URL of the service, ending in /v1 (overrides the config)')
+    .option('--json', 'print JSON: exactly what the service sent; messages on stderr as JSON lines')
+    .option('--no-color', 'disable colour')
+    .addOption(valueOption('--timeout <ms>', 'deadline of the whole command, in milliseconds', { defaultText: String(TIMEOUT_MS.default) }))
+    .addOption(
+      valueOption('--retries <n>', 'retries of a GET on network errors, 408, 429, 502, 503, 504', { defaultText: String(RETRIES.default) }),
+    )
+    .option('--verbose', 'log requests (key redacted) and stack traces to stderr')
+    .addHelpText('after', EXIT_CODES_HELP);
+  program.hook('preAction', async () => f.setGlobals(await globalOptions(program.opts())));
+  for (const make of COMMANDS) program.addCommand(make(f));
+  helpfulGroup(f, program);
+  styleHelp(program);
+  return program;
+}
+
+/** Every command's help: its global flags listed too, allowed values and defaults unquoted. */
+function styleHelp(command: CommandUnknownOpts): void {
+  command.configureHelp({ showGlobalOptions: true, sortSubcommands: false, optionDescription: describeOption });
+  if (command.parent) command.helpOption('-h, --help', 'show help');
+  command.commands.forEach(styleHelp);
+}

@@ -1,0 +1,132 @@
+// config list|get|set|unset|path, and a config file that is never written
+// through a link, another user's file or a folder others may write to.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { BASE_URL, run, tempConfigHome } from './helpers.js';
+
+const configFile = (home: string) => path.join(home, 'petstore', 'config.json');
+
+describe('petstore config', () => {
+  test('set, get, list, unset and path of base-url per environment; a new environment is said to be created', async () => {
+    const home = tempConfigHome();
+    expect(await run(['config', 'set', 'base-url', 'https://staging.example.com/v1', '--env', 'staging'], { configHome: home })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Set base-url of staging to https://staging.example.com/v1/\n',
+      unmatched: [],
+    });
+    expect((await run(['config', 'get', 'base-url', '--env', 'staging'], { configHome: home })).stdout).toBe('https://staging.example.com/v1/\n');
+    const local = await run(['config', 'set', 'base-url', 'http://127.0.0.1:4010/v1', '--env', 'local'], { configHome: home });
+    expect(local.stderr).toBe('Created environment local\nSet base-url of local to http://127.0.0.1:4010/v1/\n');
+    expect((await run(['config', 'list'], { configHome: home })).stdout).toBe(
+      'production\t-\tfalse\t-\nstaging\thttps://staging.example.com/v1/\tfalse\t-\nlocal\thttp://127.0.0.1:4010/v1/\tfalse\t-\n',
+    );
+    expect(JSON.parse((await run(['config', 'list', '--json'], { configHome: home })).stdout)[1]).toEqual({
+      environment: 'staging',
+      baseUrl: 'https://staging.example.com/v1/',
+      apiKeyStored: false,
+      apiKeyOrigin: null,
+    });
+    expect((await run(['config', 'path'], { configHome: home })).stdout).toBe(`${configFile(home)}\n`);
+    await run(['config', 'unset', 'base-url', '--env', 'staging'], { configHome: home });
+    const missing = await run(['config', 'get', 'base-url', '--env', 'staging'], { configHome: home });
+    expect(missing).toMatchObject({ code: 1, stdout: '', stderr: 'error: base-url is not set for environment "staging"\n' });
+  });
+
+  test('config list on a terminal is a table', async () => {
+    const home = tempConfigHome();
+    await run(['config', 'set', 'base-url', 'https://s.example/v1', '--env', 'staging'], { configHome: home });
+    const r = await run(['config', 'list', '--no-color'], { configHome: home, stdoutIsTTY: true });
+    expect(r.stdout.split('\n')[1]).toBe('│ ENVIRONMENT │ BASE URL              │ API KEY STORED │ API KEY ORIGIN │');
+  });
+
+  test('a base URL without /v1 is stored with a warning', async () => {
+    const home = tempConfigHome();
+    const r = await run(['config', 'set', 'base-url', 'http://127.0.0.1:4010'], { configHome: home });
+    expect(r).toEqual({
+      code: 0,
+      stdout: '',
+      stderr:
+        'Set base-url of production to http://127.0.0.1:4010/\n' +
+        "warning: http://127.0.0.1:4010/ does not end in /v1; the interface's base addresses do (as in https://petstore.example.com/v1)\n",
+      unmatched: [],
+    });
+  });
+
+  test('refuses an unknown key and a plain http URL to a remote host, exit 2', async () => {
+    const home = tempConfigHome();
+    const key = await run(['config', 'set', 'colour', 'red'], { configHome: home });
+    expect(key).toMatchObject({ code: 2, stderr: 'error: unknown config key "colour" (allowed: base-url)\n' });
+    const http = await run(['config', 'set', 'base-url', 'http://example.com/v1'], { configHome: home });
+    expect(http.code).toBe(2);
+    expect(http.stderr).toContain('the API key would be sent in plain text');
+    expect(fs.existsSync(configFile(home)) && fs.readFileSync(configFile(home), 'utf8')).not.toContain('example.com');
+  });
+
+  test('a corrupted config file exits 2 naming the file and the fix', async () => {
+    const home = tempConfigHome();
+    fs.mkdirSync(path.join(home, 'petstore'), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(configFile(home), '{"environments": {', { mode: 0o600 });
+    const r = await run(['list'], { configHome: home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: cannot use config file ${configFile(home)}: it is not valid JSON.\n` +
+        `Fix or delete it (\`rm ${configFile(home)}\`), then set it up again with \`petstore config set\` and \`petstore auth login\`.\n`,
+    );
+  });
+
+  test('a config file readable by others is repaired to 0600 with a warning', async () => {
+    const home = tempConfigHome();
+    await run(['config', 'set', 'base-url', BASE_URL], { configHome: home });
+    fs.chmodSync(configFile(home), 0o644);
+    const r = await run(['config', 'path'], { configHome: home });
+    expect(r.stderr).toBe(`warning: ${configFile(home)} was mode 0644; changed to 0600\n`);
+    expect(fs.statSync(configFile(home)).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('a config file that is not safely ours is refused, and nothing is written through it', () => {
+  const HINT = 'Point XDG_CONFIG_HOME at a folder of your own (for example ~/.config), or fix the path.\n';
+
+  test('config.json a symbolic link to another program\'s file: exit 2, that file untouched', async () => {
+    const home = tempConfigHome();
+    const other = path.join(tempConfigHome(), 'other.json');
+    fs.writeFileSync(other, '{"theirs":true}', { mode: 0o644 });
+    fs.mkdirSync(path.join(home, 'petstore'), { mode: 0o700 });
+    fs.symlinkSync(other, configFile(home));
+    const r = await run(['auth', 'login', '--with-token', '--skip-verify', '--base-url', BASE_URL], { configHome: home, stdin: 'secret' });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `error: refusing to use ${configFile(home)} for the config: it is a symbolic link; petstore does not write through links\n${HINT}`, unmatched: [] });
+    expect(fs.readFileSync(other, 'utf8')).toBe('{"theirs":true}');
+    expect(fs.statSync(other).mode & 0o777).toBe(0o644);
+  });
+
+  test('the config folder a symbolic link: exit 2', async () => {
+    const home = tempConfigHome();
+    fs.symlinkSync(tempConfigHome(), path.join(home, 'petstore'));
+    const r = await run(['config', 'set', 'base-url', BASE_URL], { configHome: home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`refusing to use ${path.join(home, 'petstore')} for the config: it is a symbolic link`);
+  });
+
+  test('a config folder inside a folder others may write to: exit 2', async () => {
+    const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-shared-'));
+    fs.chmodSync(shared, 0o777);
+    const r = await run(['config', 'set', 'base-url', BASE_URL], { configHome: shared });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`refusing to use ${shared} for the config: other users may write to it`);
+    expect(fs.existsSync(path.join(shared, 'petstore'))).toBe(false);
+  });
+
+  test.runIf(process.getuid?.() === 0)('a config file owned by another user: exit 2, not rewritten', async () => {
+    const home = tempConfigHome();
+    await run(['config', 'set', 'base-url', BASE_URL], { configHome: home });
+    fs.chownSync(configFile(home), 4242, 4242);
+    const before = fs.readFileSync(configFile(home), 'utf8');
+    const r = await run(['config', 'set', 'base-url', 'https://other.example/v1'], { configHome: home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`refusing to use ${configFile(home)} for the config: it belongs to another user (uid 4242)`);
+    expect(fs.readFileSync(configFile(home), 'utf8')).toBe(before);
+  });
+});
