@@ -92,14 +92,20 @@ function reportError(error: unknown, io: IOStreams, json: boolean, verbose: bool
         if (error.hint) for (const line of error.hint.split('\n')) write(sanitizeText(line));
       }
     }
-    if (verbose) write(sanitizeText(error.stack ?? ''));
+    if (verbose) writeStack(io, error);
     return error.exitCode;
   }
   // A bug, not an expected failure: say so, with the stack only on request.
   const message = error instanceof Error ? error.message : String(error);
   if (json) write(stringifyJson({ code: 'internal_error', message, status: null } satisfies ErrorReport));
   else write(`error: unexpected failure: ${sanitizeText(message)}`);
-  if (verbose) write(error instanceof Error ? (error.stack ?? '') : '');
+  if (verbose) writeStack(io, error);
   else if (!json) write('Run again with --verbose or PETSTORE_DEBUG=1 for details.');
   return ExitCode.failure;
+}
+
+/** A stack trace on stderr, line by line, sanitised (for --verbose and PETSTORE_DEBUG=1). */
+function writeStack(io: IOStreams, error: unknown): void {
+  const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  for (const line of stack.split('\n')) io.writeError(`${sanitizeText(line)}\n`);
 }

@@ -49,3 +49,54 @@ describe('readItemBatches', () => {
     expect(out).toEqual([{ line: 1, value: { name: 'Félix' } }]);
   });
 });
+
+describe('readItemBatches reads input exactly as given', () => {
+  async function fromBytes(chunks: Buffer[]): Promise<InputItem[]> {
+    const out: InputItem[] = [];
+    for await (const batch of readItemBatches(chunks)) out.push(...batch);
+    return out;
+  }
+
+  test('bytes that are not UTF-8 fail their own item, named by line; the items around it are read', async () => {
+    const bad = Buffer.concat([Buffer.from('{"name":"Caf'), Buffer.from([0xe9]), Buffer.from('","categoryId":1}')]);
+    const input = Buffer.concat([Buffer.from('{"name":"a","categoryId":1}\n'), bad, Buffer.from('\n{"name":"b","categoryId":2}\n')]);
+    expect(await fromBytes([input])).toEqual([
+      { line: 1, value: { name: 'a', categoryId: 1n } },
+      { line: 2, error: 'not valid UTF-8: {"name":"Caf\uFFFD","categoryId":1}', text: '{"name":"Caf\uFFFD","categoryId":1}' },
+      { line: 3, value: { name: 'b', categoryId: 2n } },
+    ]);
+  });
+
+  test('the same in a JSON array', async () => {
+    const input = Buffer.concat([Buffer.from('[{"name":"x'), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":1},\n{"name":"y","categoryId":2}]')]);
+    const items = await fromBytes([input]);
+    expect(items[0]).toMatchObject({ line: 1, index: 0, error: expect.stringMatching(/^not valid UTF-8: /) });
+    expect(items[1]).toEqual({ line: 2, index: 1, value: { name: 'y', categoryId: 2n } });
+  });
+
+  test('a byte order mark at the start and CRLF line ends are accepted', async () => {
+    const ndjson = Buffer.from('\uFEFF{"name":"a","categoryId":1}\r\n{"name":"b","categoryId":2}\r\n');
+    expect(await fromBytes([ndjson])).toEqual([
+      { line: 1, value: { name: 'a', categoryId: 1n } },
+      { line: 2, value: { name: 'b', categoryId: 2n } },
+    ]);
+    const array = Buffer.from('\uFEFF[\r\n  {"name":"a","categoryId":1},\r\n  {"name":"b","categoryId":2}\r\n]\r\n');
+    expect(await fromBytes([array.subarray(0, 2), array.subarray(2)])).toEqual([
+      { line: 2, index: 0, value: { name: 'a', categoryId: 1n } },
+      { line: 3, index: 1, value: { name: 'b', categoryId: 2n } },
+    ]);
+  });
+
+  test('an empty input, or one of white space only, has no items', async () => {
+    expect(await fromBytes([])).toEqual([]);
+    expect(await fromBytes([Buffer.from(' \n\r\n ')])).toEqual([]);
+  });
+
+  test('a line over many chunks is joined once; a message quotes an excerpt of it', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const chunks = [Buffer.from('{"name":"'), ...Array.from({ length: 64 }, () => chunk), Buffer.from('", oops}\n')];
+    const [item] = await fromBytes(chunks);
+    expect(item!.error).toBe(`malformed JSON: {"name":"${'a'.repeat(51)}…`);
+    expect(item!.text).toHaveLength(9 + 64 * 64 * 1024 + 8);
+  });
+});

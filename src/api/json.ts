@@ -40,9 +40,11 @@ export class JsonNumber {
 
 // An integer literal whose bigint prints back as the same text ("-0" does not).
 const INTEGER_LITERAL = /^(?:0|-?[1-9]\d*)$/;
-// Could any number be other than a plain integer below 2^53? (a 16-digit run, a
-// digit beside ".", "e" or "E", or "-0").
-const MAYBE_INEXACT = /\d{16}|\d[.eE]|[.eE][-+]?\d|-0(?!\d)/;
+// Could any number be other than a plain integer below 2^53? A number starts
+// after ":", "," or "[" (and white space): one of 16 digits or more, with a
+// fraction or exponent, or "-0". Text inside strings may match too; that only
+// costs the slower exact path.
+const MAYBE_INEXACT = /[:,[]\s*-?(?:\d{16}|\d+[.eE]|0(?![\d.eE])(?<=-0))/;
 
 function integersToBigInt(value: unknown): unknown {
   if (typeof value === 'number') return BigInt(value);
@@ -73,6 +75,7 @@ export function parseJson(text: string): unknown {
 // DEL and the C1 controls (U+0080..U+009F, among them the single-byte CSI U+009B)
 // are legal raw in JSON strings but act on terminals, so they are escaped too.
 const RAW_CONTROLS = /[\u007f-\u009f\u2028\u2029]/g;
+const HAS_RAW_CONTROL = /[\u007f-\u009f\u2028\u2029]/;
 
 function exactReplacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? JSON.rawJSON(value.toString()) : value;
@@ -84,5 +87,6 @@ function exactReplacer(_key: string, value: unknown): unknown {
  */
 export function stringifyJson(value: unknown): string {
   const text = JSON.stringify(value, exactReplacer);
-  return text.replace(RAW_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // Tested first: a replace that finds nothing may still copy a large text.
+  return HAS_RAW_CONTROL.test(text) ? text.replace(RAW_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
 }

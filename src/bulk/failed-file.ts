@@ -44,7 +44,16 @@ export class FailedWriteError extends Error {
   }
 }
 
+/** Source texts longer than this (in UTF-16 units) are written in slices of this size. */
+const SLICE = 1 << 20;
 const errnoCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
+
+
+/** Writes all of `text` to `fd`, synchronously. */
+function writeAll(fd: number, text: string): void {
+  const data = Buffer.from(text);
+  for (let offset = 0; offset < data.length; ) offset += fs.writeSync(fd, data, offset);
+}
 
 export class FailedFile {
   private closed = false;
@@ -52,6 +61,8 @@ export class FailedFile {
   private constructor(
     /** The path the user gave. */
     readonly path: string,
+    /** The file written: `path`, or its target when `path` is a link. */
+    private readonly target: string,
     private readonly fd: number,
     /** The temporary file that replaces `path` on commit, or undefined when writing `path` directly. */
     private readonly temporary: string | undefined,
@@ -62,9 +73,11 @@ export class FailedFile {
    * Locks `file` and opens where its lines go. Throws UsageError (exit 2,
    * nothing sent) when another load holds the lock or it cannot be written.
    */
-  static async open(file: string): Promise<FailedFile> {
-    const existing = fs.statSync(file, { throwIfNoEntry: false });
+  static async open(given: string): Promise<FailedFile> {
+    const existing = fs.statSync(given, { throwIfNoEntry: false });
     const direct = existing !== undefined && !existing.isFile();
+    // A link to a regular file: its target is the file replaced, so that the link stays a link.
+    const file = existing?.isFile() ? fs.realpathSync(given) : given;
     let release: () => Promise<void> = async () => undefined;
     if (!direct) {
       try {
@@ -79,7 +92,7 @@ export class FailedFile {
     const temporary = direct ? undefined : path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
     try {
       const fd = fs.openSync(temporary ?? file, 'w', 0o600);
-      return new FailedFile(file, fd, temporary, release);
+      return new FailedFile(given, file, fd, temporary, release);
     } catch (error) {
       await release().catch(() => undefined);
       throw new UsageError(`cannot write --failed ${file}: ${errnoCode(error)}`);
@@ -92,9 +105,20 @@ export class FailedFile {
    * when the file cannot take it.
    */
   write(record: FailedRecord | Record<string, unknown>): void {
-    const data = Buffer.from(`${stringifyJson(record)}\n`);
     try {
-      for (let offset = 0; offset < data.length; ) offset += fs.writeSync(this.fd, data, offset);
+      const { text, error, ...before } = record as { text?: unknown; error?: unknown };
+      if (typeof text !== 'string' || text.length < SLICE) {
+        writeAll(this.fd, `${stringifyJson(record)}\n`);
+        return;
+      }
+      // The source text of a large item is written a slice at a time, so that
+      // it is never held as JSON in whole: `{..., "text": "<slices>", "error": ...}`.
+      const opening = stringifyJson(before).slice(0, -1);
+      writeAll(this.fd, `${opening}${opening.length > 1 ? ',' : ''}"text":"`);
+      for (let start = 0; start < text.length; start += SLICE) {
+        writeAll(this.fd, stringifyJson(text.slice(start, start + SLICE)).slice(1, -1));
+      }
+      writeAll(this.fd, `"${error === undefined ? '' : `,"error":${stringifyJson(error)}`}}\n`);
     } catch (error) {
       throw new FailedWriteError(this.path, errnoCode(error));
     }
@@ -107,7 +131,7 @@ export class FailedFile {
         fs.fsyncSync(this.fd);
         fs.closeSync(this.fd);
         this.closed = true;
-        fs.renameSync(this.temporary, this.path);
+        fs.renameSync(this.temporary, this.target);
       }
     } catch (error) {
       throw error instanceof FailedWriteError ? error : new FailedWriteError(this.path, errnoCode(error));

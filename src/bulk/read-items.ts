@@ -43,17 +43,49 @@ export function itemFromText(text: string, line: number, index?: number): InputI
   }
 }
 
-/** The item of raw bytes: decoded strictly as UTF-8 (BOM-free), then read as {@link itemFromText}. */
+/** The item of source text (`valid`: all of it was UTF-8), read as {@link itemFromText}; undefined when blank. */
+function itemFromDecoded(decoded: string, valid: boolean, line: number, index?: number): InputItem | undefined {
+  const text = decoded.trim();
+  if (!text) return valid ? undefined : { ...(index === undefined ? { line } : { line, index }), error: 'not valid UTF-8', text };
+  if (!valid) return { ...(index === undefined ? { line } : { line, index }), error: `not valid UTF-8: ${excerpt(text)}`, text };
+  return itemFromText(text, line, index);
+}
+
+/** The item of bytes that arrived in one chunk: decoded strictly as UTF-8, then read. */
 function itemFromBytes(bytes: Buffer, line: number, index?: number): InputItem | undefined {
-  let text: string;
   try {
-    text = strict.decode(bytes).trim();
+    return itemFromDecoded(strict.decode(bytes), true, line, index);
   } catch {
-    const shown = lenient.decode(bytes).trim();
-    const base = index === undefined ? { line } : { line, index };
-    return { ...base, error: `not valid UTF-8: ${excerpt(shown)}`, text: shown };
+    return itemFromDecoded(lenient.decode(bytes), false, line, index);
   }
-  return text ? itemFromText(text, line, index) : undefined;
+}
+
+/**
+ * The bytes of an item that spans chunks, kept as bytes (outside the
+ * JavaScript heap, where a long line would be copied from young to old
+ * space) and decoded once when the item ends.
+ */
+class SpanningText {
+  private parts: Buffer[] = [];
+
+  get empty(): boolean {
+    return this.parts.length === 0;
+  }
+
+  add(bytes: Buffer): void {
+    this.parts.push(bytes);
+  }
+
+  /** The item's whole text and whether it was all UTF-8; then starts afresh. */
+  take(): { text: string; valid: boolean } {
+    const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
+    this.parts = [];
+    try {
+      return { text: strict.decode(bytes), valid: true };
+    } catch {
+      return { text: lenient.decode(bytes), valid: false };
+    }
+  }
 }
 
 const NEWLINE = 0x0a;
@@ -64,8 +96,8 @@ class ItemReader {
   private mode: 'unknown' | 'ndjson' | 'array' | 'after' = 'unknown';
   private line = 1;
   private started = false;
-  /** Bytes of the item being read (a line, or an array element), across chunks. */
-  private parts: Buffer[] = [];
+  /** The item being read (a line, or an array element) when it spans chunks. */
+  private readonly spanning = new SpanningText();
   private partLine = 1;
   private index = 0;
   private depth = 0;
@@ -73,13 +105,19 @@ class ItemReader {
   private escaped = false;
   private elementStarted = false;
   private reportedAfter = false;
+  /** The first bytes, held until there are three: enough to tell a byte order mark. */
+  private head = Buffer.alloc(0);
 
-  push(chunk: Buffer, out: InputItem[]): void {
+  push(input: Buffer, out: InputItem[]): void {
+    let chunk = input;
     let start = 0;
-    if (!this.started && chunk.length > 0) {
+    if (!this.started) {
+      this.head = Buffer.concat([this.head, input]);
+      if (this.head.length < 3) return;
+      chunk = this.head;
+      this.started = true;
       // A UTF-8 byte order mark at the very start is not content.
       if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = 3;
-      this.started = true;
     }
     if (this.mode === 'unknown') start = this.detect(chunk, start);
     if (this.mode === 'ndjson') this.ndjson(chunk, start, out);
@@ -87,15 +125,19 @@ class ItemReader {
   }
 
   end(out: InputItem[]): void {
+    if (!this.started) {
+      this.started = true;
+      if (this.head.length) this.push(Buffer.concat([this.head, Buffer.from(' ')]), out);
+    }
+    const { text: rest, valid } = this.spanning.take();
     if (this.mode === 'ndjson') {
-      const last = itemFromBytes(Buffer.concat(this.parts), this.partLine);
+      const last = itemFromDecoded(rest, valid, this.partLine);
       if (last) out.push(last);
     } else if (this.mode === 'array') {
       // An element the input ended in is reported with its text, complete or not, and never sent.
-      const text = lenient.decode(Buffer.concat(this.parts)).trim();
+      const text = rest.trim();
       out.push(text ? { line: this.partLine, index: this.index, error: 'the input ends inside the JSON array', text } : { line: this.line, error: 'the input ends inside the JSON array' });
     }
-    this.parts = [];
   }
 
   /** Skips leading white space; the first other byte picks the format. Returns where reading goes on. */
@@ -121,16 +163,20 @@ class ItemReader {
     let newline: number;
     while ((newline = chunk.indexOf(NEWLINE, start)) !== -1) {
       const piece = chunk.subarray(start, newline);
-      const bytes = this.parts.length ? Buffer.concat([...this.parts, piece]) : piece;
-      this.parts = [];
-      const item = itemFromBytes(bytes, this.line);
+      let item: InputItem | undefined;
+      if (this.spanning.empty) item = itemFromBytes(piece, this.line);
+      else {
+        this.spanning.add(piece);
+        const { text, valid } = this.spanning.take();
+        item = itemFromDecoded(text, valid, this.line);
+      }
       if (item) out.push(item);
       this.line += 1;
       start = newline + 1;
     }
     if (start < chunk.length) {
-      if (!this.parts.length) this.partLine = this.line;
-      this.parts.push(chunk.subarray(start));
+      if (this.spanning.empty) this.partLine = this.line;
+      this.spanning.add(chunk.subarray(start));
     }
   }
 
@@ -154,10 +200,14 @@ class ItemReader {
         continue;
       }
       if (this.depth === 0 && (b === 0x2c /* , */ || b === 0x5d /* ] */)) {
-        this.parts.push(chunk.subarray(elementStart, i));
-        const bytes = Buffer.concat(this.parts);
-        this.parts = [];
-        const item = itemFromBytes(bytes, this.partLine, this.index);
+        const piece = chunk.subarray(elementStart, i);
+        let item: InputItem | undefined;
+        if (this.spanning.empty) item = itemFromBytes(piece, this.partLine, this.index);
+        else {
+          this.spanning.add(piece);
+          const { text, valid } = this.spanning.take();
+          item = itemFromDecoded(text, valid, this.partLine, this.index);
+        }
         if (item) out.push(item);
         else if (b === 0x2c || this.index > 0) out.push({ line: this.line, index: this.index, error: 'empty array element' });
         this.index += 1;
@@ -174,7 +224,7 @@ class ItemReader {
       else if (b === 0x7b /* { */ || b === 0x5b /* [ */) this.depth += 1;
       else if (b === 0x7d /* } */ || b === 0x5d) this.depth -= 1;
     }
-    if (this.mode === 'array' && elementStart < chunk.length) this.parts.push(chunk.subarray(elementStart));
+    if (this.mode === 'array' && elementStart < chunk.length) this.spanning.add(chunk.subarray(elementStart));
   }
 }
 

@@ -11,6 +11,7 @@ import type { OutputTarget } from '../iostreams.js';
 import { cellText, displayWidth } from './cells.js';
 import type { OutputSpec } from './format.js';
 import { fitColumns } from './table-fit.js';
+import { drawTable } from './table.js';
 
 type Item = Record<string, unknown>;
 
@@ -84,14 +85,9 @@ async function table(out: OutputTarget, items: readonly Item[], view: View): Pro
   const rows = items.map((item) => view.columns.map((c) => cellText(item[c.key])));
   const headers = view.columns.map((c) => c.header);
   const fitted = fitColumns(headers, rows, view.columns.map((c) => Boolean(c.shrinks)), out.columns);
-  const [chalk, { default: Table }] = await Promise.all([chalkFor(out), import('cli-table3')]);
-  const grid = new Table({
-    head: headers.map((h) => chalk.bold(h)),
-    style: { head: [], border: [] },
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-  });
-  for (const row of fitted) grid.push(row.map((text, i) => (view.columns[i]!.colour ? view.columns[i]!.colour!(chalk, text) : text)));
-  return `${grid.toString()}\n`;
+  const chalk = await chalkFor(out);
+  const paints = view.columns.map((c) => (c.colour ? (text: string) => c.colour!(chalk, text) : undefined));
+  return drawTable(headers, fitted, (text) => chalk.bold(text), paints);
 }
 
 /** Renders `items` as a list in `spec.format` and writes it to `out`. */

@@ -5,7 +5,7 @@
  */
 import { displayWidth, truncateToWidth } from './cells.js';
 
-/** Columns a cli-table3 table adds around its cells: "│ " before each, " │" after the last. */
+/** Columns a table (./table.ts) adds around its cells: "│ " before each, " │" after the last. */
 const borderWidth = (columns: number) => 3 * columns + 1;
 
 /**

@@ -1,0 +1,21 @@
+// Exact JSON: every number comes back out exactly as the service wrote it.
+import { describe, expect, test } from 'vitest';
+import { JsonNumber, parseJson, stringifyJson } from '../src/api/json.js';
+
+describe('parseJson and stringifyJson', () => {
+  test.each(['1.0', '1e2', '1E+2', '1e400', '-0', '-0.0', '123456789012345678901234567890', '9007199254740993', '0.1', '-1.5e-7'])(
+    'the number %s prints back as written, alone and inside objects and arrays',
+    (number) => {
+      const text = `{"a":${number},"b":[${number},{"c":${number}}]}`;
+      expect(stringifyJson(parseJson(text))).toBe(text);
+    },
+  );
+
+  test('integers are bigints (exact ids); other numbers keep their source text', () => {
+    expect(parseJson('[9007199254740993, 2, 1.5, -0]')).toEqual([9007199254740993n, 2n, new JsonNumber('1.5'), new JsonNumber('-0')]);
+  });
+
+  test('control characters in strings are escaped', () => {
+    expect(stringifyJson({ s: 'a\u009b\u0007b' })).toBe('{"s":"a\\u009b\\u0007b"}');
+  });
+});
