@@ -4,7 +4,7 @@
  * with a size cap, parsed with exact int64 ids and checked against the zod
  * schemas; an HTTP error status becomes a ServiceError.
  */
-import { EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { RequestError, ServiceError } from '../errors.js';
 import { exchange, type Exchange, type ExchangeLimits } from './exchange.js';
@@ -12,6 +12,7 @@ import { parseJson } from './json.js';
 import { describeBody, describeDate, first, isTimeout, nextLink, retryHint, tryParse } from './response.js';
 import { retryInterceptor } from './retry.js';
 import { describeIssue, Pet, Pets, ServiceErrorBody, type ListPetsQuery, type NewPet } from './schemas.js';
+import { describeNetworkFailure, openDispatcher, type ProxyChoice } from './transport.js';
 
 /** Largest response body read, in bytes (16 MiB). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -53,20 +54,15 @@ export class PetstoreClient {
   private readonly headers: { GET: Record<string, string>; POST: Record<string, string> };
   private readonly limits: ExchangeLimits;
   private readonly origin: string;
+  private readonly proxy?: ProxyChoice;
 
   constructor(private readonly options: ClientOptions) {
     const timeout = options.timeoutMs;
     const timeouts = { connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout };
-    const httpProxy = options.env.HTTP_PROXY ?? options.env.http_proxy;
-    const httpsProxy = options.env.HTTPS_PROXY ?? options.env.https_proxy;
     // Every request goes to the base URL's origin (next-page links are held to it).
     this.origin = options.baseUrl.origin;
-    // EnvHttpProxyAgent consults NO_PROXY on every request. Without a proxy, one
-    // Pool for that origin does the job and saves the Agent's per-request lookup.
-    const agent =
-      httpProxy || httpsProxy
-        ? new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy: options.env.NO_PROXY ?? options.env.no_proxy, ...timeouts })
-        : new Pool(this.origin, timeouts);
+    const { dispatcher: agent, proxy } = openDispatcher(options.baseUrl, options.env, timeouts);
+    this.proxy = proxy;
     this.dispatcher = agent.compose(retryInterceptor({ retries: options.retries, log: options.log }));
     this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(timeout)]);
     this.petsUrl = new URL('pets', options.baseUrl);
@@ -163,9 +159,7 @@ export class PetstoreClient {
     if (signal?.aborted || isTimeout(error)) {
       return new RequestError(`request to ${host} timed out after ${this.options.timeoutMs} ms`, 'timeout');
     }
-    const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-    const reason = code ? `${code}` : error instanceof Error ? error.message : String(error);
-    return new RequestError(`cannot reach ${host}: ${reason}`, 'network_error');
+    return describeNetworkFailure(error, host, this.proxy);
   }
 
   private noticeDeprecation(headers: Exchange['headers']): void {
