@@ -2,6 +2,7 @@
 // forwarding; test/fakes/proxy.ts) and the fake service over https with a test
 // CA. The base URL's host, petstore.invalid, is known only to the proxy, so a
 // success proves that petstore left name resolution to it.
+import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { createTestPki, type TestPki } from './fakes/certificates.js';
@@ -134,6 +135,22 @@ describe('NO_PROXY', () => {
 });
 
 describe('a loopback base URL never goes through a proxy', () => {
+  test('the test proxy forwards a plain request given to it, and logs it (what a loopback request through it would show)', async () => {
+    const http = await startPetService({ key: KEY });
+    const p = await proxyTo(http);
+    const r = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: p.port, path: `${http.baseUrl}/pets/1`, headers: { authorization: `Bearer ${KEY}` } }, (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+      });
+      req.on('error', reject).end();
+    });
+    await http.close();
+    expect(r).toEqual({ status: 200, body: REX.trim() });
+    expect(p.log.map((entry) => `${entry.method} ${entry.target}`)).toEqual([`GET ${http.baseUrl}/pets/1`]);
+  });
+
   test('http on loopback with HTTP_PROXY and HTTPS_PROXY set: direct, the proxy sees nothing', async () => {
     const http = await startPetService({ key: KEY });
     const p = await proxyTo(http);
@@ -168,6 +185,15 @@ describe('failures on the way through a proxy', () => {
       stderr: `error: the proxy 127.0.0.1:${p.port} (from HTTPS_PROXY) could not open a tunnel to unknown.invalid: HTTP 502\n`,
     });
     expect(p.log.map((entry) => `${entry.method} ${entry.target}`)).toEqual(['CONNECT unknown.invalid:443']);
+  });
+
+  test('a service that never answers through the tunnel: the --timeout names the host', async () => {
+    const hanging = await startPetService({ key: KEY, tls: pki.server, faults: [{ hang: true }] });
+    const p = await proxyTo(hanging);
+    const r = await petstore(['list', '--timeout', '500'], { HTTPS_PROXY: p.url });
+    await hanging.close();
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: request to petstore.invalid timed out after 500 ms\n' });
+    expect(hanging.requests.map((q) => q.url)).toEqual(['/v1/pets?limit=20']);
   });
 
   test('a self-signed certificate at the end of the tunnel names the host and how to trust a CA', async () => {
