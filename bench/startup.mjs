@@ -4,7 +4,7 @@
 // `get --json` against the sandbox on loopback. Run by hand: npm run bench
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createSandbox } from '../sandbox/server.mjs';
+import { startPetService } from '../sandbox/pet-service.mjs';
 import { median } from './median.mjs';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 31);
@@ -31,12 +31,11 @@ function peakRssMiB(args, env) {
   return Number.isFinite(kib) ? kib / 1024 : undefined;
 }
 
-const { server } = createSandbox({ key: 'bench' });
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const sandbox = await startPetService({ key: 'bench', record: false });
 const env = {
   PATH: process.env.PATH,
   HOME: process.env.HOME,
-  PETSTORE_BASE_URL: `http://127.0.0.1:${server.address().port}/v1`,
+  PETSTORE_BASE_URL: sandbox.baseUrl,
   PETSTORE_API_KEY: 'bench',
   PETSTORE_NO_DEPRECATION_WARNING: '1',
 };
@@ -85,5 +84,5 @@ if (bareRss.includes(undefined) || getRss.includes(undefined)) {
     `peak RSS get --json      ${median(getRss).toFixed(1)} MiB vs node -e 0 ${median(bareRss).toFixed(1)} MiB = ${ratio.toFixed(2)}x (target <= 1.5x) ${ratio <= 1.5 ? 'ok' : 'MISSED'}`,
   );
 }
-server.close();
+await sandbox.close();
 process.exitCode = failed ? 1 : 0;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The sandbox (sandbox/server.mjs) with a clock on its requests, for
+// The fake service (sandbox/pet-service.mjs) with a clock on its requests, for
 // bench/bulk.mjs: it measures every client's request rate in the same place,
 // from the first request the sandbox receives to the last, whoever sends them.
 // It prints its base URL on stdout; each line read on stdin is answered with
@@ -9,24 +9,22 @@
 //   node bench/timed-sandbox.mjs --key <key>
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { createSandbox } from '../sandbox/server.mjs';
+import { startPetService } from '../sandbox/pet-service.mjs';
 
 const { values } = parseArgs({ options: { key: { type: 'string', default: 'bench' } } });
-const { server } = createSandbox({ key: values.key, seed: false, record: false });
+const sandbox = await startPetService({ key: values.key, seed: false, record: false });
 let requests = 0;
 let first = 0;
 let last = 0;
 // One clock reading per request, the same cost whoever the client is.
-server.prependListener('request', () => {
+sandbox.server.prependListener('request', () => {
   last = performance.now();
   if (requests === 0) first = last;
   requests += 1;
 });
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`http://127.0.0.1:${server.address().port}/v1\n`);
-});
+process.stdout.write(`${sandbox.baseUrl}\n`);
 createInterface({ input: process.stdin }).on('line', () => {
   process.stdout.write(`${JSON.stringify({ requests, seconds: (last - first) / 1000 })}\n`);
   requests = 0;
 });
-process.stdin.on('end', () => server.close(() => process.exit(0)));
+process.stdin.on('end', () => sandbox.close().then(() => process.exit(0)));

@@ -1,140 +1,103 @@
 #!/usr/bin/env node
-// A faithful in-memory pet store (../shared/petstore-interface.md) for the
-// quick start, the end-to-end tests and the benchmarks. It listens on
-// 127.0.0.1 only. Not part of the CLI.
-//
-//   npm run sandbox -- --port 4010 --key demo [--first-id 1] [--no-seed]
-import http from 'node:http';
+// The sandbox command: the fake pet store service (sandbox/pet-service.mjs) on
+// 127.0.0.1 for trying petstore by hand. Not part of the CLI. `--help` lists the flags.
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
+import { dropEvery, startPetService } from './pet-service.mjs';
 
-const STATUSES = ['available', 'pending', 'sold'];
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const SEED = [
-  { name: 'Rex', categoryId: 1n, status: 'available' },
-  { name: 'Tom', categoryId: 2n, status: 'pending' },
-  { name: 'Bella', categoryId: 1n, status: 'available' },
-  { name: 'Goldie', categoryId: 3n, status: 'sold' },
-];
+const USAGE = `Usage: npm run sandbox -- [options]
 
-/** JSON.parse keeping integer literals exact as bigint (ids are int64). */
-function parseJson(text) {
-  return JSON.parse(text, (_key, value, context) =>
-    typeof value === 'number' && /^-?\d+$/.test(context?.source ?? '') ? BigInt(context.source) : value,
-  );
+An in-memory pet store service on 127.0.0.1 (../shared/petstore-interface.md).
+
+Options:
+  --port <n>          port to listen on, 0 for a free one (default 4010)
+  --key <key>         the API key it accepts as "Authorization: Bearer <key>" (default demo)
+  --first-id <id>     id of the first pet, an int64 (default 1; try 9007199254740993)
+  --no-seed           start empty instead of with four pets
+  --page-size <n>     most pets per page of GET /pets, 1 to 100 (default 100: the limit asked)
+  --no-links          no Link rel="next" header: the first page is all a client gets
+  --tls-cert <file>   serve https with this PEM certificate (needs --tls-key)
+  --tls-key <file>    the PEM private key of --tls-cert
+  --drop-every <n>    drop the answer of every n-th POST /pets after creating the pet
+  -h, --help          show this help
+`;
+
+/** Ends the command with exit 2 and `message` naming the flag. */
+function usageError(message) {
+  process.stderr.write(`petstore sandbox: ${message}\n(see npm run sandbox -- --help)\n`);
+  process.exit(2);
 }
 
-function toJson(value) {
-  return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v));
-}
-
-/**
- * Creates the sandbox: an http.Server (not yet listening) and the list of
- * requests it has seen ({method, url, headers, body}), for tests; with
- * `record: false` (the command line) that list stays empty, so a long-running
- * sandbox does not grow.
- * @param {{key: string, firstId?: bigint, seed?: boolean, record?: boolean}} options
- */
-export function createSandbox({ key, firstId = 1n, seed = true, record = true }) {
-  const pets = new Map();
-  const requests = [];
-  let nextId = firstId;
-  const add = (pet) => {
-    const stored = { id: nextId, name: pet.name, categoryId: pet.categoryId };
-    if (pet.status !== undefined) stored.status = pet.status;
-    pets.set(nextId, stored);
-    nextId += 1n;
-    return stored;
-  };
-  if (seed) SEED.forEach(add);
-
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      if (record) requests.push({ method: req.method, url: req.url, headers: req.headers, body });
-      const send = (status, value) => {
-        const text = toJson(value);
-        res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-        res.end(text);
-      };
-      const fail = (status, code, message) => send(status, { code, message, status });
-
-      const url = new URL(req.url, 'http://sandbox');
-      if (!url.pathname.startsWith('/v1/')) return fail(404, 'not_found', `no route ${url.pathname}`);
-      if (req.headers.authorization !== `Bearer ${key}`) {
-        return fail(401, 'unauthorized', 'missing or invalid API key');
-      }
-      const path = url.pathname.slice('/v1'.length);
-      if (path === '/pets' && req.method === 'GET') {
-        const limitText = url.searchParams.get('limit') ?? '20';
-        const status = url.searchParams.get('status');
-        if (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 100) {
-          return fail(400, 'invalid_limit', 'limit must be an integer from 1 to 100');
-        }
-        if (status !== null && !STATUSES.includes(status)) {
-          return fail(400, 'invalid_status', `status must be one of ${STATUSES.join(', ')}`);
-        }
-        const found = [...pets.values()].filter((p) => status === null || p.status === status);
-        return send(200, found.slice(0, Number(limitText)));
-      }
-      if (path === '/pets' && req.method === 'POST') {
-        let pet;
-        try {
-          pet = parseJson(body);
-        } catch {
-          return fail(400, 'invalid_body', 'body is not valid JSON');
-        }
-        const problem = checkNewPet(pet);
-        if (problem) return fail(400, 'invalid_body', problem);
-        return send(201, add(pet));
-      }
-      const match = /^\/pets\/([^/]+)$/.exec(path);
-      if (match && req.method === 'GET') {
-        const id = /^-?\d+$/.test(match[1]) ? BigInt(match[1]) : undefined;
-        const pet = id === undefined ? undefined : pets.get(id);
-        if (!pet) return fail(404, 'not_found', `no animal with id ${match[1]}`);
-        return send(200, pet);
-      }
-      return fail(404, 'not_found', `no route ${req.method} ${url.pathname}`);
-    });
-  });
-  return { server, requests, pets };
-}
-
-function checkNewPet(pet) {
-  if (typeof pet !== 'object' || pet === null || Array.isArray(pet)) return 'body must be a NewPet object';
-  if (typeof pet.name !== 'string' || pet.name === '') return 'name is required and must be a non-empty string';
-  if (typeof pet.categoryId !== 'bigint' || pet.categoryId < INT64_MIN || pet.categoryId > INT64_MAX) {
-    return 'categoryId is required and must be an int64 integer';
+/** A whole number from `min` to `max` given to `flag`, or exit 2. */
+function wholeNumber(flag, text, min, max) {
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    usageError(`invalid value for ${flag}: "${text}": must be a whole number from ${min} to ${max}`);
   }
-  if (pet.status !== undefined && !STATUSES.includes(pet.status)) return `status must be one of ${STATUSES.join(', ')}`;
-  const unknown = Object.keys(pet).filter((k) => !['name', 'categoryId', 'status'].includes(k));
-  if (unknown.length) return `unknown field ${unknown[0]}`;
-  return undefined;
+  return Number(text);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({
+function readPem(flag, file) {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    return usageError(`cannot read ${flag} ${file}: ${error.code ?? error.message}`);
+  }
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
     options: {
       port: { type: 'string', default: '4010' },
       key: { type: 'string', default: 'demo' },
       'first-id': { type: 'string', default: '1' },
       'no-seed': { type: 'boolean', default: false },
+      'page-size': { type: 'string', default: '100' },
+      'no-links': { type: 'boolean', default: false },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'drop-every': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
     },
-  });
-  const { server } = createSandbox({ key: values.key, firstId: BigInt(values['first-id']), seed: !values['no-seed'], record: false });
-  server.on('error', (error) => {
-    process.stderr.write(`petstore sandbox: cannot listen on 127.0.0.1:${values.port}: ${error.code ?? error.message}\n`);
-    process.exit(1);
-  });
-  server.listen(Number(values.port), '127.0.0.1', () => {
-    const { port } = server.address();
-    process.stdout.write(`petstore sandbox listening on http://127.0.0.1:${port}/v1\n`);
-  });
-  const stop = () => server.close(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  }));
+} catch (error) {
+  usageError(error.message);
 }
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const port = wholeNumber('--port', values.port, 0, 65535);
+if (!/^[\x21-\x7e]+$/.test(values.key)) usageError('invalid value for --key: must be printable ASCII without spaces');
+const firstId = /^-?\d+$/.test(values['first-id']) ? BigInt(values['first-id']) : undefined;
+if (firstId === undefined || firstId < -(2n ** 63n) || firstId >= 2n ** 63n) {
+  usageError(`invalid value for --first-id: "${values['first-id']}": must be an int64 integer`);
+}
+const pageSize = wholeNumber('--page-size', values['page-size'], 1, 100);
+if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) usageError('--tls-cert and --tls-key go together');
+const tls = values['tls-cert'] === undefined ? undefined : { cert: readPem('--tls-cert', values['tls-cert']), key: readPem('--tls-key', values['tls-key']) };
+const drop = values['drop-every'] === undefined ? undefined : wholeNumber('--drop-every', values['drop-every'], 1, 1_000_000);
+
+let service;
+try {
+  service = await startPetService({
+    key: values.key,
+    firstId,
+    seed: !values['no-seed'],
+    pageSize,
+    links: !values['no-links'],
+    record: false,
+    faults: drop === undefined ? undefined : dropEvery(drop),
+    tls,
+    port,
+  });
+} catch (error) {
+  const what = error.syscall === 'listen' ? `cannot listen on 127.0.0.1:${port}` : 'cannot start (is --tls-key the key of --tls-cert?)';
+  process.stderr.write(`petstore sandbox: ${what}: ${error.code ?? error.message}\n`);
+  process.exit(1);
+}
+process.stdout.write(`petstore sandbox listening on ${service.baseUrl}\n`);
+if (drop !== undefined) process.stderr.write(`dropping the answer of one POST /pets in ${drop}, after creating the pet\n`);
+const stop = () => service.close().then(() => process.exit(0));
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

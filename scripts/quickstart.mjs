@@ -2,11 +2,10 @@
 // `petstore list --status available` against it with the real binary, and stops.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createSandbox } from '../sandbox/server.mjs';
+import { startPetService } from '../sandbox/pet-service.mjs';
 
-const { server } = createSandbox({ key: 'demo' });
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
+const sandbox = await startPetService({ key: 'demo', record: false });
+const baseUrl = sandbox.baseUrl;
 const args = ['list', '--status', 'available'];
 process.stderr.write(`sandbox on ${baseUrl}\n$ PETSTORE_BASE_URL=${baseUrl} PETSTORE_API_KEY=demo petstore ${args.join(' ')}\n`);
 // The sandbox answers from this process, so the CLI runs as a child beside it.
@@ -15,6 +14,6 @@ const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/petstore.js
   env: { ...process.env, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'demo' },
 });
 child.on('close', (code) => {
-  server.close();
+  void sandbox.close();
   process.exitCode = code ?? 1;
 });

@@ -2,55 +2,34 @@
 // and a second run, the concurrency bound, and Ctrl-C with requests in flight.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
+import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { run } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 
-interface PetServer {
-  baseUrl: string;
-  posts: string[];
-  maxInFlight: number;
-  close(): Promise<void>;
-}
-
-/** Creates pets with sequential ids; a name starting with "fail" gets a 500; `delayMs` holds each answer. */
-async function startPetServer(delayMs = 0): Promise<PetServer> {
-  let nextId = 1;
-  let inFlight = 0;
-  const state: PetServer = { baseUrl: '', posts: [], maxInFlight: 0, close: async () => undefined };
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      state.posts.push(body);
-      inFlight += 1;
-      state.maxInFlight = Math.max(state.maxInFlight, inFlight);
-      setTimeout(() => {
-        inFlight -= 1;
-        const pet = JSON.parse(body);
-        if (String(pet.name).startsWith('fail')) {
-          res.writeHead(500, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ code: 'internal', message: 'database unavailable', status: 500 }));
-          return;
-        }
-        res.writeHead(201, { 'content-type': 'application/json' });
-        res.end(body.replace(/^\{/, `{"id":${nextId++},`));
-      }, delayMs);
-    });
+/**
+ * The fake service creating pets with ids from 1; a name starting with "fail"
+ * gets a 500; `delayMs` holds each answer.
+ */
+function startPetServer(delayMs = 0): Promise<PetService> {
+  return startPetService({
+    key: 'k',
+    seed: false,
+    faults: (request) =>
+      /^\{"name":"fail/.test(request.body)
+        ? { status: 500, json: { code: 'internal', message: 'database unavailable', status: 500 }, delayMs }
+        : { serve: true, delayMs },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  state.close = () => new Promise((resolve) => server.close(() => resolve()));
-  return state;
 }
 
-let server: PetServer | undefined;
+/** Bodies of the POSTs the service received, in order. */
+const posts = () => server!.requests.filter((r) => r.method === 'POST').map((r) => r.body);
+
+let server: PetService | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -74,7 +53,7 @@ describe('add --file', () => {
       stdout: '{"id":1,"name":"a","categoryId":1}\n{"id":2,"name":"b","categoryId":9007199254740993,"status":"sold"}\n',
       stderr: 'created 2 of 2 pets; 0 failed\n',
     });
-    expect(server.posts).toEqual(['{"name":"a","categoryId":1}', '{"name":"b","categoryId":9007199254740993,"status":"sold"}']);
+    expect(posts()).toEqual(['{"name":"a","categoryId":1}', '{"name":"b","categoryId":9007199254740993,"status":"sold"}']);
   });
 
   test('invalid items are named with their line and not sent; failures go to --failed; a second run retries exactly those', async () => {
@@ -103,7 +82,7 @@ describe('add --file', () => {
       'failed: line 5 "ok2": item: unknown field "colour"',
     ]);
     expect(stderr.slice(4)).toEqual([`created 2 of 6 pets; 4 failed (written to ${failed})`, 'error: 4 of 6 pets were not created']);
-    expect(server.posts.map((b) => JSON.parse(b).name)).toEqual(['ok1', 'fail-me', 'ok3']);
+    expect(posts().map((b) => JSON.parse(b).name)).toEqual(['ok1', 'fail-me', 'ok3']);
     const lines = fs.readFileSync(failed, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     lines.sort((a, b) => a.line - b.line);
     expect(lines.map((l) => l.line)).toEqual([2, 3, 4, 5]);
@@ -121,11 +100,11 @@ describe('add --file', () => {
       error: { code: 'invalid_input', message: 'malformed JSON: not json', status: null },
     });
 
-    server.posts.length = 0;
+    server.requests.length = 0;
     const failedAgain = path.join(path.dirname(file), 'failed-again.ndjson');
     const again = await run(['add', '--file', failed, '--failed', failedAgain, '--concurrency', '1'], { env: env() });
     expect(again.code).toBe(1);
-    expect(server.posts.map((b) => JSON.parse(b).name)).toEqual(['fail-me']);
+    expect(posts().map((b) => JSON.parse(b).name)).toEqual(['fail-me']);
     expect(again.stderr).toContain('failed: line 2 (no name): malformed JSON: not json\n');
     const linesAgain = fs.readFileSync(failedAgain, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(linesAgain.find((l) => l.line === 2)).toEqual({ ...lines[1], line: 2 });
@@ -146,7 +125,7 @@ describe('add --file', () => {
         '',
       ].join('\n'),
     });
-    expect(server.posts.map((b) => JSON.parse(b).name)).toEqual(['a']);
+    expect(posts().map((b) => JSON.parse(b).name)).toEqual(['a']);
     expect(JSON.parse(fs.readFileSync(failed, 'utf8'))).toEqual({
       line: 2,
       item: null,
@@ -155,10 +134,10 @@ describe('add --file', () => {
     });
 
     // A retry reads such a line from its text: a complete element is sent then.
-    server.posts.length = 0;
+    server.requests.length = 0;
     const again = await run(['add', '--file', failed], { env: env() });
     expect(again).toMatchObject({ code: 0, stdout: '2\tb\t2\t-\n', stderr: 'created 1 of 1 pets; 0 failed\n' });
-    expect(server.posts.map((b) => JSON.parse(b))).toEqual([{ name: 'b', categoryId: 2 }]);
+    expect(posts().map((b) => JSON.parse(b))).toEqual([{ name: 'b', categoryId: 2 }]);
   });
 
   test('a --failed line whose text was mended by hand is sent by the retry', async () => {
@@ -166,13 +145,13 @@ describe('add --file', () => {
     const file = tempFile('pets.ndjson', '{"name":"Rex", categoryId: 2}\n');
     const failed = path.join(path.dirname(file), 'failed.ndjson');
     expect((await run(['add', '--file', file, '--failed', failed], { env: env() })).code).toBe(1);
-    expect(server.posts).toEqual([]);
+    expect(posts()).toEqual([]);
     const line = JSON.parse(fs.readFileSync(failed, 'utf8'));
     expect(line.text).toBe('{"name":"Rex", categoryId: 2}');
     fs.writeFileSync(failed, `${JSON.stringify({ ...line, text: '{"name":"Rex", "categoryId": 2}' })}\n`);
     const again = await run(['add', '--file', failed], { env: env() });
     expect(again).toMatchObject({ code: 0, stdout: '1\tRex\t2\t-\n' });
-    expect(server.posts.map((b) => JSON.parse(b))).toEqual([{ name: 'Rex', categoryId: 2 }]);
+    expect(posts().map((b) => JSON.parse(b))).toEqual([{ name: 'Rex', categoryId: 2 }]);
   });
 
   test('keeps at most --concurrency requests in flight', async () => {
@@ -180,28 +159,19 @@ describe('add --file', () => {
     const file = tempFile('pets.ndjson', Array.from({ length: 20 }, (_, i) => `{"name":"p${i}","categoryId":${i}}`).join('\n'));
     const r = await run(['add', '--file', file, '--concurrency', '3'], { env: env() });
     expect(r.code).toBe(0);
-    expect(server.posts).toHaveLength(20);
+    expect(posts()).toHaveLength(20);
     expect(server.maxInFlight).toBe(3);
   });
 
   test('a 401 stops the load at once and exits 4', async () => {
-    let posts = 0;
-    const server401 = http.createServer((req, res) => {
-      posts += 1;
-      req.resume();
-      req.on('end', () => {
-        res.writeHead(401, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ code: 'unauthorized', message: 'bad key', status: 401 }));
-      });
-    });
-    await new Promise<void>((resolve) => server401.listen(0, '127.0.0.1', resolve));
+    const server401 = await startPetService({ key: 'k', faults: [{ status: 401, json: { code: 'unauthorized', message: 'bad key', status: 401 } }] });
     const file = tempFile('pets.ndjson', Array.from({ length: 50 }, (_, i) => `{"name":"p${i}","categoryId":${i}}`).join('\n'));
     const r = await run(['add', '--file', file, '--concurrency', '1'], {
-      env: { PETSTORE_BASE_URL: `http://127.0.0.1:${(server401.address() as AddressInfo).port}/v1`, PETSTORE_API_KEY: 'wrong' },
+      env: { PETSTORE_BASE_URL: server401.baseUrl, PETSTORE_API_KEY: 'wrong' },
     });
-    server401.close();
+    await server401.close();
     expect(r.code).toBe(4);
-    expect(posts).toBe(1);
+    expect(server401.requests).toHaveLength(1);
     expect(r.stderr).toBe(
       'failed: line 1 "p0": bad key (HTTP 401)\n' +
         'stopped: created 0 pets, 1 failed; items from line 2 on were not sent\n' +
@@ -221,7 +191,7 @@ describe('add --file', () => {
       expect(r.stderr).toBe(message);
       expect(r.code).toBe(2);
     }
-    expect(server.posts).toEqual([]);
+    expect(posts()).toEqual([]);
   });
 
   test('a folder as --file exits 2 without a request', async () => {
@@ -229,7 +199,7 @@ describe('add --file', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bulk-'));
     const r = await run(['add', '--file', dir], { env: env() });
     expect(r).toMatchObject({ code: 2, stdout: '', stderr: `error: cannot read --file ${dir}: EISDIR\n` });
-    expect(server.posts).toEqual([]);
+    expect(posts()).toEqual([]);
   });
 
   test('--failed naming the --file being read (itself or through a link) exits 2 and leaves it as it was', async () => {
@@ -247,7 +217,7 @@ describe('add --file', () => {
       });
     }
     expect(fs.readFileSync(file, 'utf8')).toBe(content);
-    expect(server.posts).toEqual([]);
+    expect(posts()).toEqual([]);
   });
 });
 
@@ -268,7 +238,7 @@ describe('add --file with the real binary', () => {
     expect(code).toBe(2);
     expect(stderr).toBe(`error: --failed ${file} is the file being read by --file; write the failures to another file\n`);
     expect(fs.readFileSync(file, 'utf8')).toBe(content);
-    expect(server.posts).toEqual([]);
+    expect(posts()).toEqual([]);
   });
 
   test('on one terminal-like stream, rows of pets created before a failure come before its message', async () => {
@@ -299,7 +269,7 @@ describe('add --file with the real binary', () => {
     let stdout = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stdin.write('{"name":"first","categoryId":1}\n');
-    while (server.posts.length === 0) await new Promise((r) => setTimeout(r, 20));
+    while (posts().length === 0) await new Promise((r) => setTimeout(r, 20));
     expect(child.exitCode).toBeNull();
     child.stdin.end('{"name":"second","categoryId":2}\n');
     const code = await new Promise((resolve) => child.on('close', resolve));
@@ -317,13 +287,13 @@ describe('add --file with the real binary', () => {
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     for (let i = 0; i < 5; i += 1) child.stdin.write(`{"name":"p${i}","categoryId":${i}}\n`);
-    while (server.posts.length < 2) await new Promise((r) => setTimeout(r, 20));
+    while (posts().length < 2) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGINT');
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).toBe(130);
     const created = stdout.trim().split('\n').map((l) => JSON.parse(l).name);
     expect(created).toEqual(['p0', 'p1']);
-    expect(server.posts.map((b) => JSON.parse(b).name)).toEqual(['p0', 'p1']);
+    expect(posts().map((b) => JSON.parse(b).name)).toEqual(['p0', 'p1']);
     expect(stderr).toBe('interrupted: created 2 pets, 0 failed; items from line 3 on were not sent\n');
   });
 });

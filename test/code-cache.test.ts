@@ -1,14 +1,12 @@
 // The V8 code cache of dist/launch.cjs: where it lives, when it is written,
 // and that a bad cache never changes what a command does.
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-// @ts-expect-error: the sandbox is plain JavaScript without type declarations
-import { createSandbox } from '../sandbox/server.mjs';
 import { createRequire } from 'node:module';
+import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { commandNames } from '../src/main.js';
 import { spawnAsync, tempConfigHome } from './helpers.js';
 
@@ -17,17 +15,16 @@ const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 const { cacheKey } = createRequire(import.meta.url)('../dist/launch.cjs') as { cacheKey(argv: string[]): string };
 const KEY = 'cache-test-key-5f1e2d';
 
-let server: import('node:http').Server;
+let server: PetService;
 let baseUrl: string;
 
 beforeAll(async () => {
-  ({ server } = createSandbox({ key: KEY }));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  server = await startPetService({ key: KEY });
+  baseUrl = server.baseUrl;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
 });
 
 /** Runs the built bin with its own cache folder; returns the folder petstore caches in. */

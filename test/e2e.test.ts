@@ -1,29 +1,21 @@
 // End-to-end: the built bin/petstore.js as a child process against the sandbox
 // on a random loopback port, with an isolated XDG_CONFIG_HOME.
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-// @ts-expect-error: the sandbox is plain JavaScript without type declarations
-import { createSandbox } from '../sandbox/server.mjs';
+import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
 
-interface Sandbox {
-  server: import('node:http').Server;
-  requests: Array<{ method: string; url: string; headers: Record<string, string>; body: string }>;
-}
-
-let sandbox: Sandbox;
+let sandbox: PetService;
 let baseUrl: string;
 
 beforeAll(async () => {
-  sandbox = createSandbox({ key: 'e2e-key', firstId: 9007199254740993n, seed: false });
-  await new Promise<void>((resolve) => sandbox.server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}/v1`;
+  sandbox = await startPetService({ key: 'e2e-key', firstId: 9007199254740993n, seed: false });
+  baseUrl = sandbox.baseUrl;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => sandbox.server.close(resolve));
+  await sandbox.close();
 });
 
 function petstore(args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<ChildResult> {
@@ -92,7 +84,11 @@ describe('petstore against the sandbox', () => {
 
   test('a wrong key exits 4; an unknown id exits 3', async () => {
     const wrong = await petstore(['list'], { ...env(), PETSTORE_API_KEY: 'nope' });
-    expect(wrong).toEqual({ code: 4, stdout: '', stderr: 'error: missing or invalid API key (HTTP 401, code unauthorized)\n' });
+    expect(wrong).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: 'error: missing or invalid API key (HTTP 401, code unauthorized)\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n',
+    });
     const missing = await petstore(['get', '1'], env());
     expect(missing).toEqual({ code: 3, stdout: '', stderr: 'error: no animal with id 1 (HTTP 404, code not_found)\n' });
   });

@@ -1,17 +1,17 @@
 // Network faults and responses the interface does not promise, against a real
 // loopback server: stdout, stderr, exit code and the requests the server saw.
 import { afterEach, describe, expect, test } from 'vitest';
-import { startFaultServer, PET, type FaultServer, type Step } from './fault-server.js';
-import { run } from './helpers.js';
+import { startPetService, type PetService, type Step } from '../sandbox/pet-service.mjs';
+import { PET, run } from './helpers.js';
 
-let server: FaultServer | undefined;
+let server: PetService | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
 
 async function against(script: Step[], argv: string[], env: NodeJS.ProcessEnv = {}) {
-  server = await startFaultServer(script);
+  server = await startPetService({ key: 'fault-key', faults: script });
   const result = await run(argv, {
     env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'fault-key', PETSTORE_NO_DEPRECATION_WARNING: '1', ...env },
   });
@@ -149,7 +149,7 @@ describe('responses the interface does not promise', () => {
 
   test('a body over 16 MiB is aborted', async () => {
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
-    server = await startFaultServer([{ stream: { chunk, times: 20 } }]);
+    server = await startPetService({ key: 'k', faults: [{ stream: { chunk, times: 20 } }] });
     const r = await run(['list'], { env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' } });
     expect(r).toMatchObject({ code: 1, stdout: '', stderr: `error: response from ${server.host} is larger than 16 MiB; aborted\n` });
   });

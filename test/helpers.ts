@@ -68,6 +68,9 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
   }
 }
 
+/** A Pet as a fixed answer of a fake service carries it. */
+export const PET = { id: 1, name: 'Rex', categoryId: 2, status: 'available' };
+
 /** The interface's Error body. */
 export function errorBody(status: number, code: string, message: string) {
   return { code, message, status };

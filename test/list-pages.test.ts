@@ -1,8 +1,7 @@
 // list --all (RFC 8288 Link rel="next") and the machine formats of list.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import nock from 'nock';
 import { describe, expect, test } from 'vitest';
+import { startPetService } from '../sandbox/pet-service.mjs';
 import { BASE, run, serviceEnv } from './helpers.js';
 
 const pet = (id: number) => ({ id, name: `p${id}`, categoryId: 1, status: 'available' });
@@ -59,17 +58,17 @@ describe('list --all', () => {
   });
 
   test('stops with an error, never silently, after 1000 pages', async () => {
-    let served = 0;
-    const server = http.createServer((req, res) => {
-      served += 1;
-      const page = Number(new URL(req.url!, 'http://x').searchParams.get('page') ?? '1');
-      res.writeHead(200, { 'content-type': 'application/json', link: `</v1/pets?page=${page + 1}>; rel="next"` });
-      res.end(JSON.stringify([pet(page)]));
+    const server = await startPetService({
+      key: 'k',
+      faults: (request) => {
+        const page = Number(new URL(request.url, 'http://x').searchParams.get('page') ?? '1');
+        return { status: 200, headers: { link: `</v1/pets?page=${page + 1}>; rel="next"` }, json: [pet(page)] };
+      },
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
-    const r = await run(['list', '--all', '--format', 'ndjson'], { env: { PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1`, PETSTORE_API_KEY: 'k' } });
-    server.close();
+    const port = server.port;
+    const r = await run(['list', '--all', '--format', 'ndjson'], { env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' } });
+    await server.close();
+    const served = server.requests.length;
     expect(r.code).toBe(1);
     expect(served).toBe(1000);
     expect(r.stdout.trim().split('\n')).toHaveLength(1000);

@@ -1,17 +1,15 @@
-// Process hygiene of the real binary: broken pipes, signals, proxies and
-// concurrent config writes.
+// Process hygiene of the real binary: broken pipes, signals and concurrent
+// config writes. (Proxies: network-paths.test.ts.)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startFaultServer, PET, type FaultServer } from './fault-server.js';
-import { spawnAsync, tempConfigHome } from './helpers.js';
+import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
+import { PET, spawnAsync, tempConfigHome } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
-let server: FaultServer | undefined;
+let server: PetService | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -25,7 +23,7 @@ describe('process hygiene', () => {
   test('stdout closed early (| head -c 1) ends quietly', async () => {
     // 19 pets, under the default --limit of 20 (a full page would add a warning), and 95 kB, more than a pipe holds.
     const pets = Array.from({ length: 19 }, (_, i) => ({ ...PET, id: i + 1, name: 'x'.repeat(5000) }));
-    server = await startFaultServer([{ status: 200, json: pets }]);
+    server = await startPetService({ key: 'k', faults: [{ status: 200, json: pets }] });
     const r = await spawnAsync('bash', ['-c', `"${process.execPath}" "${BIN}" list --json | head -c 1; exit \${PIPESTATUS[0]}`],
       baseEnv({ PETSTORE_BASE_URL: server.baseUrl }));
     expect(r.stdout).toBe('[');
@@ -37,7 +35,7 @@ describe('process hygiene', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const)('%s aborts the request in flight and exits %i', async (signal, code) => {
-    server = await startFaultServer([{ hang: true }]);
+    server = await startPetService({ key: 'k', faults: [{ hang: true }] });
     const child = spawn(process.execPath, [BIN, 'list'], { env: baseEnv({ PETSTORE_BASE_URL: server.baseUrl }) });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
@@ -46,22 +44,6 @@ describe('process hygiene', () => {
     const exit = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(exit).toBe(code);
     expect(stderr).toBe('');
-  });
-
-  test('HTTPS_PROXY/HTTP_PROXY are honoured', async () => {
-    const seen: string[] = [];
-    const proxy = http.createServer((req, res) => {
-      seen.push(`${req.method} ${req.url}`);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify([PET]));
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    const r = await spawnAsync(process.execPath, [BIN, 'list'], baseEnv({ PETSTORE_BASE_URL: 'http://localhost:9/v1', HTTP_PROXY: proxyUrl }));
-    proxy.close();
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toBe('1\tRex\t2\tavailable\n');
-    expect(seen).toEqual(['GET http://localhost:9/v1/pets?limit=20']);
   });
 
   test('concurrent invocations never corrupt the config file', async () => {

@@ -6,7 +6,7 @@
  * numbers and check it against the zod schemas, and turn an HTTP error status
  * into a ServiceError.
  */
-import { EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { InterruptedError, RequestError, ServiceError } from '../errors.js';
 import { BodyReadError, exchange, first, type Exchange, type ExchangeLimits } from './exchange.js';
@@ -14,6 +14,7 @@ import { stringifyJson } from './json.js';
 import { describeBody, describeDate, isTimeout, nextLink, parseBody, retryHint, tryParse } from './response.js';
 import { provesNotSent, retryInterceptor } from './retry.js';
 import { describeIssue, Pet, Pets, ServiceErrorBody, type ListPetsQuery, type NewPet } from './schemas.js';
+import { describeNetworkFailure, openDispatcher, type ProxyChoice } from './transport.js';
 
 /** Largest response body read, in bytes (16 MiB). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -84,19 +85,14 @@ export class PetstoreClient {
   private readonly limits: ExchangeLimits;
   /** Origin of the base URL: every request goes there (next-page links are held to it). */
   readonly origin: string;
+  private readonly proxy?: ProxyChoice;
 
   constructor(private readonly options: ClientOptions) {
     const timeout = options.timeoutMs;
     const timeouts = { connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout };
-    const httpProxy = options.env.HTTP_PROXY ?? options.env.http_proxy;
-    const httpsProxy = options.env.HTTPS_PROXY ?? options.env.https_proxy;
     this.origin = options.baseUrl.origin;
-    // EnvHttpProxyAgent consults NO_PROXY on every request. Without a proxy, one
-    // Pool for that origin does the job and saves the Agent's per-request lookup.
-    const agent =
-      httpProxy || httpsProxy
-        ? new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy: options.env.NO_PROXY ?? options.env.no_proxy, ...timeouts })
-        : new Pool(this.origin, timeouts);
+    const { dispatcher: agent, proxy } = openDispatcher(options.baseUrl, options.env, timeouts);
+    this.proxy = proxy;
     this.dispatcher = agent.compose(retryInterceptor({ retries: options.retries, log: options.log }));
     this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(timeout)]);
     this.baseHeaders = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json', 'user-agent': options.userAgent };
@@ -253,9 +249,8 @@ export class PetstoreClient {
     if (signal?.aborted || isTimeout(error)) {
       return new RequestError(`request to ${host} timed out after ${this.options.timeoutMs} ms`, 'timeout');
     }
+    const failure = describeNetworkFailure(error, host, this.proxy);
     const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-    const reason = code ? `${code}` : error instanceof Error ? error.message : String(error);
-    const failure = new RequestError(`cannot reach ${host}: ${reason}`, 'network_error');
     failure.notSent = provesNotSent(code);
     return failure;
   }

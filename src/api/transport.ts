@@ -1,0 +1,172 @@
+/**
+ * How requests reach the service: directly, over one keep-alive Pool for the
+ * base URL's origin, or through the proxy that HTTPS_PROXY / HTTP_PROXY name
+ * for it (NO_PROXY aside; a loopback host never uses a proxy, so the key never
+ * crosses one in plain text). Also what a failure to get an answer tells the
+ * user: an unverifiable certificate, a host that answered something
+ * unreadable, a proxy that refused, or a host that could not be reached.
+ */
+import { maxHeaderSize } from 'node:http';
+import { Pool, ProxyAgent, type Dispatcher } from 'undici';
+import { RequestError, UsageError } from '../errors.js';
+import { isLoopback } from '../settings.js';
+
+/** The proxy requests go through, and the variable that named it (for messages; its credentials are never shown). */
+export interface ProxyChoice {
+  url: URL;
+  variable: string;
+}
+
+/** undici's connect, header and body timeouts, in milliseconds. */
+export interface Timeouts {
+  connect: { timeout: number };
+  headersTimeout: number;
+  bodyTimeout: number;
+}
+
+/** A network failure whose message comes with a hint line, such as how to trust a CA. Exit 1. */
+export class NetworkError extends RequestError {
+  constructor(message: string, code: string, override readonly hint?: string) {
+    super(message, code);
+  }
+}
+
+/**
+ * The proxy for requests to `url` (an http or https URL), from `env`:
+ * HTTPS_PROXY (then HTTP_PROXY, as undici's EnvHttpProxyAgent does) for https,
+ * HTTP_PROXY for http; each also lower-case, upper-case first. Undefined for a
+ * loopback host, when no variable is set, or when NO_PROXY lists the host
+ * (comma- or space-separated names, a leading "." or "*." for subdomains, an
+ * optional ":port", "*" for every host). A value without "://" is taken as http.
+ * Throws UsageError naming the variable (never its value) when it is not an
+ * http(s) URL.
+ */
+export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefined {
+  if (isLoopback(url.hostname)) return undefined;
+  const names = url.protocol === 'https:' ? ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'] : ['HTTP_PROXY', 'http_proxy'];
+  const variable = names.find((name) => env[name]);
+  if (variable === undefined || listedInNoProxy(url, env.NO_PROXY || env.no_proxy || '')) return undefined;
+  const text = env[variable]!;
+  let proxy: URL | undefined;
+  try {
+    proxy = new URL(text.includes('://') ? text : `http://${text}`);
+  } catch {
+    proxy = undefined;
+  }
+  if (!proxy || (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') || !proxy.hostname) {
+    throw new UsageError(`invalid value for ${variable}: it must be a proxy URL such as http://proxy.example:3128 (the value is not shown)`);
+  }
+  return { url: proxy, variable };
+}
+
+/** True when a NO_PROXY entry covers `url`'s host and port. */
+function listedInNoProxy(url: URL, noProxy: string): boolean {
+  const host = url.hostname.replace(/^\[(.+)\]$/, '$1').replace(/(.)\.$/, '$1').toLowerCase();
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  return noProxy.split(/[,\s]+/).some((entry) => {
+    if (!entry) return false;
+    const parts = /^\[(.+)\](?::(\d+))?$/.exec(entry) ?? (entry.split(':').length === 2 ? /^(.+):(\d+)$/.exec(entry) : null);
+    const name = (parts ? parts[1]! : entry.replace(/^\[(.+)\]$/, '$1')).toLowerCase();
+    if (parts?.[2] && Number(parts[2]) !== port) return false;
+    if (name === '*') return true;
+    const suffix = name.replace(/^\*?\./, '').replace(/(.)\.$/, '$1');
+    return (!name.startsWith('*') && host === suffix) || host.endsWith(`.${suffix}`);
+  });
+}
+
+/**
+ * The dispatcher for every request of one invocation to `baseUrl`'s origin:
+ * a Pool when no proxy applies (see {@link proxyFor}), else a ProxyAgent that
+ * tunnels https with CONNECT and leaves resolving the host name to the proxy;
+ * credentials in the proxy URL go as Basic Proxy-Authorization. Returns the
+ * proxy too, for {@link describeNetworkFailure}. Throws what proxyFor throws.
+ */
+export function openDispatcher(baseUrl: URL, env: NodeJS.ProcessEnv, timeouts: Timeouts): { dispatcher: Dispatcher; proxy?: ProxyChoice } {
+  const proxy = proxyFor(baseUrl, env);
+  if (!proxy) return { dispatcher: new Pool(baseUrl.origin, timeouts) };
+  // ProxyAgent times its own connections (to the proxy, and TLS through the tunnel) by connectTimeout.
+  return { dispatcher: new ProxyAgent({ uri: proxy.url.href, ...timeouts, connectTimeout: timeouts.connect.timeout }), proxy };
+}
+
+const TRUST_HINT =
+  'petstore trusts the certificate authorities built into Node.js; to trust another, set NODE_EXTRA_CA_CERTS to its PEM file, ' +
+  'or NODE_USE_SYSTEM_CA=1 to use the system certificate store.';
+
+/** What is wrong with a certificate, by the verification error's code (OpenSSL's, or Node's for the name check). */
+const CERTIFICATE_PROBLEMS: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'it is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its chain ends in a self-signed certificate authority that is not trusted',
+  CERT_HAS_EXPIRED: 'it has expired',
+  CERT_NOT_YET_VALID: 'it is not valid yet',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'it is issued by a certificate authority that is not trusted',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'it is issued by a certificate authority that is not trusted',
+  UNABLE_TO_GET_ISSUER_CERT: 'it is issued by a certificate authority that is not trusted',
+  CERT_REVOKED: 'it has been revoked',
+  CERT_SIGNATURE_FAILURE: 'its signature is not valid',
+};
+
+/** Errors that mean a connection never got to its peer; with a proxy in use, that peer is the proxy. */
+const UNREACHABLE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN'];
+
+/** The error's code, or its cause's (undici wraps some errors). */
+function codeOf(error: unknown): string | undefined {
+  const e = error as { code?: string; cause?: { code?: string } } | undefined;
+  return e?.code ?? e?.cause?.code;
+}
+
+/**
+ * The message for a request to `host` (as "name[:port]") that got no usable
+ * answer: `error` is what undici rejected with, `proxy` the one in use.
+ * Certificate failures say what is wrong and how to trust a CA; a host that
+ * answered unreadable HTTP, or a proxy that refused the tunnel, is never
+ * described as unreachable. Returns the error to throw (exit 1).
+ */
+export function describeNetworkFailure(error: unknown, host: string, proxy?: ProxyChoice): RequestError {
+  const code = codeOf(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const viaProxy = proxy ? `the proxy ${proxy.url.host} (from ${proxy.variable})` : '';
+  const cause = (error as { cause?: unknown })?.cause ?? error;
+  const tlsCode = code === 'UND_ERR_PRX_TLS' ? codeOf(cause) : code;
+  // With an https proxy, a certificate error may be the proxy's: undici wraps only a name mismatch of the proxy.
+  const whose = code === 'UND_ERR_PRX_TLS' ? viaProxy : proxy?.url.protocol === 'https:' ? `${host} or of ${viaProxy}` : host;
+  if (tlsCode === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    const names = (cause as { cert?: { subjectaltname?: string } }).cert?.subjectaltname;
+    return new NetworkError(
+      `cannot verify the TLS certificate of ${whose}: it is issued for other names${names ? ` (${names})` : ''} (${tlsCode})`,
+      'tls_certificate',
+      `Use a base URL whose host is one of the certificate's names. ${TRUST_HINT}`,
+    );
+  }
+  if (tlsCode && (CERTIFICATE_PROBLEMS[tlsCode] || /^(CERT_|UNABLE_TO_|.*SELF_SIGNED)/.test(tlsCode))) {
+    const problem = CERTIFICATE_PROBLEMS[tlsCode] ?? 'it cannot be verified';
+    return new NetworkError(`cannot verify the TLS certificate of ${whose}: ${problem} (${tlsCode})`, 'tls_certificate', TRUST_HINT);
+  }
+  if (code && (/^ERR_SSL_/.test(code) || code === 'EPROTO')) {
+    return new RequestError(`the TLS handshake with ${proxy?.url.protocol === 'https:' ? whose : host} failed (${code}); is it an https server?`, 'tls_failed');
+  }
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') {
+    return new RequestError(
+      `${host} answered with response headers larger than the ${Math.round(maxHeaderSize / 1024)} KiB petstore reads (${code})`,
+      'unexpected_response',
+    );
+  }
+  // undici's HTTPParserError carries no code (it looks up llhttp's error name by number in a map keyed by name).
+  if (code?.startsWith('HPE_') || (error as { name?: string })?.name === 'HTTPParserError') {
+    const reason = code ?? /\((.+)\)$/.exec(message)?.[1] ?? message;
+    return new RequestError(`${host} answered with a response that is not valid HTTP/1.1 (${reason})`, 'unexpected_response');
+  }
+  if (proxy) {
+    const refused = /Proxy response \((\d+)\)/.exec(message);
+    if (refused?.[1] === '407') {
+      return new NetworkError(
+        `${viaProxy} refused to open a tunnel to ${host}: HTTP 407 Proxy Authentication Required`,
+        'proxy_refused',
+        `Give the proxy's user and password in ${proxy.variable}, as http://user:password@host:port (percent-encoded).`,
+      );
+    }
+    if (refused) return new RequestError(`${viaProxy} could not open a tunnel to ${host}: HTTP ${refused[1]}`, 'proxy_refused');
+    if (code === 'UND_ERR_PRX_CONN') return new RequestError(`${viaProxy} closed the connection before a tunnel to ${host} was open`, 'proxy_failed');
+    if (code && UNREACHABLE_CODES.includes(code)) return new RequestError(`cannot reach ${viaProxy}: ${code}`, 'network_error');
+  }
+  return new RequestError(`cannot reach ${host}: ${code ?? message}`, 'network_error');
+}

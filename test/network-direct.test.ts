@@ -1,0 +1,142 @@
+// Direct network paths, end to end: the built binary against the fake service
+// on loopback over http and over https with a test CA (NODE_EXTRA_CA_CERTS),
+// each way a certificate can fail, and hosts that answered something petstore
+// cannot read (never described as unreachable).
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startPetService, type PetService, type Step } from '../sandbox/pet-service.mjs';
+import { createTestPki, type TestPki } from './fakes/certificates.js';
+import { spawnPetstore, tempConfigHome } from './helpers.js';
+
+const KEY = 'direct-key-7d1c';
+const REX = '{"id":1,"name":"Rex","categoryId":1,"status":"available"}\n';
+const TRUST =
+  'petstore trusts the certificate authorities built into Node.js; to trust another, set NODE_EXTRA_CA_CERTS to its PEM file, ' +
+  'or NODE_USE_SYSTEM_CA=1 to use the system certificate store.';
+
+let pki: TestPki;
+const services: Record<'http' | 'server' | 'expired' | 'selfSigned' | 'wrongName' | 'unknownCa', PetService> = {} as never;
+
+beforeAll(async () => {
+  pki = await createTestPki();
+  services.http = await startPetService({ key: KEY });
+  for (const kind of ['server', 'expired', 'selfSigned', 'wrongName', 'unknownCa'] as const) {
+    services[kind] = await startPetService({ key: KEY, tls: pki[kind] });
+  }
+});
+
+afterAll(async () => {
+  await Promise.all(Object.values(services).map((service) => service.close()));
+});
+
+/** petstore with exactly these variables: the key, a fresh config folder, and `extra`. */
+function petstore(args: string[], extra: NodeJS.ProcessEnv) {
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: tempConfigHome(), NO_COLOR: '1', PETSTORE_API_KEY: KEY };
+  return spawnPetstore(args, { ...env, PETSTORE_NO_DEPRECATION_WARNING: '1', ...extra });
+}
+
+/** A fake service answering every request with `step`, for one test. */
+async function answering(step: Step, run: (service: PetService) => Promise<void>): Promise<void> {
+  const service = await startPetService({ key: KEY, faults: [step] });
+  try {
+    await run(service);
+  } finally {
+    await service.close();
+  }
+}
+
+describe('direct paths that work', () => {
+  test('http on loopback: the GET reaches the service with the key', async () => {
+    const service = services.http;
+    const r = await petstore(['get', '1', '--json'], { PETSTORE_BASE_URL: service.baseUrl });
+    expect(r).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(service.requests.at(-1)).toMatchObject({ method: 'GET', url: '/v1/pets/1', headers: { authorization: `Bearer ${KEY}` } });
+  });
+
+  test.each(['127.0.0.1', 'localhost'])('https to %s with the test CA given by NODE_EXTRA_CA_CERTS', async (host) => {
+    const service = services.server;
+    const before = service.requests.length;
+    const r = await petstore(['get', '1', '--json'], {
+      PETSTORE_BASE_URL: `https://${host}:${service.port}/v1`,
+      NODE_EXTRA_CA_CERTS: pki.caFile,
+    });
+    expect(r).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(service.requests.slice(before)).toMatchObject([{ method: 'GET', url: '/v1/pets/1', headers: { host: `${host}:${service.port}` } }]);
+  });
+});
+
+describe('a certificate that cannot be verified: exit 1, the host, what is wrong, how to trust a CA; nothing sent', () => {
+  test('the test CA without NODE_EXTRA_CA_CERTS is an unknown CA', async () => {
+    const service = services.server;
+    const before = service.requests.length;
+    const r = await petstore(['get', '1'], { PETSTORE_BASE_URL: service.baseUrl });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `error: cannot verify the TLS certificate of ${service.host}: it is issued by a certificate authority that is not trusted ` +
+        `(UNABLE_TO_VERIFY_LEAF_SIGNATURE)\n${TRUST}\n`,
+    });
+    expect(service.requests.length).toBe(before);
+  });
+
+  test.each([
+    ['selfSigned', 'it is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT)'],
+    ['expired', 'it has expired (CERT_HAS_EXPIRED)'],
+    ['unknownCa', 'it is issued by a certificate authority that is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE)'],
+  ] as const)('%s, with the test CA trusted', async (kind, problem) => {
+    const service = services[kind];
+    const r = await petstore(['list'], { PETSTORE_BASE_URL: `https://localhost:${service.port}/v1`, NODE_EXTRA_CA_CERTS: pki.caFile });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: `error: cannot verify the TLS certificate of localhost:${service.port}: ${problem}\n${TRUST}\n` });
+    expect(service.requests).toEqual([]);
+  });
+
+  test('a certificate for another name; with --json the error is one JSON object and nothing else', async () => {
+    const service = services.wrongName;
+    const r = await petstore(['list', '--json'], { PETSTORE_BASE_URL: service.baseUrl, NODE_EXTRA_CA_CERTS: pki.caFile });
+    const message = `cannot verify the TLS certificate of ${service.host}: it is issued for other names (DNS:wrong.invalid) (ERR_TLS_CERT_ALTNAME_INVALID)`;
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `${JSON.stringify({ code: 'tls_certificate', message, status: null })}\n`,
+    });
+    const plain = await petstore(['list'], { PETSTORE_BASE_URL: service.baseUrl, NODE_EXTRA_CA_CERTS: pki.caFile });
+    expect(plain.stderr).toBe(`error: ${message}\nUse a base URL whose host is one of the certificate's names. ${TRUST}\n`);
+    expect(service.requests).toEqual([]);
+  });
+});
+
+describe('a host that answered is never described as unreachable', () => {
+  test('response headers over 16 KiB', async () => {
+    await answering({ status: 200, headers: { 'x-padding': 'a'.repeat(20 * 1024) }, json: [] }, async (service) => {
+      const r = await petstore(['list'], { PETSTORE_BASE_URL: service.baseUrl });
+      expect(r).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: ${service.host} answered with response headers larger than the 16 KiB petstore reads (UND_ERR_HEADERS_OVERFLOW)\n`,
+      });
+      expect(r.stderr).not.toContain('cannot reach');
+      expect(service.requests).toHaveLength(1);
+    });
+  });
+
+  test('an answer that is not HTTP', async () => {
+    await answering({ raw: 'SSH-2.0-OpenSSH_9.2\r\n\r\n' }, async (service) => {
+      const r = await petstore(['list', '--retries', '0'], { PETSTORE_BASE_URL: service.baseUrl });
+      expect(r).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: ${service.host} answered with a response that is not valid HTTP/1.1 (Expected HTTP/, RTSP/ or ICE/)\n`,
+      });
+    });
+  });
+
+  test('an https base URL for a server that speaks plain http', async () => {
+    const service = services.http;
+    const r = await petstore(['list', '--retries', '0'], { PETSTORE_BASE_URL: `https://${service.host}/v1` });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: the TLS handshake with ${service.host} failed (ERR_SSL_WRONG_VERSION_NUMBER); is it an https server?\n`,
+    });
+  });
+});

@@ -1,0 +1,234 @@
+// Proxy paths, end to end: the built binary, a test HTTP proxy (CONNECT and
+// forwarding; test/fakes/proxy.ts) and the fake service over https with a test
+// CA. The base URL's host, petstore.invalid, is known only to the proxy, so a
+// success proves that petstore left name resolution to it.
+import { request } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
+import { createTestPki, type TestPki } from './fakes/certificates.js';
+import { startProxy, type TestProxy, type ProxyOptions } from './fakes/proxy.js';
+import { spawnPetstore, tempConfigHome } from './helpers.js';
+
+const KEY = 'proxy-key-3f9a0b';
+const BASE_URL = 'https://petstore.invalid/v1';
+const REX = '{"id":1,"name":"Rex","categoryId":1,"status":"available"}\n';
+
+let pki: TestPki;
+let service: PetService;
+let proxy: TestProxy | undefined;
+
+beforeAll(async () => {
+  pki = await createTestPki();
+  service = await startPetService({ key: KEY, tls: pki.server });
+});
+afterAll(() => service.close());
+afterEach(async () => {
+  await proxy?.close();
+  proxy = undefined;
+});
+
+/** A test proxy that maps petstore.invalid to the fake service. */
+async function proxyTo(target: PetService, options: ProxyOptions = {}): Promise<TestProxy> {
+  proxy = await startProxy({ hosts: { 'petstore.invalid': target.port }, ...options });
+  return proxy;
+}
+
+/** petstore with exactly these variables: the key, the test CA, the base URL, a fresh config folder, and `extra`. */
+function petstore(args: string[], extra: NodeJS.ProcessEnv) {
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: tempConfigHome(), NO_COLOR: '1', PETSTORE_API_KEY: KEY };
+  return spawnPetstore(args, { ...env, NODE_EXTRA_CA_CERTS: pki.caFile, PETSTORE_BASE_URL: BASE_URL, PETSTORE_NO_DEPRECATION_WARNING: '1', ...extra });
+}
+
+describe('https through a proxy', () => {
+  test.each(['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY'])(
+    '%s: a CONNECT tunnel to petstore.invalid:443; the proxy never sees the key',
+    async (variable) => {
+      const p = await proxyTo(service);
+      const before = service.requests.length;
+      const r = await petstore(['list', '--all', '--limit', '3', '--format', 'ndjson'], { [variable]: p.url });
+      expect(r.stderr).toBe('');
+      expect(r.stdout.split('\n').map((line) => line && JSON.parse(line).name)).toEqual(['Rex', 'Tom', 'Bella', 'Goldie', '']);
+      expect(r.code).toBe(0);
+      expect(p.log.length).toBeGreaterThan(0);
+      expect(p.log.every((entry) => entry.method === 'CONNECT' && entry.target === 'petstore.invalid:443')).toBe(true);
+      expect(JSON.stringify(p.log)).not.toContain(KEY);
+      // The tunnel carried TLS: the name in the ClientHello shows, the key does not.
+      expect(p.tunneled()).toContain('petstore.invalid');
+      expect(p.tunneled()).not.toContain(KEY);
+      const seen = service.requests.slice(before);
+      expect(seen.map((q) => q.url)).toEqual(['/v1/pets?limit=3', expect.stringMatching(/^\/v1\/pets\?limit=3&cursor=\w+$/)]);
+      expect(seen.every((q) => q.headers.host === 'petstore.invalid' && q.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+    },
+  );
+
+  test('a proxy given as host:port, without a scheme, is taken as http', async () => {
+    const p = await proxyTo(service);
+    const r = await petstore(['get', '1', '--json'], { HTTPS_PROXY: `127.0.0.1:${p.port}` });
+    expect(r).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(p.log.map((entry) => entry.method)).toEqual(['CONNECT']);
+  });
+
+  test('an https proxy, trusted through the test CA', async () => {
+    const p = await proxyTo(service, { tls: pki.server });
+    const r = await petstore(['get', '1', '--json'], { HTTPS_PROXY: p.url });
+    expect(r).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(p.log.map((entry) => `${entry.method} ${entry.target}`)).toEqual(['CONNECT petstore.invalid:443']);
+  });
+});
+
+describe('proxy credentials', () => {
+  const password = 's3cr:et@pw';
+  const withCredentials = (port: number, pass: string) => `http://pet-user:${encodeURIComponent(pass)}@127.0.0.1:${port}`;
+
+  test('user:pass@ in HTTPS_PROXY reaches the proxy as Proxy-Authorization and is printed nowhere', async () => {
+    const p = await proxyTo(service, { credentials: `pet-user:${password}` });
+    const before = service.requests.length;
+    const r = await petstore(['get', '1', '--json', '--verbose'], { HTTPS_PROXY: withCredentials(p.port, password) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(REX);
+    expect(p.log.map((entry) => entry.headers['proxy-authorization'])).toEqual([`Basic ${Buffer.from(`pet-user:${password}`).toString('base64')}`]);
+    for (const text of [r.stdout, r.stderr]) {
+      expect(text).not.toContain('s3cr');
+      expect(text).not.toContain(encodeURIComponent(password));
+    }
+    expect(service.requests.slice(before).map((q) => q.headers['proxy-authorization'])).toEqual([undefined]);
+  });
+
+  test.each([
+    ['a wrong password', (port: number) => withCredentials(port, 'wrong-s3cr')],
+    ['no credentials', (port: number) => `http://127.0.0.1:${port}`],
+  ])('%s: exit 1, the 407 explained, no password shown, nothing reaches the service', async (_name, proxyUrl) => {
+    const p = await proxyTo(service, { credentials: `pet-user:${password}` });
+    const before = service.requests.length;
+    const r = await petstore(['list'], { HTTPS_PROXY: proxyUrl(p.port) });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `error: the proxy 127.0.0.1:${p.port} (from HTTPS_PROXY) refused to open a tunnel to petstore.invalid: HTTP 407 Proxy Authentication Required\n` +
+        "Give the proxy's user and password in HTTPS_PROXY, as http://user:password@host:port (percent-encoded).\n",
+    });
+    expect(service.requests.length).toBe(before);
+  });
+});
+
+describe('NO_PROXY', () => {
+  test.each(['petstore.invalid', 'PETSTORE.INVALID', '.invalid', 'other.example, petstore.invalid', 'petstore.invalid:443', '*'])(
+    'NO_PROXY=%s bypasses the proxy: petstore resolves petstore.invalid itself (and cannot)',
+    async (noProxy) => {
+      const p = await proxyTo(service);
+      const r = await petstore(['list', '--retries', '0'], { HTTPS_PROXY: p.url, NO_PROXY: noProxy });
+      expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: cannot reach petstore.invalid: ENOTFOUND\n' });
+      expect(p.log).toEqual([]);
+    },
+  );
+
+  test.each(['other.invalid', 'store.invalid', '*.petstore.invalid', 'petstore.invalid:8443'])(
+    'NO_PROXY=%s does not cover petstore.invalid: the proxy carries the request',
+    async (noProxy) => {
+      const p = await proxyTo(service);
+      const r = await petstore(['get', '1', '--json'], { HTTPS_PROXY: p.url, no_proxy: noProxy });
+      expect(r).toEqual({ code: 0, stdout: REX, stderr: '' });
+      expect(p.log.map((entry) => entry.target)).toEqual(['petstore.invalid:443']);
+    },
+  );
+});
+
+describe('a loopback base URL never goes through a proxy', () => {
+  test('the test proxy forwards a plain request given to it, and logs it (what a loopback request through it would show)', async () => {
+    const http = await startPetService({ key: KEY });
+    const p = await proxyTo(http);
+    const r = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: p.port, path: `${http.baseUrl}/pets/1`, headers: { authorization: `Bearer ${KEY}` } }, (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+      });
+      req.on('error', reject).end();
+    });
+    await http.close();
+    expect(r).toEqual({ status: 200, body: REX.trim() });
+    expect(p.log.map((entry) => `${entry.method} ${entry.target}`)).toEqual([`GET ${http.baseUrl}/pets/1`]);
+  });
+
+  test('http on loopback with HTTP_PROXY and HTTPS_PROXY set: direct, the proxy sees nothing', async () => {
+    const http = await startPetService({ key: KEY });
+    const p = await proxyTo(http);
+    const proxies = { HTTP_PROXY: p.url, HTTPS_PROXY: p.url, http_proxy: p.url, https_proxy: p.url };
+    const r = await petstore(['get', '1', '--json'], { ...proxies, PETSTORE_BASE_URL: http.baseUrl });
+    await http.close();
+    expect(r).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(p.log).toEqual([]);
+    expect(http.requests.map((q) => q.headers.authorization)).toEqual([`Bearer ${KEY}`]);
+  });
+
+  test('https to localhost with HTTPS_PROXY set: direct', async () => {
+    const p = await proxyTo(service);
+    const r = await petstore(['get', '1', '--json'], { HTTPS_PROXY: p.url, PETSTORE_BASE_URL: `https://localhost:${service.port}/v1` });
+    expect(r).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(p.log).toEqual([]);
+  });
+});
+
+describe('failures on the way through a proxy', () => {
+  test('a proxy nobody listens on: the message names the proxy, not the host', async () => {
+    const r = await petstore(['list', '--retries', '0'], { HTTPS_PROXY: 'http://127.0.0.1:9' });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: cannot reach the proxy 127.0.0.1:9 (from HTTPS_PROXY): ECONNREFUSED\n' });
+  });
+
+  test('a host the proxy cannot reach: its answer to CONNECT', async () => {
+    const p = await proxyTo(service);
+    const r = await petstore(['list'], { HTTPS_PROXY: p.url, PETSTORE_BASE_URL: 'https://unknown.invalid/v1' });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: the proxy 127.0.0.1:${p.port} (from HTTPS_PROXY) could not open a tunnel to unknown.invalid: HTTP 502\n`,
+    });
+    expect(p.log.map((entry) => `${entry.method} ${entry.target}`)).toEqual(['CONNECT unknown.invalid:443']);
+  });
+
+  test('a service that never answers through the tunnel: the --timeout names the host', async () => {
+    const hanging = await startPetService({ key: KEY, tls: pki.server, faults: [{ hang: true }] });
+    const p = await proxyTo(hanging);
+    const r = await petstore(['list', '--timeout', '500'], { HTTPS_PROXY: p.url });
+    await hanging.close();
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: request to petstore.invalid timed out after 500 ms\n' });
+    expect(hanging.requests.map((q) => q.url)).toEqual(['/v1/pets?limit=20']);
+  });
+
+  test('a self-signed certificate at the end of the tunnel names the host and how to trust a CA', async () => {
+    const selfSigned = await startPetService({ key: KEY, tls: pki.selfSigned });
+    const p = await proxyTo(selfSigned);
+    const r = await petstore(['list'], { HTTPS_PROXY: p.url });
+    await selfSigned.close();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'error: cannot verify the TLS certificate of petstore.invalid: it is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT)\n' +
+        'petstore trusts the certificate authorities built into Node.js; to trust another, set NODE_EXTRA_CA_CERTS to its PEM file, ' +
+        'or NODE_USE_SYSTEM_CA=1 to use the system certificate store.\n',
+    );
+    expect(selfSigned.requests).toEqual([]);
+  });
+
+  test('an https proxy whose own certificate is self-signed: the message names both ends', async () => {
+    const p = await proxyTo(service, { tls: pki.selfSigned });
+    const r = await petstore(['list'], { HTTPS_PROXY: p.url });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(`^error: cannot verify the TLS certificate of petstore\\.invalid or of the proxy localhost:${p.port} \\(from HTTPS_PROXY\\): it is self-signed \\(DEPTH_ZERO_SELF_SIGNED_CERT\\)\\n`),
+    );
+    expect(p.log).toEqual([]);
+  });
+
+  test.each(['ftp://pet-user:hunter2@proxy.example', 'http://[pet-user:hunter2'])(
+    'HTTPS_PROXY=%s is refused with exit 2, naming the variable but not its value',
+    async (value) => {
+      const r = await petstore(['list'], { HTTPS_PROXY: value });
+      expect(r).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'error: invalid value for HTTPS_PROXY: it must be a proxy URL such as http://proxy.example:3128 (the value is not shown)\n',
+      });
+    },
+  );
+});

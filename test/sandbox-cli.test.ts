@@ -1,0 +1,107 @@
+// The sandbox command (sandbox/server.mjs, `npm run sandbox`): its flags, tried
+// the way a user would, with the built petstore against it.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createTestPki } from './fakes/certificates.js';
+import { spawnAsync, spawnPetstore, tempConfigHome } from './helpers.js';
+
+const SANDBOX = fileURLToPath(new URL('../sandbox/server.mjs', import.meta.url));
+let child: ChildProcessWithoutNullStreams | undefined;
+afterEach(async () => {
+  if (child && child.exitCode === null) {
+    const closed = new Promise((resolve) => child!.on('close', resolve));
+    child.kill('SIGTERM');
+    await closed;
+  }
+  child = undefined;
+});
+
+/** Starts the sandbox with `args` on a free port; resolves with the base URL it printed and what it wrote to stderr so far. */
+async function sandbox(args: string[]): Promise<{ baseUrl: string; stderr: () => string }> {
+  child = spawn(process.execPath, [SANDBOX, '--port', '0', ...args], { env: { PATH: process.env.PATH } });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const first = (await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next()).value as string;
+  const baseUrl = /^petstore sandbox listening on (\S+)$/.exec(first)?.[1];
+  if (!baseUrl) throw new Error(`the sandbox printed ${first}; stderr: ${stderr}`);
+  return { baseUrl, stderr: () => stderr };
+}
+
+function petstore(args: string[], baseUrl: string, extra: NodeJS.ProcessEnv = {}) {
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: baseUrl };
+  return spawnPetstore(args, { ...env, PETSTORE_API_KEY: 'cli-key', PETSTORE_NO_DEPRECATION_WARNING: '1', ...extra });
+}
+
+describe('npm run sandbox', () => {
+  test('--help lists every flag and exits 0', async () => {
+    const r = await spawnAsync(process.execPath, [SANDBOX, '--help'], { PATH: process.env.PATH });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    for (const flag of ['--port', '--key', '--first-id', '--no-seed', '--page-size', '--no-links', '--tls-cert', '--tls-key', '--drop-every', '--help']) {
+      expect(r.stdout).toContain(flag);
+    }
+  });
+
+  test.each([
+    [['--page-size', '0'], 'invalid value for --page-size: "0": must be a whole number from 1 to 100'],
+    [['--first-id', '1e3'], 'invalid value for --first-id: "1e3": must be an int64 integer'],
+    [['--drop-every', 'ten'], 'invalid value for --drop-every: "ten": must be a whole number from 1 to 1000000'],
+    [['--tls-cert', 'cert.pem'], '--tls-cert and --tls-key go together'],
+    [['--tls-cert', '/nonexistent/c.pem', '--tls-key', '/nonexistent/k.pem'], 'cannot read --tls-cert /nonexistent/c.pem: ENOENT'],
+  ])('%j exits 2 naming the flag', async (args, message) => {
+    const r = await spawnAsync(process.execPath, [SANDBOX, ...args], { PATH: process.env.PATH });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `petstore sandbox: ${message}\n(see npm run sandbox -- --help)\n` });
+  });
+
+  test('a port in use exits 1 saying so', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    const r = await spawnAsync(process.execPath, [SANDBOX, '--port', String(port)], { PATH: process.env.PATH });
+    blocker.close();
+    expect(r).toEqual({ code: 1, stdout: '', stderr: `petstore sandbox: cannot listen on 127.0.0.1:${port}: EADDRINUSE\n` });
+  });
+
+  test('--key, --first-id, --no-seed, --page-size: list --all gets every pet, ids exact', async () => {
+    const { baseUrl } = await sandbox(['--key', 'cli-key', '--first-id', '9007199254740993', '--no-seed', '--page-size', '2']);
+    for (const name of ['a', 'b', 'c']) expect((await petstore(['add', '--name', name, '--category-id', '1'], baseUrl)).code).toBe(0);
+    const r = await petstore(['list', '--all', '--format', 'ndjson'], baseUrl);
+    expect(r).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: ['a', 'b', 'c'].map((name, i) => `{"id":${9007199254740993n + BigInt(i)},"name":"${name}","categoryId":1}\n`).join(''),
+    });
+    expect((await petstore(['list'], baseUrl, { PETSTORE_API_KEY: 'demo' })).code).toBe(4);
+  });
+
+  test('--no-links: the first page is all that list --all gets', async () => {
+    const { baseUrl } = await sandbox(['--key', 'cli-key', '--no-links']);
+    const r = await petstore(['list', '--all', '--limit', '2'], baseUrl);
+    expect(r).toEqual({
+      code: 0,
+      stdout: '1\tRex\t1\tavailable\n2\tTom\t2\tpending\n',
+      stderr: 'warning: the last page held 2 pets, the --limit; the service may have more: --limit goes up to 100\n',
+    });
+  });
+
+  test('--drop-every 2: every second add is created but its answer dropped', async () => {
+    const { baseUrl, stderr } = await sandbox(['--key', 'cli-key', '--no-seed', '--drop-every', '2']);
+    const codes = [];
+    for (const name of ['a', 'b', 'c', 'd']) codes.push((await petstore(['add', '--name', name, '--category-id', '1'], baseUrl)).code);
+    expect(codes).toEqual([0, 1, 0, 1]);
+    expect((await petstore(['list', '--format', 'tsv'], baseUrl)).stdout).toBe('1\ta\t1\t-\n2\tb\t1\t-\n3\tc\t1\t-\n4\td\t1\t-\n');
+    expect(stderr()).toBe('dropping the answer of one POST /pets in 2, after creating the pet\n');
+  });
+
+  test('--tls-cert and --tls-key serve https', async () => {
+    const pki = await createTestPki();
+    const { baseUrl } = await sandbox(['--key', 'cli-key', '--tls-cert', path.join(pki.dir, 'server.cert.pem'), '--tls-key', path.join(pki.dir, 'server.key.pem')]);
+    expect(baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const r = await petstore(['get', '1', '--json'], baseUrl, { NODE_EXTRA_CA_CERTS: pki.caFile });
+    expect(r).toEqual({ code: 0, stdout: '{"id":1,"name":"Rex","categoryId":1,"status":"available"}\n', stderr: '' });
+  });
+});
