@@ -44,6 +44,14 @@ export async function start(): Promise<void> {
     process.stderr.write(`error: cannot write to standard output: ${error.code ?? error.message}\n`);
     process.exit(1);
   });
+  // Should the event loop ever run dry while a command still awaits something,
+  // the process must not end as a silent success.
+  let finished = false;
+  process.on('beforeExit', () => {
+    if (finished) return;
+    process.stderr.write('error: unexpected failure: petstore stopped before the command finished\n');
+    process.exit(1);
+  });
   let stderrWatched = false;
   // stdin and stderr are opened on first use: creating a stdio stream costs a
   // few milliseconds, and most calls never read stdin.
@@ -79,5 +87,6 @@ export async function start(): Promise<void> {
     haltSignal: halt.signal,
     closeConnections: false,
   });
+  finished = true;
   process.exitCode = code;
 }

@@ -1,33 +1,31 @@
-// add --file: streaming, validation with lines, partial failure with --failed
-// and a second run, the concurrency bound, and Ctrl-C with requests in flight.
-import { spawn } from 'node:child_process';
+// add --file: streaming, validation with lines, the outcome of every item
+// (created, failed, not_sent, unknown) in --failed, reruns that create nothing
+// twice, the concurrency bound, and input read exactly as given.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
+import { startPetService, type Faults, type PetService } from '../sandbox/pet-service.mjs';
 import { run } from './helpers.js';
 
-const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
-
-/**
- * The fake service creating pets with ids from 1; a name starting with "fail"
- * gets a 500; `delayMs` holds each answer.
- */
-function startPetServer(delayMs = 0): Promise<PetService> {
+/** The fake service; a name starting with "fail" gets a 500; `delayMs` holds each answer; `faults` replaces that. */
+function startPetServer(delayMs = 0, faults?: Faults): Promise<PetService> {
   return startPetService({
     key: 'k',
     seed: false,
-    faults: (request) =>
-      /^\{"name":"fail/.test(request.body)
-        ? { status: 500, json: { code: 'internal', message: 'database unavailable', status: 500 }, delayMs }
-        : { serve: true, delayMs },
+    faults:
+      faults ??
+      ((request) =>
+        /^\{"name":"fail/.test(request.body)
+          ? { status: 500, json: { code: 'internal', message: 'database unavailable', status: 500 }, delayMs }
+          : { serve: true, delayMs }),
   });
 }
 
 /** Bodies of the POSTs the service received, in order. */
 const posts = () => server!.requests.filter((r) => r.method === 'POST').map((r) => r.body);
+/** Names of the pets the service holds, sorted. */
+const storedNames = () => [...server!.pets.values()].map((p) => p.name).sort();
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -35,39 +33,34 @@ afterEach(async () => {
   server = undefined;
 });
 
-function tempFile(name: string, content: string): string {
+function tempFile(name: string, content: string | Buffer): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bulk-')), name);
   fs.writeFileSync(file, content);
   return file;
 }
 
+const readLines = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
 const env = () => ({ PETSTORE_BASE_URL: server!.baseUrl, PETSTORE_API_KEY: 'k' });
+const ndjson = (names: string[]) => names.map((name, i) => `{"name":"${name}","categoryId":${i}}`).join('\n');
 
 describe('add --file', () => {
-  test('creates every item of a JSON array; --json prints one created Pet per line', async () => {
+  test('creates every item of a JSON array; --json prints one created Pet per line and messages as JSON', async () => {
     server = await startPetServer();
     const file = tempFile('pets.json', '[\n{"name":"a","categoryId":1},\n{"name":"b","categoryId":9007199254740993,"status":"sold"}\n]');
     const r = await run(['add', '--file', file, '--json', '--concurrency', '1'], { env: env() });
     expect(r).toMatchObject({
       code: 0,
       stdout: '{"id":1,"name":"a","categoryId":1}\n{"id":2,"name":"b","categoryId":9007199254740993,"status":"sold"}\n',
-      stderr: 'created 2 of 2 pets; 0 failed\n',
+      stderr: '{"info":"created 2 of 2 pets; 0 failed","code":"summary","read":2,"created":2,"failed":0,"unknown":0,"notSent":0,"skipped":0}\n',
     });
     expect(posts()).toEqual(['{"name":"a","categoryId":1}', '{"name":"b","categoryId":9007199254740993,"status":"sold"}']);
   });
 
-  test('invalid items are named with their line and not sent; failures go to --failed; a second run retries exactly those', async () => {
+  test('invalid items are named with their line and not sent; failures go to --failed with their outcome; a second run sends exactly those', async () => {
     server = await startPetServer();
     const file = tempFile(
       'pets.ndjson',
-      [
-        '{"name":"ok1","categoryId":1}',
-        '{"name":"nocat"}',
-        'not json',
-        '{"name":"fail-me","categoryId":2}',
-        '{"name":"ok2","categoryId":3,"colour":"red"}',
-        '{"name":"ok3","categoryId":4}',
-      ].join('\n'),
+      ['{"name":"ok1","categoryId":1}', '{"name":"nocat"}', 'not json', '{"name":"fail-me","categoryId":2}', '{"name":"ok2","categoryId":3,"colour":"red"}', '{"name":"ok3","categoryId":4}'].join('\n'),
     );
     const failed = path.join(path.dirname(file), 'failed.ndjson');
     const r = await run(['add', '--file', file, '--failed', failed, '--concurrency', '1'], { env: env() });
@@ -83,22 +76,11 @@ describe('add --file', () => {
     ]);
     expect(stderr.slice(4)).toEqual([`created 2 of 6 pets; 4 failed (written to ${failed})`, 'error: 4 of 6 pets were not created']);
     expect(posts().map((b) => JSON.parse(b).name)).toEqual(['ok1', 'fail-me', 'ok3']);
-    const lines = fs.readFileSync(failed, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    lines.sort((a, b) => a.line - b.line);
-    expect(lines.map((l) => l.line)).toEqual([2, 3, 4, 5]);
-    expect(lines[2]).toEqual({
-      line: 4,
-      item: { name: 'fail-me', categoryId: 2 },
-      error: { code: 'internal', message: 'database unavailable', status: 500 },
-    });
-
+    const lines = readLines(failed).sort((a, b) => a.line - b.line);
+    expect(lines.map((l) => [l.line, l.outcome])).toEqual([[2, 'failed'], [3, 'failed'], [4, 'failed'], [5, 'failed']]);
+    expect(lines[2]).toEqual({ line: 4, outcome: 'failed', item: { name: 'fail-me', categoryId: 2 }, error: { code: 'internal', message: 'database unavailable', status: 500 } });
     // A line that is not JSON keeps its whole text, which a retry carries forward.
-    expect(lines[1]).toEqual({
-      line: 3,
-      item: null,
-      text: 'not json',
-      error: { code: 'invalid_input', message: 'malformed JSON: not json', status: null },
-    });
+    expect(lines[1]).toEqual({ line: 3, outcome: 'failed', item: null, text: 'not json', error: { code: 'invalid_input', message: 'malformed JSON: not json', status: null } });
 
     server.requests.length = 0;
     const failedAgain = path.join(path.dirname(file), 'failed-again.ndjson');
@@ -106,11 +88,10 @@ describe('add --file', () => {
     expect(again.code).toBe(1);
     expect(posts().map((b) => JSON.parse(b).name)).toEqual(['fail-me']);
     expect(again.stderr).toContain('failed: line 2 (no name): malformed JSON: not json\n');
-    const linesAgain = fs.readFileSync(failedAgain, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(linesAgain.find((l) => l.line === 2)).toEqual({ ...lines[1], line: 2 });
+    expect(readLines(failedAgain).find((l) => l.line === 2)).toEqual({ ...lines[1], line: 2 });
   });
 
-  test('a JSON array that ends inside an element: that element goes to --failed with its text, unsent', async () => {
+  test('a JSON array that ends inside an element: that element goes to --failed with its text, unsent; a retry sends it', async () => {
     server = await startPetServer();
     const file = tempFile('pets.json', '[{"name":"a","categoryId":1},\n {"name":"b","categoryId":2}');
     const failed = path.join(path.dirname(file), 'failed.ndjson');
@@ -118,22 +99,11 @@ describe('add --file', () => {
     expect(r).toMatchObject({
       code: 1,
       stdout: '1\ta\t1\t-\n',
-      stderr: [
-        'failed: line 2 (item 1) (no name): the input ends inside the JSON array',
-        `created 1 of 2 pets; 1 failed (written to ${failed})`,
-        'error: 1 of 2 pets were not created',
-        '',
-      ].join('\n'),
+      stderr: ['failed: line 2 (item 1) (no name): the input ends inside the JSON array', `created 1 of 2 pets; 1 failed (written to ${failed})`, 'error: 1 of 2 pets were not created', ''].join('\n'),
     });
-    expect(posts().map((b) => JSON.parse(b).name)).toEqual(['a']);
-    expect(JSON.parse(fs.readFileSync(failed, 'utf8'))).toEqual({
-      line: 2,
-      item: null,
-      text: '{"name":"b","categoryId":2}',
-      error: { code: 'invalid_input', message: 'the input ends inside the JSON array', status: null },
-    });
-
-    // A retry reads such a line from its text: a complete element is sent then.
+    expect(readLines(failed)).toEqual([
+      { line: 2, outcome: 'failed', item: null, text: '{"name":"b","categoryId":2}', error: { code: 'invalid_input', message: 'the input ends inside the JSON array', status: null } },
+    ]);
     server.requests.length = 0;
     const again = await run(['add', '--file', failed], { env: env() });
     expect(again).toMatchObject({ code: 0, stdout: '2\tb\t2\t-\n', stderr: 'created 1 of 1 pets; 0 failed\n' });
@@ -146,8 +116,7 @@ describe('add --file', () => {
     const failed = path.join(path.dirname(file), 'failed.ndjson');
     expect((await run(['add', '--file', file, '--failed', failed], { env: env() })).code).toBe(1);
     expect(posts()).toEqual([]);
-    const line = JSON.parse(fs.readFileSync(failed, 'utf8'));
-    expect(line.text).toBe('{"name":"Rex", categoryId: 2}');
+    const [line] = readLines(failed);
     fs.writeFileSync(failed, `${JSON.stringify({ ...line, text: '{"name":"Rex", "categoryId": 2}' })}\n`);
     const again = await run(['add', '--file', failed], { env: env() });
     expect(again).toMatchObject({ code: 0, stdout: '1\tRex\t2\t-\n' });
@@ -163,22 +132,6 @@ describe('add --file', () => {
     expect(server.maxInFlight).toBe(3);
   });
 
-  test('a 401 stops the load at once and exits 4', async () => {
-    const server401 = await startPetService({ key: 'k', faults: [{ status: 401, json: { code: 'unauthorized', message: 'bad key', status: 401 } }] });
-    const file = tempFile('pets.ndjson', Array.from({ length: 50 }, (_, i) => `{"name":"p${i}","categoryId":${i}}`).join('\n'));
-    const r = await run(['add', '--file', file, '--concurrency', '1'], {
-      env: { PETSTORE_BASE_URL: server401.baseUrl, PETSTORE_API_KEY: 'wrong' },
-    });
-    await server401.close();
-    expect(r.code).toBe(4);
-    expect(server401.requests).toHaveLength(1);
-    expect(r.stderr).toBe(
-      'failed: line 1 "p0": bad key (HTTP 401)\n' +
-        'stopped: created 0 pets, 1 failed; items from line 2 on were not sent\n' +
-        'error: bad key (HTTP 401, code unauthorized)\n',
-    );
-  });
-
   test('bad flags exit 2 without a request', async () => {
     server = await startPetServer();
     for (const [argv, message] of [
@@ -186,6 +139,8 @@ describe('add --file', () => {
       [['add', '--file', '-', '--name', 'x'], 'error: --file cannot be combined with --name\n'],
       [['add', '--file', '-', '--concurrency', '0'], 'error: invalid value for --concurrency: "0": must be a whole number from 1 to 64\n'],
       [['add', '--name', 'x', '--category-id', '1', '--failed', 'f'], 'error: --failed goes with --file\n'],
+      [['add', '--name', 'x', '--category-id', '1', '--retry-unknown'], 'error: --retry-unknown goes with --file\n'],
+      [['add', '--file', '-', '--format', 'table'], 'error: invalid value for --format: "table": allowed values: tsv, ndjson\n'],
     ] as const) {
       const r = await run([...argv], { env: env() });
       expect(r.stderr).toBe(message);
@@ -201,99 +156,139 @@ describe('add --file', () => {
     expect(r).toMatchObject({ code: 2, stdout: '', stderr: `error: cannot read --file ${dir}: EISDIR\n` });
     expect(posts()).toEqual([]);
   });
+});
 
-  test('--failed naming the --file being read (itself or through a link) exits 2 and leaves it as it was', async () => {
+describe('every item has one known outcome', () => {
+  test('a 401 stops the load: the item that got it is failed, every later one not_sent; one rerun with a good key finishes it', async () => {
     server = await startPetServer();
-    const content = '{"name":"fail-me","categoryId":2}\n';
-    const file = tempFile('failed.ndjson', content);
-    const link = path.join(path.dirname(file), 'link.ndjson');
-    fs.symlinkSync(file, link);
-    for (const failed of [file, link]) {
-      const r = await run(['add', '--file', file, '--failed', failed], { env: env() });
-      expect(r).toMatchObject({
-        code: 2,
-        stdout: '',
-        stderr: `error: --failed ${failed} is the file being read by --file; write the failures to another file\n`,
-      });
-    }
-    expect(fs.readFileSync(file, 'utf8')).toBe(content);
-    expect(posts()).toEqual([]);
+    const names = Array.from({ length: 50 }, (_, i) => `p${i}`);
+    const file = tempFile('pets.ndjson', ndjson(names));
+    const failed = path.join(path.dirname(file), 'failed.ndjson');
+    const r = await run(['add', '--file', file, '--failed', failed, '--concurrency', '1'], { env: { ...env(), PETSTORE_API_KEY: 'wrong' } });
+    expect(r.code).toBe(4);
+    expect(posts()).toHaveLength(1);
+    expect(r.stderr).toBe(
+      'failed: line 1 "p0": missing or invalid API key (HTTP 401)\n' +
+        `stopped: created 0 of 50 pets; 1 failed, 49 not sent (written to ${failed})\n` +
+        'error: missing or invalid API key (HTTP 401, code unauthorized)\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n',
+    );
+    const lines = readLines(failed);
+    expect(lines.map((l) => l.outcome)).toEqual(['failed', ...Array<string>(49).fill('not_sent')]);
+    expect(lines[1]).toEqual({ line: 2, outcome: 'not_sent', item: { name: 'p1', categoryId: 1 }, error: { code: 'not_sent', message: 'not sent: the service rejected the API key (HTTP 401)', status: null } });
+    const again = await run(['add', '--file', failed, '--failed', failed], { env: env() });
+    expect(again.code).toBe(0);
+    expect(storedNames()).toEqual([...names].sort());
+    expect(fs.readFileSync(failed, 'utf8')).toBe('');
+  });
+
+  test('a 201 with a body that cannot be read counts as created, with a warning naming the line; never sent again', async () => {
+    server = await startPetServer(0, (request) => (request.body.includes('"odd"') ? { serveUnreadable: 'malformed-json' } : { serve: true }));
+    const file = tempFile('pets.ndjson', ndjson(['a', 'odd', 'b']));
+    const failed = path.join(path.dirname(file), 'failed.ndjson');
+    const r = await run(['add', '--file', file, '--failed', failed, '--concurrency', '1'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('1\ta\t0\t-\n3\tb\t2\t-\n');
+    expect(r.stderr).toMatch(/^warning: line 2 was created \(HTTP 201\), but its answer could not be read: unexpected response \(HTTP 201\): malformed JSON: .*; it is not sent again\ncreated 3 of 3 pets; 0 failed\n$/);
+    expect(fs.readFileSync(failed, 'utf8')).toBe('');
+  });
+
+  test.each([
+    ['a dropped connection after the pet was created', { serveThenDestroy: true } as const, []],
+    ['a body that stops coming after the 201 (cut at the deadline)', { drip: { status: 201, json: { id: 99, name: 'slow', categoryId: 1 }, intervalMs: 1000 } } as const, ['--timeout', '300']],
+    ['no answer at all (cut at the deadline)', { hang: true } as const, ['--timeout', '300']],
+  ])('%s: unknown; a rerun skips it unless --retry-unknown, which sends it', async (_what, step, flags) => {
+    server = await startPetServer(0, (request) => (request.body.includes('"lost"') ? step : { serve: true }));
+    const file = tempFile('pets.ndjson', ndjson(['a', 'lost', 'b']));
+    const dir = path.dirname(file);
+    const r = await run(['add', '--file', file, '--failed', path.join(dir, 'f1.ndjson'), '--concurrency', '1', ...flags], { env: env() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^unknown: line 2 "lost": .*\ncreated 2 of 3 pets; 0 failed, 1 unknown \(written to .*f1\.ndjson\)\nerror: 1 of 3 pets were not created\n$/);
+    const [line] = readLines(path.join(dir, 'f1.ndjson'));
+    expect(line).toMatchObject({ line: 2, outcome: 'unknown', item: { name: 'lost', categoryId: 1 } });
+    const sentBefore = posts().length;
+    const skip = await run(['add', '--file', path.join(dir, 'f1.ndjson'), '--failed', path.join(dir, 'f2.ndjson')], { env: env() });
+    expect(skip.code).toBe(1);
+    expect(skip.stderr).toBe(
+      `created 0 of 1 pets; 0 failed, 1 of unknown outcome skipped (written to ${path.join(dir, 'f2.ndjson')})\n` +
+        'warning: 1 item of unknown outcome (sent before, perhaps created) not sent again; --retry-unknown sends them\n' +
+        'error: 1 of 1 pets were not created\n',
+    );
+    expect(posts()).toHaveLength(sentBefore);
+    expect(readLines(path.join(dir, 'f2.ndjson'))).toEqual([line]);
+    await server.close();
+    server = await startPetServer();
+    const retried = await run(['add', '--file', path.join(dir, 'f2.ndjson'), '--retry-unknown'], { env: env() });
+    expect(retried).toMatchObject({ code: 0, stderr: 'created 1 of 1 pets; 0 failed\n' });
+    expect(storedNames()).toEqual(['lost']);
+  });
+
+  test('a service that cannot be reached: every item not_sent, and a rerun sends them', async () => {
+    server = await startPetServer();
+    const baseUrl = server.baseUrl;
+    await server.close();
+    const file = tempFile('pets.ndjson', ndjson(['a', 'b']));
+    const failed = path.join(path.dirname(file), 'failed.ndjson');
+    const r = await run(['add', '--file', file, '--failed', failed, '--retries', '0'], { env: { PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'k' } });
+    expect(r.code).toBe(1);
+    expect(readLines(failed).map((l) => [l.line, l.outcome, l.error.code])).toEqual([[1, 'not_sent', 'network_error'], [2, 'not_sent', 'network_error']]);
+    server = await startPetServer();
+    expect((await run(['add', '--file', failed], { env: env() })).code).toBe(0);
+    expect(storedNames()).toEqual(['a', 'b']);
   });
 });
 
-describe('add --file with the real binary', () => {
-  test('--file - reading a file that --failed names exits 2 and leaves the file as it was', async () => {
+describe('the --failed file is never lost', () => {
+  test('--failed naming the --file being read (itself or through a link): read whole, then replaced by the new outcomes', async () => {
     server = await startPetServer();
-    const content = '{"name":"a","categoryId":1}\n';
-    const file = tempFile('failed.ndjson', content);
-    const input = fs.openSync(file, 'r');
-    const child = spawn(process.execPath, [BIN, 'add', '--file', '-', '--failed', file], {
-      env: { PATH: process.env.PATH, ...env() },
-      stdio: [input, 'ignore', 'pipe'],
-    });
-    fs.closeSync(input);
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    expect(code).toBe(2);
-    expect(stderr).toBe(`error: --failed ${file} is the file being read by --file; write the failures to another file\n`);
-    expect(fs.readFileSync(file, 'utf8')).toBe(content);
+    const file = tempFile('failed.ndjson', `${ndjson(['fail-a', 'ok', 'fail-b'])}\n`);
+    const link = path.join(path.dirname(file), 'link.ndjson');
+    fs.symlinkSync(file, link);
+    const r = await run(['add', '--file', file, '--failed', link, '--concurrency', '1'], { env: env() });
+    expect(r.code).toBe(1);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readLines(file).map((l) => [l.line, l.outcome, l.item.name])).toEqual([[1, 'failed', 'fail-a'], [3, 'failed', 'fail-b']]);
+    expect(storedNames()).toEqual(['ok']);
+  });
+
+  test('two loads never write one --failed file: the second refuses before sending anything (exit 2)', async () => {
+    server = await startPetServer(300);
+    const file = tempFile('pets.ndjson', ndjson(['a']));
+    const failed = path.join(path.dirname(file), 'failed.ndjson');
+    const first = run(['add', '--file', file, '--failed', failed], { env: env() });
+    while (posts().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = await run(['add', '--file', file, '--failed', failed], { env: env() });
+    expect(second).toEqual({ code: 2, stdout: '', stderr: `error: --failed ${failed} is being written by another petstore add --file; give each load its own file\n`, unmatched: [] });
+    expect((await first).code).toBe(0);
+    expect(posts()).toHaveLength(1);
+  });
+});
+
+describe('input exactly as given', () => {
+  test('bytes that are not UTF-8 fail their item (named by line); nothing is created from it', async () => {
+    server = await startPetServer();
+    const bad = Buffer.concat([Buffer.from('{"name":"Caf'), Buffer.from([0xe9]), Buffer.from('","categoryId":1}\n')]);
+    const file = tempFile('pets.ndjson', Buffer.concat([Buffer.from('{"name":"ok","categoryId":1}\n'), bad]));
+    const failed = path.join(path.dirname(file), 'failed.ndjson');
+    const r = await run(['add', '--file', file, '--failed', failed], { env: env() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('failed: line 2 (no name): not valid UTF-8: {"name":"Caf\uFFFD","categoryId":1}\n');
+    expect(storedNames()).toEqual(['ok']);
+    expect(readLines(failed)).toMatchObject([{ line: 2, outcome: 'failed', item: null }]);
+  });
+
+  test('a byte order mark and CRLF line ends are accepted', async () => {
+    server = await startPetServer();
+    const file = tempFile('pets.ndjson', '\uFEFF{"name":"a","categoryId":1}\r\n{"name":"b","categoryId":2}\r\n');
+    const r = await run(['add', '--file', file, '--concurrency', '1'], { env: env() });
+    expect(r).toMatchObject({ code: 0, stdout: '1\ta\t1\t-\n2\tb\t2\t-\n' });
+  });
+
+  test('an empty input creates nothing, exits 0 and says so', async () => {
+    server = await startPetServer();
+    for (const content of ['', '\n\n', '[]']) {
+      const r = await run(['add', '--file', tempFile('empty.ndjson', content)], { env: env() });
+      expect(r).toEqual({ code: 0, stdout: '', stderr: 'the input holds no pets; nothing was created\n', unmatched: [] });
+    }
     expect(posts()).toEqual([]);
-  });
-
-  test('on one terminal-like stream, rows of pets created before a failure come before its message', async () => {
-    server = await startPetServer();
-    const file = tempFile('pets.ndjson', '{"name":"ok1","categoryId":1}\n{"name":"fail-me","categoryId":2}\n{"name":"ok2","categoryId":3}\n');
-    const dir = path.dirname(file);
-    const combined = path.join(dir, 'combined.txt');
-    const out = fs.openSync(combined, 'w');
-    const child = spawn(process.execPath, [BIN, 'add', '--file', file, '--concurrency', '1'], {
-      env: { PATH: process.env.PATH, ...env() },
-      stdio: ['ignore', out, out],
-    });
-    fs.closeSync(out);
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    expect(code).toBe(1);
-    expect(fs.readFileSync(combined, 'utf8')).toBe(
-      '1\tok1\t1\t-\n' +
-        'failed: line 2 "fail-me": database unavailable (HTTP 500)\n' +
-        '2\tok2\t3\t-\n' +
-        'created 2 of 3 pets; 1 failed\n' +
-        'error: 1 of 3 pets were not created\n',
-    );
-  });
-
-  test('streams: the first pets are created before the input has ended', async () => {
-    server = await startPetServer();
-    const child = spawn(process.execPath, [BIN, 'add', '--file', '-', '--json'], { env: { PATH: process.env.PATH, ...env() } });
-    let stdout = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stdin.write('{"name":"first","categoryId":1}\n');
-    while (posts().length === 0) await new Promise((r) => setTimeout(r, 20));
-    expect(child.exitCode).toBeNull();
-    child.stdin.end('{"name":"second","categoryId":2}\n');
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    expect(code).toBe(0);
-    expect(stdout).toBe('{"id":1,"name":"first","categoryId":1}\n{"id":2,"name":"second","categoryId":2}\n');
-  });
-
-  test('Ctrl-C stops taking items, lets those in flight finish, reports and exits 130; nothing is created twice', async () => {
-    server = await startPetServer(400);
-    const child = spawn(process.execPath, [BIN, 'add', '--file', '-', '--concurrency', '2', '--json'], {
-      env: { PATH: process.env.PATH, ...env() },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    for (let i = 0; i < 5; i += 1) child.stdin.write(`{"name":"p${i}","categoryId":${i}}\n`);
-    while (posts().length < 2) await new Promise((r) => setTimeout(r, 20));
-    child.kill('SIGINT');
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    expect(code).toBe(130);
-    const created = stdout.trim().split('\n').map((l) => JSON.parse(l).name);
-    expect(created).toEqual(['p0', 'p1']);
-    expect(posts().map((b) => JSON.parse(b).name)).toEqual(['p0', 'p1']);
-    expect(stderr).toBe('interrupted: created 2 pets, 0 failed; items from line 3 on were not sent\n');
   });
 });

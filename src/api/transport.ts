@@ -108,6 +108,9 @@ const CERTIFICATE_PROBLEMS: Record<string, string> = {
 /** Errors that mean a connection never got to its peer; with a proxy in use, that peer is the proxy. */
 const UNREACHABLE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN'];
 
+/** Errors of a connection that was open and then closed or reset. */
+const DROPPED_CODES = ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'];
+
 /** The error's code, or its cause's (undici wraps some errors). */
 function codeOf(error: unknown): string | undefined {
   const e = error as { code?: string; cause?: { code?: string } } | undefined;
@@ -167,6 +170,10 @@ export function describeNetworkFailure(error: unknown, host: string, proxy?: Pro
     if (refused) return new RequestError(`${viaProxy} could not open a tunnel to ${host}: HTTP ${refused[1]}`, 'proxy_refused');
     if (code === 'UND_ERR_PRX_CONN') return new RequestError(`${viaProxy} closed the connection before a tunnel to ${host} was open`, 'proxy_failed');
     if (code && UNREACHABLE_CODES.includes(code)) return new RequestError(`cannot reach ${viaProxy}: ${code}`, 'network_error');
+  }
+  // The connection was open and the request may have been read: not "cannot reach".
+  if (code && DROPPED_CODES.includes(code)) {
+    return new RequestError(`the connection to ${host} closed before its answer came (${code}); the request may have reached it`, 'connection_closed');
   }
   return new RequestError(`cannot reach ${host}: ${code ?? message}`, 'network_error');
 }

@@ -9,10 +9,13 @@ export class BatchedOutput {
   private size = 0;
   private timer?: NodeJS.Timeout;
   private blocked = false;
+  private broken = false;
+  private readonly waiters = new Set<() => void>();
 
   constructor(private readonly stream: { write(text: string): unknown; once?(event: 'drain', listener: () => void): unknown }) {}
 
   push(text: string): void {
+    if (this.broken) return;
     this.parts.push(text);
     this.size += text.length;
     if (this.size >= 65_536) this.flush();
@@ -22,7 +25,7 @@ export class BatchedOutput {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.parts.length) return;
+    if (!this.parts.length || this.broken) return;
     const accepted = this.stream.write(this.parts.join(''));
     this.parts = [];
     this.size = 0;
@@ -37,8 +40,25 @@ export class BatchedOutput {
     return this.blocked;
   }
 
-  /** Resolves once stdout has taken what it was given. */
+  /** Resolves once stdout has taken what it was given, or has failed (see {@link fail}). */
   async drained(): Promise<void> {
-    while (this.blocked && this.stream.once) await new Promise<void>((resolve) => this.stream.once!('drain', resolve));
+    while (this.blocked && this.stream.once) {
+      await new Promise<void>((resolve) => {
+        this.waiters.add(resolve);
+        this.stream.once!('drain', () => {
+          this.waiters.delete(resolve);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Stdout failed (a write error): nothing more is written, and nobody waits for it. */
+  fail(): void {
+    this.broken = true;
+    this.blocked = false;
+    this.parts = [];
+    for (const resolve of this.waiters) resolve();
+    this.waiters.clear();
   }
 }

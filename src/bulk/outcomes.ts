@@ -43,21 +43,25 @@ export type SendResult =
   | { outcome: Outcome; report: ErrorReport; authFailure?: ServiceError };
 
 /**
- * Classifies the error of one createPet: a status of 2xx means created even
- * when the body could not be read; an error status from the service means
- * `failed` (a 401 also stops the load); a failure that proves the request
- * never left means `not_sent`; anything else (a timeout, a dropped
- * connection, Ctrl-C twice) means `unknown`: it may have been created.
+ * Classifies the error of one createPet. A 2xx answer whose body arrived but
+ * cannot be read (not JSON, not a Pet, larger than the cap) means created. An
+ * error status from the service means `failed` (a 401 also stops the load). A
+ * failure that proves the request never left means `not_sent`. Anything else
+ * means `unknown`, since the pet may have been created: a timeout, a dropped
+ * connection, a body that stopped coming (a dripping answer cut at the
+ * deadline, even after a 2xx status line), a second Ctrl-C.
  */
 export function classifySendError(error: unknown): SendResult {
   const status = error instanceof RequestError || error instanceof ServiceError ? error.status : null;
-  if (status !== null && status >= 200 && status < 300) {
-    const why = error instanceof BodyReadError ? describeCause(error.cause) : (error as Error).message;
-    return { outcome: 'created_unreadable', status, why };
+  const success = status !== null && status >= 200 && status < 300;
+  if (error instanceof BodyReadError) {
+    if (success && error.code === 'body_too_large') return { outcome: 'created_unreadable', status, why: describeCause(error.cause) };
+    const report = { code: error.code, message: `the service answered HTTP ${error.answeredStatus}, then ${describeCause(error.cause)}`, status: error.answeredStatus };
+    return success ? { outcome: 'unknown', report } : { outcome: 'failed', report };
   }
+  if (success) return { outcome: 'created_unreadable', status, why: (error as Error).message };
   const report = reportOf(error);
   if (error instanceof ServiceError) return { outcome: 'failed', report, authFailure: error.status === 401 ? error : undefined };
-  if (error instanceof BodyReadError) return { outcome: 'failed', report: { code: 'unreadable_answer', message: describeCause(error.cause), status: error.answeredStatus } };
   if (error instanceof RequestError && error.status !== null) return { outcome: 'failed', report };
   if (error instanceof RequestError && error.notSent) return { outcome: 'not_sent', report };
   if (error instanceof InterruptedError) return { outcome: 'unknown', report: { code: 'interrupted', message: 'sent, then the load was stopped before the service answered', status: null } };

@@ -80,18 +80,26 @@ class BulkLoad {
     const onSignal = () => this.halt({ reason: 'signal', error: this.f.signal.reason as InterruptedError });
     this.f.signal.addEventListener('abort', onSignal, { once: true });
     if (this.f.signal.aborted) onSignal();
-    const detach = this.f.io.raw.onStdoutError?.((error) => this.halt({ reason: 'stdout', error: new CliError(`cannot write to standard output: ${error.code ?? error.message}`, ExitCode.failure, 'stdout_error') }));
+    const detach = this.f.io.raw.onStdoutError?.((error) => {
+      this.output.fail();
+      this.halt({ reason: 'stdout', error: new CliError(`cannot write to standard output: ${error.code ?? error.message}`, ExitCode.failure, 'stdout_error') });
+    });
     try {
-      await this.readAll(client, input);
-      await this.pool.idle();
+      try {
+        await this.readAll(client, input);
+        await this.pool.idle();
+      } finally {
+        this.output.flush();
+        this.progress.stop();
+      }
+      // A write error of the last rows surfaces on a later turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+      await this.commitFailed();
+      this.report();
     } finally {
       this.f.signal.removeEventListener('abort', onSignal);
       detach?.();
-      this.output.flush();
-      this.progress.stop();
     }
-    await this.commitFailed();
-    this.report();
   }
 
   /** Reads the input to its end; after a stop, the rest is recorded as not sent (unless --failed cannot take it, or a second Ctrl-C). */

@@ -78,13 +78,14 @@ export async function runList(f: Factory, options: ListOptions): Promise<void> {
     printed ||= pets.length > 0;
   }
   if (!streams) await printList(f.io.out, gathered, PET_VIEW, options.output);
-  if (last.length >= options.query.limit) f.io.warn(fullPageWarning(options, last.hasNext), 'full_page');
+  // A last page as long as the limit may not be the end; a next link not followed (no --all) is not.
+  if (last.length >= options.query.limit || last.hasNext) f.io.warn(fullPageWarning(options, last), 'full_page');
 }
 
 const pets = (n: number) => (n === 1 ? '1 pet' : `${n} pets`);
 
-function fullPageWarning({ query: { limit }, all }: ListOptions, hasNext: boolean): string {
-  if (hasNext) return `showing one page of ${pets(limit)}; the service has more: --all fetches every page`;
+function fullPageWarning({ query: { limit }, all }: ListOptions, last: { length: number; hasNext: boolean }): string {
+  if (last.hasNext) return `showing one page of ${pets(last.length)}; the service has more: --all fetches every page`;
   const where = all ? 'the last page held' : 'showing';
   return limit < LIMIT.max
     ? `${where} ${pets(limit)}, the --limit; the service may have more: --limit goes up to ${LIMIT.max}`
