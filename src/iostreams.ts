@@ -42,6 +42,8 @@ export interface OutputTarget {
   colorLevel: 0 | 1 | 2 | 3;
   /** Terminal width in columns; undefined when output is not a terminal. */
   columns?: number;
+  /** A warning on stderr about the output (see IOStreams.warn). */
+  warn(message: string, code: string): void;
 }
 
 /** How stderr messages look: set once the global flags are parsed. */
@@ -82,6 +84,7 @@ export class IOStreams {
       isTTY,
       colorLevel: colorLevel(this.style.color, this.env, isTTY),
       columns: isTTY ? (this.raw.columns ?? (Number(this.env.COLUMNS) || 80)) : undefined,
+      warn: (message, code) => this.warn(message, code),
     };
   }
 

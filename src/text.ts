@@ -12,3 +12,8 @@ const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 export function sanitizeText(text: string): string {
   return stripAnsi(text).replace(CONTROLS, ' ');
 }
+
+/** Like {@link sanitizeText}, line by line: the line breaks of `text` are kept. */
+export function sanitizeLines(text: string): string {
+  return text.split('\n').map(sanitizeText).join('\n');
+}

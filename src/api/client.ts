@@ -11,6 +11,7 @@ import type * as z from 'zod/mini';
 import { InterruptedError, RequestError, ServiceError } from '../errors.js';
 import { BodyReadError, exchange, first, type Exchange, type ExchangeLimits } from './exchange.js';
 import { stringifyJson } from './json.js';
+import { PageTrail } from './pages.js';
 import { describeBody, describeDate, isTimeout, nextLink, parseBody, retryHint, tryParse } from './response.js';
 import { provesNotSent, retryInterceptor } from './retry.js';
 import { describeIssue, Pet, Pets, ServiceErrorBody, type ListPetsQuery, type NewPet } from './schemas.js';
@@ -18,9 +19,6 @@ import { describeNetworkFailure, openDispatcher, type ProxyChoice } from './tran
 
 /** Largest response body read, in bytes (16 MiB). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
-
-/** Most pages `listPetPages` follows before it stops with an error (never silently). */
-export const MAX_PAGES = 1000;
 
 export interface ClientOptions {
   /** Base address ending in "/" (see settings.parseBaseUrl); endpoint paths join onto it. */
@@ -147,32 +145,21 @@ export class PetstoreClient {
    * exactly as sent (unknown fields kept), with whether the service linked a
    * next page. With `all`, follows RFC 8288 `Link: <url>; rel="next"` (the
    * interface promises no pagination: without one the first page is
-   * everything), on the same origin only, for at most {@link MAX_PAGES} pages.
-   * Throws RequestError for a next link to another origin, one that repeats a
-   * page already fetched, or past the cap.
+   * everything), with the guards of {@link PageTrail} (same origin, no page
+   * twice, at most MAX_PAGES pages), whose RequestError it throws.
    */
   async *listPetPages(query: ListPetsQuery, all: boolean): AsyncGenerator<{ pets: Pet[]; hasNext: boolean }> {
     const params = new URLSearchParams({ limit: String(query.limit) });
     if (query.status) params.set('status', query.status);
     let url = this.url(`pets?${params}`);
-    const seen = new Set<string>([url.href]);
-    for (let page = 1; ; page += 1) {
+    const trail = new PageTrail(this.origin, url);
+    for (;;) {
       const response = await this.send({ method: 'GET', path: url });
       const pets = this.expect(response, { ok: OK, schema: Pets, root: 'pets', notFound: 'route' });
       const next = nextLink(response.headers, url);
       yield { pets, hasNext: next !== undefined };
       if (!all || !next) return;
-      if (next.origin !== this.origin) {
-        throw new RequestError(`refusing to follow the next page link to another origin: ${next.origin}`, 'cross_origin_link');
-      }
-      if (seen.has(next.href)) {
-        throw new RequestError(`stopped at page ${page}: the next page link repeats a page already fetched (${next.href})`, 'repeated_page');
-      }
-      if (page >= MAX_PAGES) {
-        throw new RequestError(`stopped after ${MAX_PAGES} pages: the service still links a next page (${next.href})`, 'too_many_pages');
-      }
-      seen.add(next.href);
-      url = next;
+      url = trail.follow(next);
     }
   }
 

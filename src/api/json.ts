@@ -86,7 +86,14 @@ function exactReplacer(_key: string, value: unknown): unknown {
  * numbers as their source digits, every control character escaped, key order kept.
  */
 export function stringifyJson(value: unknown): string {
-  const text = JSON.stringify(value, exactReplacer);
+  return escapeRawControls(JSON.stringify(value, exactReplacer));
+}
+
+/**
+ * JSON text with DEL, the C1 controls, U+2028 and U+2029 written as `\uXXXX`
+ * escapes (still the same JSON), so that it is safe on a terminal.
+ */
+export function escapeRawControls(json: string): string {
   // Tested first: a replace that finds nothing may still copy a large text.
-  return HAS_RAW_CONTROL.test(text) ? text.replace(RAW_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
+  return HAS_RAW_CONTROL.test(json) ? json.replace(RAW_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
 }

@@ -62,6 +62,11 @@ export function describeDate(value: string): string {
   return Number.isNaN(date.getTime()) ? `(${value.slice(0, 40)})` : `on ${date.toISOString().slice(0, 10)}`;
 }
 
+/** Whether the response's Content-Type is JSON: application/json or application/<anything>+json. */
+export function isJsonType(response: Exchange): boolean {
+  return /^application\/([\w.+-]+\+)?json\b/i.test(first(response.headers['content-type']) ?? '');
+}
+
 /**
  * The JSON body of a response, numbers exact (see parseJson). Throws
  * RequestError (exit 1) naming the status and an excerpt when the content type
@@ -69,7 +74,7 @@ export function describeDate(value: string): string {
  */
 export function parseBody(response: Exchange): unknown {
   const type = first(response.headers['content-type']) ?? '';
-  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+  if (!isJsonType(response)) {
     throw new RequestError(
       `unexpected response (HTTP ${response.status}): content type ${type ? `"${type}"` : 'missing'}, not JSON: ${describeBody(response)}`,
       'unexpected_response',

@@ -31,14 +31,27 @@ export function describeOption(option: { description?: string; argChoices?: stri
   return extra.length ? `${option.description ?? ''} (${extra.join('; ')})` : (option.description ?? '');
 }
 
-/** Adds the output flags of a command that prints data of `shape`. */
+/** Adds the output flags of a command that prints data of `shape`: `--format` and `--jq`. */
 export function withOutputFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>, shape: OutputShape) {
   const formats = formatsFor(shape);
   const description =
     shape === 'stream'
       ? 'output format of each created pet'
       : 'output format (default: table or key/value lines on a terminal, tab-separated when piped; json with --json)';
-  return command.addOption(valueOption('--format <format>', description, { choices: formats }));
+  return withJqFlag(command.addOption(valueOption('--format <format>', description, { choices: formats })));
+}
+
+/**
+ * Adds `--jq <expression>`, checked before the command's action runs (so
+ * before any request): an expression jq cannot compile exits 2 with jq's message.
+ */
+export function withJqFlag<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
+  return command
+    .option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw (implies JSON output)')
+    .hook('preAction', async (self) => {
+      const expression = (self.opts() as { jq?: string }).jq;
+      if (expression !== undefined) await (await import('../output/jq.js')).compileJq(expression);
+    });
 }
 
 /** An "Examples:" section for help, one command a line. */

@@ -5,6 +5,7 @@
  */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Factory } from '../factory.js';
+import { newApiCommand } from './api/api.js';
 import { newAuthCommand } from './auth/auth.js';
 import { newConfigCommand } from './config/config.js';
 import { newAddCommand } from './pets/add.js';
@@ -17,6 +18,7 @@ export const COMMANDS: ReadonlyArray<(f: Factory) => CommandUnknownOpts> = [
   newListCommand,
   newAddCommand,
   newGetCommand,
+  newApiCommand,
   newAuthCommand,
   newConfigCommand,
   newVersionCommand,

@@ -90,8 +90,16 @@ async function table(out: OutputTarget, items: readonly Item[], view: View): Pro
   return drawTable(headers, fitted, (text) => chalk.bold(text), paints);
 }
 
-/** Renders `items` as a list in `spec.format` and writes it to `out`. */
+/**
+ * Renders `items` as a list in `spec.format` and writes it to `out`. With
+ * `spec.jq`, the JSON (the array, or with ndjson each item) goes through jq
+ * instead (./jq.ts; throws its runtime error after writing what came before).
+ */
 export async function printList(out: OutputTarget, items: readonly Item[], view: View, spec: OutputSpec): Promise<void> {
+  if (spec.jq !== undefined) {
+    const json = spec.format === 'ndjson' ? ndjsonLines(items) : stringifyJson(items);
+    return json ? (await import('./jq.js')).printJq(out, spec.jq, json) : undefined;
+  }
   switch (spec.format) {
     case 'json':
       return out.write(`${stringifyJson(items)}\n`);
@@ -106,8 +114,9 @@ export async function printList(out: OutputTarget, items: readonly Item[], view:
   }
 }
 
-/** Renders one item in `spec.format` (JSON: the object itself; table: one row) and writes it to `out`. */
+/** Renders one item in `spec.format` (JSON: the object itself, through jq with `spec.jq`; table: one row) and writes it to `out`. */
 export async function printOne(out: OutputTarget, item: Item, view: View, spec: OutputSpec): Promise<void> {
+  if (spec.jq !== undefined) return (await import('./jq.js')).printJq(out, spec.jq, stringifyJson(item));
   if (spec.format === 'json') return out.write(`${stringifyJson(item)}\n`);
   return printList(out, [item], view, spec);
 }

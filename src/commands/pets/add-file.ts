@@ -18,6 +18,7 @@ import { RequestPool } from '../../bulk/request-pool.js';
 import { CliError, ExitCode, InterruptedError, type ErrorReport } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { OutputSpec } from '../../output/format.js';
+import { JqStream } from '../../output/jq.js';
 import { ndjsonLines, tsvRows } from '../../output/render.js';
 import { PET_VIEW } from '../../output/views.js';
 
@@ -47,8 +48,8 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
   let failed: FailedFile | undefined;
   try {
     if (options.failed) failed = await FailedFile.open(options.failed);
-    const load = new BulkLoad(f, options, failed, new Progress(f.io, { created: 0, failed: 0 }, input.size));
-    await load.run(await f.client(), input.stream);
+    const jq = options.output.jq === undefined ? undefined : await JqStream.open(f.io.out, options.output.jq);
+    await new BulkLoad(f, options, failed, new Progress(f.io, { created: 0, failed: 0 }, input.size), jq).run(await f.client(), input.stream);
   } finally {
     input.stream.destroy();
     await failed?.dispose();
@@ -70,10 +71,11 @@ class BulkLoad {
     private readonly options: AddFileOptions,
     private readonly failed: FailedFile | undefined,
     private readonly progress: Progress,
+    private readonly jq?: JqStream, // --jq: one jq run per batch of NDJSON lines
   ) {
     this.pool = new RequestPool(options.concurrency);
     const stdout = f.io.raw.stdout;
-    this.output = new BatchedOutput({ write: (text) => f.io.writeOut(text), once: stdout.once?.bind(stdout) });
+    this.output = new BatchedOutput({ write: (text) => f.io.writeOut(jq ? jq.apply(text) : text), once: stdout.once?.bind(stdout) });
   }
 
   async run(client: PetstoreClient, input: Readable): Promise<void> {
@@ -230,6 +232,7 @@ class BulkLoad {
       this.f.io.warn(`the outcomes of these input lines were not recorded: ${describeLines(this.unrecorded) || 'none'}${rest}`, 'unrecorded');
     }
     if (this.stop) throw this.stop.error;
+    if (this.jq?.failure) throw this.jq.failure;
     if (notCreated) throw new CliError(`${notCreated} of ${t.read} pets were not created`, ExitCode.failure, 'partial_failure');
   }
 }

@@ -19,6 +19,7 @@ export interface AddFlags {
   failed?: string;
   retryUnknown?: true;
   format?: string;
+  jq?: string;
 }
 
 /** One pet from flags, or a bulk load from a file. */

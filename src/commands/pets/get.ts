@@ -2,7 +2,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { GET_PET_REMOVAL_DATE } from '../../api/constants.js';
 import type { Factory } from '../../factory.js';
-import { chooseFormat, type OutputSpec } from '../../output/format.js';
+import { chooseFormat, type OutputFlags, type OutputSpec } from '../../output/format.js';
 import { examples, withOutputFlags } from '../kit.js';
 
 /** The warning every call prints to stderr unless PETSTORE_NO_DEPRECATION_WARNING=1 ("Versioning", item 2; under 100 columns). */
@@ -23,13 +23,13 @@ export function newGetCommand(f: Factory, runF: (options: GetOptions) => Promise
       `\nThe service removes this operation on ${GET_PET_REMOVAL_DATE}; the interface names GET /pets with a status\n` +
         'filter (petstore list --status <status>) as its replacement. Each call warns on stderr;\n' +
         'PETSTORE_NO_DEPRECATION_WARNING=1 silences it.\n' +
-        examples('petstore get 42', 'petstore get 42 --json'),
+        examples('petstore get 42', 'petstore get 42 --json', 'petstore get 42 --jq .name'),
     )
     .action(async (petId, flags) => runF(await getOptions(petId, flags, f.globals.json, f.io.raw.stdoutIsTTY)));
 }
 
 /** The argument to a petId; throws UsageError for anything but an int64 in decimal digits. */
-export async function getOptions(petId: string, flags: { format?: string }, json: boolean, stdoutIsTTY: boolean): Promise<GetOptions> {
+export async function getOptions(petId: string, flags: OutputFlags, json: boolean, stdoutIsTTY: boolean): Promise<GetOptions> {
   const output = chooseFormat(flags, json, stdoutIsTTY, 'pet');
   const [{ Int64Text }, { parseFlag }] = await Promise.all([import('../../api/schemas.js'), import('../parse-flag.js')]);
   return { petId: parseFlag(Int64Text, petId, 'argument <petId>'), output };

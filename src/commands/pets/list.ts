@@ -19,6 +19,7 @@ export interface ListFlags {
   limit?: string;
   all?: true;
   format?: string;
+  jq?: string;
 }
 
 /** Declares `list`; its action checks the flags and calls `runF` (runList by default). */
@@ -34,6 +35,7 @@ export function newListCommand(f: Factory, runF: (options: ListOptions) => Promi
         'petstore list --status available',
         "petstore list --limit 100 --json | jq -r '.[].name'",
         'petstore list --all --format ndjson',
+        "petstore list --jq '.[] | select(.status == \"sold\") | .id'",
       ),
     )
     .action(async (flags) => runF(await listOptions(flags, f.globals.json, f.io.raw.stdoutIsTTY)));

@@ -1,0 +1,51 @@
+/**
+ * `petstore api <path>`: an authenticated request to any path under the base
+ * URL, for the operations the interface names but does not show (its store
+ * section, such as GET /store/orders), in the manner of `gh api`. The key,
+ * retries (of GETs), timeouts, redaction, size cap and exact numbers are those
+ * of every other command.
+ */
+import { Command } from '@commander-js/extra-typings';
+import type { Factory } from '../../factory.js';
+import { examples, valueOption, withJqFlag } from '../kit.js';
+import type { ApiOptions } from './request.js';
+
+/** The methods `-X` takes (RFC 9110 §9, and PATCH of RFC 5789). */
+export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** Declares `api`; its action checks the flags and calls `runF` (runApi by default). */
+export function newApiCommand(f: Factory, runF: (options: ApiOptions) => Promise<void> = (options) => runApiLazily(f, options)) {
+  const command = new Command('api')
+    .description('Send an authenticated request to any path under the base URL (such as the store section, /store/orders)')
+    .argument('<path>', 'a path under the base URL (/store/orders), or a URL of its origin')
+    .addOption(valueOption('-X, --method <method>', 'the HTTP method', { choices: API_METHODS, defaultText: 'GET; POST when a body is given' }))
+    .option('--input <file>', 'the request body, sent as is: a file, or - for standard input (fields then go to the query string)')
+    .option('-f, --raw-field <key=value>', 'a string field of the JSON body, or of the query string for GET (repeatable; a[b]=, a[]= nest)', collect, [])
+    .option('-F, --field <key=value>', 'a typed field: numbers, true, false and null as JSON, @file (@- stdin) as its text (repeatable)', collect, [])
+    .option('-H, --header <header>', 'a request header, "Name: value" (repeatable)', collect, [])
+    .option('-i, --include', 'print the status line and response headers before the body')
+    .option('--paginate', 'follow Link rel="next" to the last page; JSON array pages are merged into one array');
+  return withJqFlag(command)
+    .addHelpText(
+      'after',
+      '\nPrints the response body: JSON compact with exact numbers, anything else as received. An answer\n' +
+        'other than 2xx prints its body on stderr and exits 3 for 404, 4 for 401, 2 for 400, else 1.\n' +
+        examples(
+          'petstore api /store/orders',
+          'petstore api /pets -X GET -F limit=2 --paginate --jq \'.[].id\'',
+          'petstore api /pets -f name=Rex -F categoryId=9007199254740993 -f status=available',
+          'petstore api /pets --input pet.json -H \'Content-Type: application/json\' -i',
+        ),
+    )
+    .action(async (path, flags) => {
+      const { apiOptions } = await import('./request.js');
+      return runF(await apiOptions(path, flags, f.io.raw.stdin));
+    });
+}
+
+async function runApiLazily(f: Factory, options: ApiOptions): Promise<void> {
+  const { runApi } = await import('./run.js');
+  return runApi(f, options);
+}

@@ -1,0 +1,163 @@
+/**
+ * The request of `petstore api`, from its flags (in the manner of `gh api`):
+ * the method, headers, and the fields of `-f`/`-F` as a JSON body or, for a
+ * GET, HEAD or a raw `--input` body, as the query string. Every problem is a
+ * UsageError (exit 2) naming the flag, before anything is sent.
+ */
+import fs from 'node:fs';
+import { parseJson, stringifyJson } from '../../api/json.js';
+import { UsageError } from '../../errors.js';
+import { API_METHODS } from './api.js';
+
+/** Headers a user may not set with -H: the key is petstore's to send, and the rest frame the connection. */
+const REFUSED_HEADERS: Readonly<Record<string, string>> = {
+  authorization: 'petstore sends the API key of "auth login" (or PETSTORE_API_KEY) itself, and a key on the command line ends up in shell history',
+  'proxy-authorization': 'proxy credentials belong in the proxy URL (HTTPS_PROXY)',
+  host: 'the host is the base URL\'s',
+  'content-length': 'petstore frames the body itself',
+  'transfer-encoding': 'petstore frames the body itself',
+  connection: 'petstore manages its connections',
+};
+
+/** The flags of `api` as commander parses them. */
+export interface ApiFlags {
+  method?: string;
+  input?: string;
+  rawField: string[];
+  field: string[];
+  header: string[];
+  include?: true;
+  paginate?: true;
+  jq?: string;
+}
+
+/** One request of `petstore api`. */
+export interface ApiOptions {
+  method: string;
+  /** As given: a path under the base URL ("/store/orders", "store/orders?x=1") or an absolute URL. */
+  path: string;
+  /** Added to the URL's query string, in order. */
+  query: Array<[string, string]>;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  /** The body as sent: `--input` as is, or the JSON object of the fields. */
+  body?: string;
+  include: boolean;
+  paginate: boolean;
+  jq?: string;
+}
+
+/** Reads a file or standard input ("-") as UTF-8 text, exactly (a BOM is kept). Throws UsageError naming `what`. */
+async function readText(file: string, stdin: NodeJS.ReadableStream, what: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    if (file === '-') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+      bytes = Buffer.concat(chunks);
+    } else bytes = fs.readFileSync(file);
+  } catch (error) {
+    throw new UsageError(`cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`cannot read ${what}: not UTF-8 text`);
+  }
+}
+
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** The value of `-F`: true, false, null and JSON numbers (exact) as such, `@file` (`@-`: stdin) as its text, else the string. */
+async function typedValue(text: string, stdin: NodeJS.ReadableStream, flag: string): Promise<unknown> {
+  if (text === 'true' || text === 'false') return text === 'true';
+  if (text === 'null') return null;
+  if (JSON_NUMBER.test(text)) return parseJson(text);
+  if (!text.startsWith('@')) return text;
+  if (text === '@') throw new UsageError(`invalid value for ${flag}: "@" names no file (@path, or @- for standard input)`);
+  return readText(text.slice(1), stdin, `${flag} ${text}`);
+}
+
+/**
+ * Sets `value` at `key` in `body`: `a` a field, `a[b]` a field of the object
+ * `a`, `a[]` the next element of the array `a` (gh's nested keys). Throws
+ * UsageError for a key set twice or used both as a value and as an object.
+ */
+function assign(body: Record<string, unknown>, key: string, value: unknown, flag: string): void {
+  const nested = /^([^[\]]+)((?:\[[^[\]]*\])+)$/.exec(key);
+  const path = nested ? [nested[1]!, ...[...nested[2]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!)] : [key];
+  const clash = (why: string) => new UsageError(`invalid value for ${flag}: "${key}": ${why}`);
+  let node = body;
+  for (let i = 0; i < path.length - 1; i += 1) {
+    const name = path[i]!;
+    if (name === '') throw clash('[] goes only at the end of a key');
+    const appends = path[i + 1] === '' && i + 1 === path.length - 1;
+    node[name] ??= appends ? [] : Object.create(null);
+    const child = node[name];
+    if (appends) {
+      if (!Array.isArray(child)) throw clash(`${name} is already set to something that is not an array`);
+      child.push(value);
+      return;
+    }
+    if (typeof child !== 'object' || child === null || Array.isArray(child)) throw clash(`${name} is already set to something that is not an object`);
+    node = child as Record<string, unknown>;
+  }
+  const last = path.at(-1)!;
+  if (last === '') throw clash('[] goes only at the end of a key');
+  if (Object.hasOwn(node, last)) throw clash('set twice');
+  node[last] = value;
+}
+
+/** `Name: value` lines to headers with lower-case names (a name given twice: values joined with ", ", RFC 9110 §5.3). */
+function parseHeaders(lines: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$/s.exec(line);
+    if (!match || /[\r\n\0]/.test(match[2]!)) throw new UsageError(`invalid value for --header: "${line}": expected "Name: value" on one line`);
+    const name = match[1]!.toLowerCase();
+    const refused = REFUSED_HEADERS[name];
+    if (refused) throw new UsageError(`--header ${match[1]} is not allowed: ${refused}`);
+    headers[name] = headers[name] === undefined ? match[2]! : `${headers[name]}, ${match[2]}`;
+  }
+  return headers;
+}
+
+/** The method of `-X` in upper case, or GET (POST when a body is given). Throws UsageError for another. */
+function parseMethod(text: string | undefined, hasBody: boolean): string {
+  if (text === undefined) return hasBody ? 'POST' : 'GET';
+  const method = text.toUpperCase();
+  if (!(API_METHODS as readonly string[]).includes(method)) throw new UsageError(`invalid value for --method: "${text}": allowed values: ${API_METHODS.join(', ')}`);
+  return method;
+}
+
+/** Flags to the request; reads `--input` and `@file` values. Throws UsageError (exit 2) for any bad flag. */
+export async function apiOptions(path: string, flags: ApiFlags, stdin: NodeJS.ReadableStream): Promise<ApiOptions> {
+  if (path.trim() === '') throw new UsageError('the path is empty: give one under the base URL, such as /store/orders');
+  const fieldCount = flags.rawField.length + flags.field.length;
+  const method = parseMethod(flags.method, flags.input !== undefined || fieldCount > 0);
+  const headers = parseHeaders(flags.header);
+  const readsStdin = [flags.input, ...flags.field.map((f) => f.slice(f.indexOf('=') + 1))].filter((v) => v === '-' || v === '@-');
+  if (readsStdin.length > 1) throw new UsageError('standard input can be read once: give "-" to one of --input and -F key=@-');
+  if (flags.paginate && method !== 'GET') throw new UsageError(`--paginate follows the pages of a GET, not of ${method}`);
+  const bodyless = method === 'GET' || method === 'HEAD';
+  if (bodyless && flags.input !== undefined) throw new UsageError(`--input sends a body, which ${method} does not take: use -X POST, PUT or PATCH`);
+  const fields: Array<[string, unknown, string]> = [];
+  for (const [list, flag] of [[flags.rawField, '--raw-field'], [flags.field, '--field']] as const) {
+    for (const text of list) {
+      const at = text.indexOf('=');
+      if (at < 1) throw new UsageError(`invalid value for ${flag}: "${text}": expected key=value`);
+      const raw = text.slice(at + 1);
+      fields.push([text.slice(0, at), flag === '--field' ? await typedValue(raw, stdin, flag) : raw, flag]);
+    }
+  }
+  const options: ApiOptions = { method, path, query: [], headers, include: flags.include ?? false, paginate: flags.paginate ?? false, jq: flags.jq };
+  if (bodyless || flags.input !== undefined) {
+    options.query = fields.map(([key, value]) => [key, typeof value === 'string' ? value : stringifyJson(value)]);
+    if (flags.input !== undefined) options.body = await readText(flags.input, stdin, `--input ${flags.input}`);
+  } else if (fields.length) {
+    const body: Record<string, unknown> = Object.create(null);
+    for (const [key, value, flag] of fields) assign(body, key, value, flag);
+    options.body = stringifyJson(body);
+  }
+  return options;
+}

@@ -1,0 +1,123 @@
+/**
+ * Running `petstore api`: sends the request (with `--paginate`, the pages
+ * its Link headers name after it), prints each status line and headers with
+ * `--include`, then the body: JSON compact with exact numbers (through `--jq`
+ * when given), anything else as received. An answer other than 2xx prints its
+ * body on stderr and ends with the client's error for it (exit 3 for 404, 4
+ * for 401, 2 for 400, else 1).
+ */
+import { STATUS_CODES } from 'node:http';
+import type { PetstoreClient } from '../../api/client.js';
+import type { Exchange } from '../../api/exchange.js';
+import { parseJson, stringifyJson } from '../../api/json.js';
+import { PageTrail } from '../../api/pages.js';
+import { describeBody, isJsonType, nextLink } from '../../api/response.js';
+import { RequestError, UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import type { IOStreams } from '../../iostreams.js';
+import { sanitizeLines } from '../../text.js';
+import type { ApiOptions } from './request.js';
+
+/** Every 2xx status is a success here: the interface does not show these operations. */
+const SUCCESS: readonly number[] = Array.from({ length: 100 }, (_, i) => 200 + i);
+
+/** A body as printed: JSON parsed with exact numbers, or the text of one that is not JSON. */
+type Body = { json: unknown } | { text: string; response: Exchange };
+
+/**
+ * Sends the request and prints the answer (see the module comment). Throws
+ * UsageError (exit 2, nothing sent) for a URL of another origin, the errors
+ * of `client()` and `send()`, the client's failureOf error for a status
+ * outside 2xx, the PageTrail guards' RequestError, a RequestError when `--jq`
+ * meets a body that is not JSON, and jq's runtime error.
+ */
+export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
+  const client = await f.client();
+  let url = targetUrl(client, options);
+  const trail = new PageTrail(client.origin, url);
+  const bodies: Body[] = [];
+  for (;;) {
+    const response = await client.send({ method: options.method, path: url, headers: options.headers, body: options.body });
+    if (options.include) f.io.writeOut(head(response, f.io.raw.stdoutIsTTY));
+    // 'pet': a 404 is the service's answer to this path (exit 3), not a sign of a wrong base URL.
+    const failure = client.failureOf(response, SUCCESS, 'pet');
+    if (failure) {
+      writeErrorBody(f.io, response);
+      throw failure;
+    }
+    if (response.text !== '') bodies.push(bodyOf(response));
+    const next = options.paginate ? nextLink(response.headers, url) : undefined;
+    if (!next) break;
+    url = trail.follow(next);
+  }
+  await printBodies(f, options.paginate ? merged(bodies) : bodies, options.jq);
+}
+
+/** The URL of `options.path` with the query fields; a URL of another origin is refused (UsageError) before anything is sent. */
+function targetUrl(client: PetstoreClient, options: ApiOptions): URL {
+  let url: URL;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(options.path)) {
+    try {
+      url = new URL(options.path);
+    } catch {
+      throw new UsageError(`invalid URL: "${options.path}": give a path under the base URL, such as /store/orders`);
+    }
+    if (url.origin !== client.origin) {
+      throw new UsageError(`refusing to send the API key to another origin: ${url.origin}; give a path under the base URL or a URL of ${client.origin}`);
+    }
+  } else url = client.url(options.path);
+  for (const [name, value] of options.query) url.searchParams.append(name, value);
+  return url;
+}
+
+/** `HTTP/1.1 200 OK`, the headers as received (names in lower case), and a blank line; terminal-safe on a terminal. */
+function head(response: Exchange, isTTY: boolean): string {
+  let text = `${`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`.trimEnd()}\n`;
+  for (const [name, value] of Object.entries(response.headers)) {
+    for (const line of Array.isArray(value) ? value : [value ?? '']) text += `${name}: ${line}\n`;
+  }
+  return `${isTTY ? sanitizeLines(text) : text}\n`;
+}
+
+function bodyOf(response: Exchange): Body {
+  if (isJsonType(response)) {
+    try {
+      return { json: parseJson(response.text) };
+    } catch {
+      // Malformed JSON is printed as received.
+    }
+  }
+  return { text: response.text, response };
+}
+
+/** Pages that are all JSON arrays become one array (as gh's --paginate merges them); other pages stay one value each. */
+function merged(bodies: Body[]): Body[] {
+  if (bodies.length < 2 || !bodies.every((body) => 'json' in body && Array.isArray(body.json))) return bodies;
+  return [{ json: bodies.flatMap((body) => (body as { json: unknown[] }).json) }];
+}
+
+async function printBodies(f: Factory, bodies: readonly Body[], jq: string | undefined): Promise<void> {
+  if (jq !== undefined) {
+    const text = bodies.find((body) => 'text' in body);
+    if (text && 'response' in text) {
+      const type = text.response.headers['content-type'];
+      throw new RequestError(`--jq needs a JSON body; the service answered HTTP ${text.response.status} (${type ?? 'no content type'}): ${describeBody(text.response)}`, 'not_json', text.response.status);
+    }
+    if (bodies.length === 0) return;
+    const { printJq } = await import('../../output/jq.js');
+    return printJq(f.io.out, jq, bodies.map((body) => stringifyJson((body as { json: unknown }).json)).join('\n'));
+  }
+  for (const body of bodies) {
+    if ('json' in body) f.io.writeOut(`${stringifyJson(body.json)}\n`);
+    else f.io.writeOut(f.io.raw.stdoutIsTTY ? sanitizeLines(body.text) : body.text);
+  }
+}
+
+/** The body of an answer outside 2xx, on stderr: JSON as one compact line, other text as received (terminal-safe; with --json, as a JSON string). */
+function writeErrorBody(io: IOStreams, response: Exchange): void {
+  if (response.text === '') return;
+  const body = bodyOf(response);
+  if ('json' in body) io.writeError(`${stringifyJson(body.json)}\n`);
+  else if (io.json) io.writeError(`${stringifyJson(body.text)}\n`);
+  else io.writeError(sanitizeLines(body.text.endsWith('\n') ? body.text : `${body.text}\n`));
+}
