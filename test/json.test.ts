@@ -11,6 +11,10 @@ describe('parseJson and stringifyJson', () => {
     },
   );
 
+  test.each(['1.50', '-0', '1e400', '9007199254740993', ' 2.5 '])('a text that is only the number %j parses exactly too', (text) => {
+    expect(stringifyJson(parseJson(text))).toBe(text.trim());
+  });
+
   test('integers are bigints (exact ids); other numbers keep their source text', () => {
     expect(parseJson('[9007199254740993, 2, 1.5, -0]')).toEqual([9007199254740993n, 2n, new JsonNumber('1.5'), new JsonNumber('-0')]);
   });

@@ -41,10 +41,10 @@ export class JsonNumber {
 // An integer literal whose bigint prints back as the same text ("-0" does not).
 const INTEGER_LITERAL = /^(?:0|-?[1-9]\d*)$/;
 // Could any number be other than a plain integer below 2^53? A number starts
-// after ":", "," or "[" (and white space): one of 16 digits or more, with a
-// fraction or exponent, or "-0". Text inside strings may match too; that only
-// costs the slower exact path.
-const MAYBE_INEXACT = /[:,[]\s*-?(?:\d{16}|\d+[.eE]|0(?![\d.eE])(?<=-0))/;
+// the text or follows ":", "," or "[" (and white space): one of 16 digits or
+// more, with a fraction or exponent, or "-0". Text inside strings may match
+// too; that only costs the slower exact path.
+const MAYBE_INEXACT = /(?:^|[:,[])\s*-?(?:\d{16}|\d+[.eE]|0(?![\d.eE])(?<=-0))/;
 
 function integersToBigInt(value: unknown): unknown {
   if (typeof value === 'number') return BigInt(value);

@@ -8,23 +8,29 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { examples, valueOption, withJqFlag } from '../kit.js';
-import type { ApiOptions } from './request.js';
+import type { ApiOptions, FieldArg } from './request.js';
 
 /** The methods `-X` takes (RFC 9110 §9, and PATCH of RFC 5789). */
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Declares `api`; its action checks the flags and calls `runF` (runApi by default). */
 export function newApiCommand(f: Factory, runF: (options: ApiOptions) => Promise<void> = (options) => runApiLazily(f, options)) {
+  // -f and -F in the order given: the JSON object's keys (and the query's) keep it.
+  const fields: FieldArg[] = [];
+  const field = (flag: FieldArg['flag']) => (text: string) => {
+    fields.push({ flag, text });
+    return fields;
+  };
   const command = new Command('api')
     .description('Send an authenticated request to any path under the base URL (such as the store section, /store/orders)')
     .argument('<path>', 'a path under the base URL (/store/orders), or a URL of its origin')
     .addOption(valueOption('-X, --method <method>', 'the HTTP method', { choices: API_METHODS, defaultText: 'GET; POST when a body is given' }))
     .option('--input <file>', 'the request body, sent as is: a file, or - for standard input (fields then go to the query string)')
-    .option('-f, --raw-field <key=value>', 'a string field of the JSON body, or of the query string for GET (repeatable; a[b]=, a[]= nest)', collect, [])
-    .option('-F, --field <key=value>', 'a typed field: numbers, true, false and null as JSON, @file (@- stdin) as its text (repeatable)', collect, [])
-    .option('-H, --header <header>', 'a request header, "Name: value" (repeatable)', collect, [])
+    .option('-f, --raw-field <key=value>', 'a string field of the JSON body, or of the query string for GET (repeatable; a[b]=, a[]= nest)', field('--raw-field'))
+    .option('-F, --field <key=value>', 'a typed field: numbers, true, false and null as JSON, @file (@- stdin) as its text (repeatable)', field('--field'))
+    .option('-H, --header <header>', 'a request header, "Name: value" (repeatable)', collect)
     .option('-i, --include', 'print the status line and response headers before the body')
     .option('--paginate', 'follow Link rel="next" to the last page; JSON array pages are merged into one array');
   return withJqFlag(command)
@@ -41,7 +47,7 @@ export function newApiCommand(f: Factory, runF: (options: ApiOptions) => Promise
     )
     .action(async (path, flags) => {
       const { apiOptions } = await import('./request.js');
-      return runF(await apiOptions(path, flags, f.io.raw.stdin));
+      return runF(await apiOptions(path, { ...flags, fields }, f.io.raw.stdin));
     });
 }
 

@@ -19,13 +19,18 @@ const REFUSED_HEADERS: Readonly<Record<string, string>> = {
   connection: 'petstore manages its connections',
 };
 
-/** The flags of `api` as commander parses them. */
+/** One `-f` (`--raw-field`, a string) or `-F` (`--field`, typed) as given. */
+export interface FieldArg {
+  flag: '--raw-field' | '--field';
+  text: string;
+}
+
+/** The flags of `api` as commander parses them, with -f and -F in the order given. */
 export interface ApiFlags {
   method?: string;
   input?: string;
-  rawField: string[];
-  field: string[];
-  header: string[];
+  fields: FieldArg[];
+  header?: string[];
   include?: true;
   paginate?: true;
   jq?: string;
@@ -133,22 +138,20 @@ function parseMethod(text: string | undefined, hasBody: boolean): string {
 /** Flags to the request; reads `--input` and `@file` values. Throws UsageError (exit 2) for any bad flag. */
 export async function apiOptions(path: string, flags: ApiFlags, stdin: NodeJS.ReadableStream): Promise<ApiOptions> {
   if (path.trim() === '') throw new UsageError('the path is empty: give one under the base URL, such as /store/orders');
-  const fieldCount = flags.rawField.length + flags.field.length;
-  const method = parseMethod(flags.method, flags.input !== undefined || fieldCount > 0);
-  const headers = parseHeaders(flags.header);
-  const readsStdin = [flags.input, ...flags.field.map((f) => f.slice(f.indexOf('=') + 1))].filter((v) => v === '-' || v === '@-');
+  const method = parseMethod(flags.method, flags.input !== undefined || flags.fields.length > 0);
+  const headers = parseHeaders(flags.header ?? []);
+  const typed = flags.fields.filter((f) => f.flag === '--field').map((f) => f.text.slice(f.text.indexOf('=') + 1));
+  const readsStdin = [flags.input, ...typed].filter((v) => v === '-' || v === '@-');
   if (readsStdin.length > 1) throw new UsageError('standard input can be read once: give "-" to one of --input and -F key=@-');
   if (flags.paginate && method !== 'GET') throw new UsageError(`--paginate follows the pages of a GET, not of ${method}`);
   const bodyless = method === 'GET' || method === 'HEAD';
   if (bodyless && flags.input !== undefined) throw new UsageError(`--input sends a body, which ${method} does not take: use -X POST, PUT or PATCH`);
   const fields: Array<[string, unknown, string]> = [];
-  for (const [list, flag] of [[flags.rawField, '--raw-field'], [flags.field, '--field']] as const) {
-    for (const text of list) {
-      const at = text.indexOf('=');
-      if (at < 1) throw new UsageError(`invalid value for ${flag}: "${text}": expected key=value`);
-      const raw = text.slice(at + 1);
-      fields.push([text.slice(0, at), flag === '--field' ? await typedValue(raw, stdin, flag) : raw, flag]);
-    }
+  for (const { flag, text } of flags.fields) {
+    const at = text.indexOf('=');
+    if (at < 1) throw new UsageError(`invalid value for ${flag}: "${text}": expected key=value`);
+    const raw = text.slice(at + 1);
+    fields.push([text.slice(0, at), flag === '--field' ? await typedValue(raw, stdin, flag) : raw, flag]);
   }
   const options: ApiOptions = { method, path, query: [], headers, include: flags.include ?? false, paginate: flags.paginate ?? false, jq: flags.jq };
   if (bodyless || flags.input !== undefined) {
