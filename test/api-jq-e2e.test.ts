@@ -1,8 +1,14 @@
 // End-to-end: --jq and `petstore api` with the built bin/petstore.js as a child
 // process against the sandbox on a random loopback port, ids above 2^53.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
-import { spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
+import { spawnAsync, spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 const FIRST_ID = 9007199254740993n;
 let sandbox: PetService;
@@ -46,6 +52,16 @@ describe('--jq against the sandbox', () => {
     expect(all).toEqual({ code: 0, stdout: `${FIRST_ID},${FIRST_ID + 1n},${FIRST_ID + 2n}\n`, stderr: '' });
     const each = await petstore(['list', '--limit', '2', '--format', 'ndjson', '--jq', '.name']);
     expect(each).toMatchObject({ code: 0, stdout: 'Rex\nTom\n' });
+  });
+
+  test('jq travels inside the bundle: a copy of bin/ and dist/ alone, without node_modules, runs --jq', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-copy-'));
+    for (const folder of ['bin', 'dist']) fs.cpSync(path.join(ROOT, folder), path.join(root, folder), { recursive: true });
+    fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(root, 'package.json'));
+    expect(fs.readdirSync(path.join(root, 'dist')).filter((name) => name.endsWith('.wasm'))).toEqual([]);
+    const env = { PATH: process.env.PATH, HOME: root, XDG_CONFIG_HOME: root, PETSTORE_BASE_URL: sandbox.baseUrl, PETSTORE_API_KEY: 'e2e-key' };
+    const r = await spawnAsync(process.execPath, [path.join(root, 'bin', 'petstore.js'), 'list', '--limit', '1', '--jq', '.[0].id'], env);
+    expect(r).toMatchObject({ code: 0, stdout: `${FIRST_ID}\n` });
   });
 
   test('an invalid expression exits 2 and no request reaches the service', async () => {

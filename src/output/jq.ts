@@ -137,6 +137,7 @@ export class JqStream {
     return new JqStream(await compileJq(expression), out);
   }
 
+  /** The results of one piece of NDJSON text (see JqFilter.run); a runtime error is kept in `failure`. */
   apply(json: string): string {
     const { text, error } = this.filter.run(json, this.out);
     this.failure ??= error;

@@ -36,8 +36,9 @@ export function newApiCommand(f: Factory, runF: (options: ApiOptions) => Promise
   return withJqFlag(command)
     .addHelpText(
       'after',
-      '\nPrints the response body: JSON compact with exact numbers, anything else as received. An answer\n' +
-        'other than 2xx prints its body on stderr and exits 3 for 404, 4 for 401, 2 for 400, else 1.\n' +
+      '\nPrints the response body: JSON compact with exact numbers, anything else as received.\n' +
+        'An answer other than 2xx prints its body on stderr and exits 3 for 404, 4 for 401,\n' +
+        '2 for 400, else 1. -H Authorization is refused: the key is that of auth login.\n' +
         examples(
           'petstore api /store/orders',
           'petstore api /pets -X GET -F limit=2 --paginate --jq \'.[].id\'',
