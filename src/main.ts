@@ -24,6 +24,8 @@ export interface RunOptions {
   /** Aborted on the second: stop waiting at once (see Factory.signals). */
   haltSignal?: AbortSignal;
   version?: string;
+  /** Random numbers in [0, 1) for retry jitter; a seam for tests (Math.random by default). */
+  random?: () => number;
   /**
    * False when the process exits right after `main`: idle keep-alive
    * connections are then left for the OS to close, which saves the ~3 ms an
@@ -46,7 +48,7 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
   const { env } = options;
   const io = new IOStreams(options.io, env);
   const stop = options.signal ?? new AbortController().signal;
-  const f = new Factory(io, env, { stop, halt: options.haltSignal ?? new AbortController().signal }, options.version ?? VERSION);
+  const f = new Factory(io, env, { stop, halt: options.haltSignal ?? new AbortController().signal }, options.version ?? VERSION, options.random);
   // Before the flags are parsed, --json is read off the command line so that a flag error is JSON too.
   const json = argv.includes('--json');
   const program = buildProgram(f);
