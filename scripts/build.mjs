@@ -8,7 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-const shared = { bundle: true, format: 'cjs', platform: 'node', target: 'node22', logLevel: 'warning', sourcemap: false };
+const shared = { bundle: true, format: 'cjs', platform: 'node', target: 'node22', logLevel: 'warning' };
 const minify = process.env.PETSTORE_BUILD_DEBUG !== '1';
 
 const { metafile } = await build({
@@ -16,6 +16,9 @@ const { metafile } = await build({
   metafile: true,
   entryPoints: ['src/entry.ts'],
   outfile: 'dist/petstore.cjs',
+  // Read only when a stack trace is asked for (src/launch.ts); names src/ files, without their text.
+  sourcemap: 'linked',
+  sourcesContent: false,
   minify,
   legalComments: 'linked',
   define: { PETSTORE_VERSION: JSON.stringify(version) },
