@@ -264,7 +264,8 @@ export class PetstoreClient {
     if (!deprecation && !sunset) return;
     this.warnedDeprecation = true;
     const parts: string[] = [];
-    if (deprecation) parts.push(`deprecated ${describeDate(deprecation)}`);
+    // RFC 9745's Deprecation is a date; drafts before it sent "true", which has none to give.
+    if (deprecation) parts.push(deprecation.trim() === 'true' ? 'deprecated' : `deprecated ${describeDate(deprecation)}`);
     if (sunset) parts.push(`to be removed ${describeDate(sunset)}`);
     this.options.warn(`the service says this endpoint is ${parts.join(', ')}`, 'deprecated_endpoint');
   }
