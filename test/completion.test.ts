@@ -210,7 +210,7 @@ describe('powershell', () => {
     expect(script).toContain('& $words[0] __complete $found[0].Substring(1) 2>$null');
     // Braces and parentheses outside strings balance.
     const code = script.replace(/^\s*#.*$/gm, '').replace(/'(?:[^']|'')*'/g, "''");
-    for (const [open, close] of [['{', '}'], ['(', ')'], ['[', ']']]) expect(code.split(open).length).toBe(code.split(close).length);
+    for (const [open, close] of [['{', '}'], ['(', ')'], ['[', ']']] as const) expect(code.split(open).length).toBe(code.split(close).length);
   });
 });
 

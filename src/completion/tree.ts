@@ -120,7 +120,11 @@ export function valueWords(value: ValueCompletion): string[] {
   return value.kind === 'file' ? ['@file'] : [];
 }
 
-/** A string as one single-quoted word of bash, zsh or fish ('it'\''s'; fish needs '\'' written as \'). */
+/**
+ * `text` as one single-quoted word: for bash and zsh (`posix`) a quote is
+ * written '\'' (it's → 'it'\''s'); inside fish's single quotes a quote and a
+ * backslash are escaped with a backslash (→ 'it\'s').
+ */
 export function singleQuoted(text: string, shell: 'posix' | 'fish' = 'posix'): string {
   return shell === 'fish' ? `'${text.replace(/[\\']/g, (c) => `\\${c}`)}'` : `'${text.replace(/'/g, `'\\''`)}'`;
 }
