@@ -33,6 +33,7 @@ if (dynamicImports.length > 0) throw new Error(`the bundle must not import() at 
 // The code cache is keyed per command; the names come from the registry in the bundle.
 const { createRequire } = await import('node:module');
 const commands = createRequire(import.meta.url)('../dist/petstore.cjs').commandNames();
+(await import('./man.mjs')).writeManPage();
 // The code cache is keyed by this hash: a rebuilt bundle never meets an old cache.
 const bundleHash = createHash('sha256').update(readFileSync(new URL('../dist/petstore.cjs', import.meta.url))).digest('hex').slice(0, 16);
 await build({

@@ -34,10 +34,18 @@ export interface RunOptions {
   closeConnections?: boolean;
 }
 
+/**
+ * The whole command tree as help shows it, built with a Factory that none of
+ * its actions may use (the build reads it: code-cache keys, the man page).
+ */
+export function commandTree(): CommandUnknownOpts {
+  const f = new Factory(new IOStreams({} as IO, {}), {}, { stop: new AbortController().signal, halt: new AbortController().signal }, VERSION);
+  return buildProgram(f);
+}
+
 /** The names of the top-level commands (the build derives the code-cache keys from them). */
 export function commandNames(): string[] {
-  const f = new Factory(new IOStreams({} as IO, {}), {}, { stop: new AbortController().signal, halt: new AbortController().signal }, VERSION);
-  return buildProgram(f).commands.map((c) => c.name());
+  return commandTree().commands.map((c) => c.name());
 }
 
 /**
