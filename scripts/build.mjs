@@ -16,7 +16,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 // (0.37 MB of base64 instead of 1.24 MB; src/output/jq.ts decompresses it).
 const jqWasm = brotliCompressSync(readFileSync(require.resolve('jq-wasm/jq.wasm')), { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-const shared = { bundle: true, format: 'cjs', platform: 'node', target: 'node22', logLevel: 'warning', sourcemap: false };
+const shared = { bundle: true, format: 'cjs', platform: 'node', target: 'node22', logLevel: 'warning' };
 const minify = process.env.PETSTORE_BUILD_DEBUG !== '1';
 
 const { metafile } = await build({
@@ -24,6 +24,9 @@ const { metafile } = await build({
   metafile: true,
   entryPoints: ['src/entry.ts'],
   outfile: 'dist/petstore.cjs',
+  // Read only when a stack trace is asked for (src/launch.ts); names src/ files, without their text.
+  sourcemap: 'linked',
+  sourcesContent: false,
   minify,
   legalComments: 'linked',
   // ES modules that read import.meta.url (jq-wasm's, which import() resolves
@@ -45,6 +48,7 @@ if (dynamicImports.length > 0) throw new Error(`the bundle must not import() at 
 
 // The code cache is keyed per command; the names come from the registry in the bundle.
 const commands = require('../dist/petstore.cjs').commandNames();
+(await import('./man.mjs')).writeManPage();
 // The code cache is keyed by this hash: a rebuilt bundle never meets an old cache.
 const bundleHash = createHash('sha256').update(readFileSync(new URL('../dist/petstore.cjs', import.meta.url))).digest('hex').slice(0, 16);
 await build({

@@ -6,7 +6,7 @@
 import { InterruptedError } from './errors.js';
 import { main } from './main.js';
 
-export { commandNames } from './main.js';
+export { commandNames, commandTree } from './main.js';
 import { sanitizeText } from './text.js';
 
 /**

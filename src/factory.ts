@@ -45,6 +45,8 @@ export class Factory {
     readonly env: NodeJS.ProcessEnv,
     readonly signals: Signals,
     readonly version: string,
+    /** Random numbers for retry jitter; a seam for tests (Math.random when undefined). */
+    private readonly random?: () => number,
   ) {}
 
   /** Called by main once the global flags are parsed and checked. */
@@ -118,6 +120,7 @@ export class Factory {
       log: options.verbose ? (line) => this.io.debug(line) : undefined,
       warn: (message, code) => this.io.warn(message, code),
       loginHint: loginHint(envName),
+      random: this.random,
     });
   }
 

@@ -94,6 +94,11 @@ function readCodeCache(file: string | undefined): Buffer | undefined {
   }
 }
 
+/** Whether this run may print a stack trace: `--verbose` or PETSTORE_DEBUG=1. */
+export function wantsStackTraces(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  return env.PETSTORE_DEBUG === '1' || argv.includes('--verbose');
+}
+
 /**
  * Compiles and runs the CommonJS bundle at `bundlePath` (an absolute path) with
  * the code cache for `argv` (the arguments after the script), then awaits its
@@ -101,6 +106,13 @@ function readCodeCache(file: string | undefined): Buffer | undefined {
  * that leaves `process.exitCode` 0. Throws what reading or compiling the bundle throws.
  */
 export async function launch(bundlePath: string, argv: readonly string[]): Promise<void> {
+  // A stack trace was asked for: load the bundle through Node's own loader with
+  // source maps on, so that frames name src/ files. Only then is the map read.
+  if (wantsStackTraces(argv, process.env)) {
+    process.setSourceMapsEnabled(true);
+    await (createRequire(bundlePath)(bundlePath) as { start(): Promise<void> }).start();
+    return;
+  }
   const bundleHash = typeof PETSTORE_BUNDLE_HASH === 'string' ? PETSTORE_BUNDLE_HASH : undefined;
   const file = codeCacheFile(argv, process.env, bundleHash);
   const cachedData = readCodeCache(file);

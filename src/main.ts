@@ -24,6 +24,8 @@ export interface RunOptions {
   /** Aborted on the second: stop waiting at once (see Factory.signals). */
   haltSignal?: AbortSignal;
   version?: string;
+  /** Random numbers in [0, 1) for retry jitter; a seam for tests (Math.random by default). */
+  random?: () => number;
   /**
    * False when the process exits right after `main`: idle keep-alive
    * connections are then left for the OS to close, which saves the ~3 ms an
@@ -32,10 +34,18 @@ export interface RunOptions {
   closeConnections?: boolean;
 }
 
+/**
+ * The whole command tree as help shows it, built with a Factory that none of
+ * its actions may use (the build reads it: code-cache keys, the man page).
+ */
+export function commandTree(): CommandUnknownOpts {
+  const f = new Factory(new IOStreams({} as IO, {}), {}, { stop: new AbortController().signal, halt: new AbortController().signal }, VERSION);
+  return buildProgram(f);
+}
+
 /** The names of the top-level commands (the build derives the code-cache keys from them). */
 export function commandNames(): string[] {
-  const f = new Factory(new IOStreams({} as IO, {}), {}, { stop: new AbortController().signal, halt: new AbortController().signal }, VERSION);
-  return buildProgram(f).commands.map((c) => c.name());
+  return commandTree().commands.map((c) => c.name());
 }
 
 /**
@@ -46,7 +56,7 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
   const { env } = options;
   const io = new IOStreams(options.io, env);
   const stop = options.signal ?? new AbortController().signal;
-  const f = new Factory(io, env, { stop, halt: options.haltSignal ?? new AbortController().signal }, options.version ?? VERSION);
+  const f = new Factory(io, env, { stop, halt: options.haltSignal ?? new AbortController().signal }, options.version ?? VERSION, options.random);
   // Before the flags are parsed, --json is read off the command line so that a flag error is JSON too.
   const json = argv.includes('--json');
   const program = buildProgram(f);

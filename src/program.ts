@@ -4,10 +4,10 @@
  * action loads what it runs (zod, undici, conf) when it runs, which keeps
  * `--help`, `--version` and flag errors fast.
  */
-import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Command, Help, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Factory, GlobalOptions } from './factory.js';
 import { RETRIES, TIMEOUT_MS } from './flag-bounds.js';
-import { describeOption, valueOption } from './commands/kit.js';
+import { describeOption, helpOrder, valueOption } from './commands/kit.js';
 import { helpfulGroup } from './commands/help.js';
 import { COMMANDS } from './commands/registry.js';
 
@@ -62,7 +62,7 @@ export function buildProgram(f: Factory) {
     .description('Command-line client for the pet store service.')
     .version(f.version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .option('--env <name>', 'environment: production (default), staging, or one you configured')
+    .addOption(valueOption('--env <name>', 'environment: production (default), staging, or one you configured', { complete: 'environments' }))
     .option('--base-url <url>', 'base URL of the service, ending in /v1 (overrides the config)')
     .option('--json', 'print JSON: exactly what the service sent; messages on stderr as JSON lines')
     .option('--no-color', 'disable colour')
@@ -73,15 +73,29 @@ export function buildProgram(f: Factory) {
     .option('--verbose', 'log requests (key redacted) and stack traces to stderr')
     .addHelpText('after', EXIT_CODES_HELP);
   program.hook('preAction', async () => f.setGlobals(await globalOptions(program.opts())));
-  for (const make of COMMANDS) program.addCommand(make(f));
-  helpfulGroup(f, program);
+  for (const make of COMMANDS) {
+    const command = make(f);
+    // `__complete` and the like serve the completion scripts, not users: hidden from help and suggestions.
+    program.addCommand(command, { hidden: command.name().startsWith('__') });
+  }
+  helpfulGroup(program);
   styleHelp(program);
   return program;
 }
 
-/** Every command's help: its global flags listed too, allowed values and defaults unquoted. */
+/**
+ * Every command's help: its global flags listed too (as gh's inherited flags),
+ * allowed values and defaults unquoted, the output flags after its own.
+ */
 function styleHelp(command: CommandUnknownOpts): void {
-  command.configureHelp({ showGlobalOptions: true, sortSubcommands: false, optionDescription: describeOption });
+  command.configureHelp({
+    showGlobalOptions: true,
+    sortSubcommands: false,
+    optionDescription: describeOption,
+    visibleOptions(this: Help, cmd) {
+      return helpOrder(Help.prototype.visibleOptions.call(this, cmd));
+    },
+  });
   if (command.parent) command.helpOption('-h, --help', 'show help');
   command.commands.forEach(styleHelp);
 }

@@ -39,7 +39,10 @@ const until = async (condition: () => boolean) => {
 };
 
 describe('signals', () => {
-  test('Ctrl-C in the middle of a pretty-printed JSON array: in flight finish, the rest is not_sent; one rerun creates every pet once', async () => {
+  test.each([
+    ['SIGINT', 130, 'interrupted'],
+    ['SIGTERM', 143, 'terminated'],
+  ] as const)('%s in the middle of a pretty-printed JSON array: in flight finish, the rest is not_sent; one rerun creates every pet once', async (signal, exit, word) => {
     server = await start(undefined, 150);
     const dir = tempDir();
     const all = names(40);
@@ -49,10 +52,10 @@ describe('signals', () => {
     const child = spawn(process.execPath, [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '4'], { env: env() });
     const done = finished(child);
     await until(() => posts().length >= 6);
-    child.kill('SIGINT');
+    child.kill(signal);
     const r = await done;
-    expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(/^interrupted: created \d+ of 40 pets; 0 failed, \d+ not sent \(written to .*failed\.ndjson\)\n$/);
+    expect(r.code).toBe(exit);
+    expect(r.stderr).toMatch(new RegExp(`^${word}: created \\d+ of 40 pets; 0 failed, \\d+ not sent \\(written to .*failed\\.ndjson\\)\\n$`));
     const lines = readLines(failed);
     expect(lines.every((l) => l.outcome === 'not_sent')).toBe(true);
     // Exactly the pets not created are in --failed, each once.

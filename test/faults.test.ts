@@ -14,6 +14,8 @@ async function against(script: Step[], argv: string[], env: NodeJS.ProcessEnv = 
   server = await startPetService({ key: 'fault-key', faults: script });
   const result = await run(argv, {
     env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'fault-key', PETSTORE_NO_DEPRECATION_WARNING: '1', ...env },
+    // No back-off jitter: retries go at once (tests about real waits use Retry-After, which is not jittered).
+    random: () => 0,
   });
   return { ...result, requests: server.requests, host: server.host };
 }

@@ -29,6 +29,8 @@ export interface RunSetup {
   stdinIsTTY?: boolean;
   signal?: AbortSignal;
   configHome?: string;
+  /** Random numbers for retry jitter (0: retry at once); Math.random when not given. */
+  random?: () => number;
 }
 
 /** A fresh XDG_CONFIG_HOME folder. */
@@ -61,6 +63,7 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
       env: { XDG_CONFIG_HOME: setup.configHome ?? tempConfigHome(), ...setup.env },
       signal: setup.signal,
       version: '1.2.3',
+      random: setup.random,
     });
     return { code, stdout, stderr, unmatched };
   } finally {

@@ -186,3 +186,28 @@ describe('settings and usage errors', () => {
     expect(await run(['--version'])).toMatchObject({ code: 0, stdout: '1.2.3\n', stderr: '' });
   });
 });
+
+describe('exact output at any size', () => {
+  test('--json prints every number exactly as the service wrote it, in known and unknown fields', async () => {
+    const body = '[{"id":9007199254740993,"name":"Rex","categoryId":1,"weight":1.0,"score":1e2,"huge":1e400,"zero":-0,"big":123456789012345678901234567890,"nested":{"x":[0.5,-1.25E-3]}}]';
+    nock(BASE).get('/v1/pets').query(true).twice().reply(200, body, { 'content-type': 'application/json' });
+    expect((await run(['list', '--json'], { env: serviceEnv() })).stdout).toBe(`${body}\n`);
+    const ndjson = await run(['list', '--format', 'ndjson'], { env: serviceEnv() });
+    expect(ndjson.stdout).toBe(`${body.slice(1, -1)}\n`);
+  });
+
+  const many = 130_000;
+  const bigPage = `[${Array.from({ length: many }, (_, i) => `{"id":${i + 1},"name":"pet-${i}","categoryId":${i % 7},"status":"available"}`).join(',')}]`;
+  test.each([
+    ['json', (out: string) => JSON.parse(out).length],
+    ['ndjson', (out: string) => out.split('\n').length - 1],
+    ['tsv', (out: string) => out.split('\n').length - 1],
+    ['table', (out: string) => out.split('\n').length - 1 - 4],
+    ['kv', (out: string) => out.split('\n\n').length],
+  ])('a page of 130,000 pets prints whole as %s', async (format, count) => {
+    nock(BASE).get('/v1/pets').query(true).reply(200, bigPage, { 'content-type': 'application/json' });
+    const r = await run(['list', '--limit', '100', '--format', format], { env: serviceEnv() });
+    expect(r.code).toBe(0);
+    expect(count(r.stdout)).toBe(many);
+  });
+});

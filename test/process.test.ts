@@ -46,21 +46,34 @@ describe('process hygiene', () => {
     expect(stderr).toBe('');
   });
 
-  test('concurrent invocations never corrupt the config file', async () => {
+  test('concurrent config set, unset, auth login and logout from many processes lose no update', async () => {
     const home = tempConfigHome();
-    const runs = Array.from({ length: 12 }, (_, i) =>
-      new Promise<number | null>((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'config', 'set', 'base-url', `https://h${i}.example/v1`, '--env', `e${i % 3}`], {
-          env: baseEnv({ XDG_CONFIG_HOME: home }),
-          stdio: 'ignore',
-        });
-        child.on('close', resolve);
-      }),
-    );
-    expect(await Promise.all(runs)).toEqual(Array(12).fill(0));
+    const petstore = (args: string[], stdin = '') => spawnAsync(process.execPath, [BIN, ...args], baseEnv({ XDG_CONFIG_HOME: home, PETSTORE_API_KEY: '' }), stdin);
+    // Four writers at once, each setting its own environments one after another...
+    const writers = Array.from({ length: 3 }, async (_, w) => {
+      for (let i = 0; i < 8; i += 1) {
+        const r = await petstore(['config', 'set', 'base-url', `https://w${w}-${i}.example/v1`, '--env', `w${w}-${i}`]);
+        expect(r.code).toBe(0);
+      }
+    });
+    // ...while one more logs in and out of production and sets and unsets a scratch environment.
+    const churn = (async () => {
+      for (let i = 0; i < 3; i += 1) {
+        expect((await petstore(['auth', 'login', '--with-token', '--skip-verify', '--base-url', 'https://prod.example/v1'], `key-${i}\n`)).code).toBe(0);
+        expect((await petstore(['config', 'set', 'base-url', 'https://scratch.example/v1', '--env', 'scratch'])).code).toBe(0);
+        expect((await petstore(['config', 'unset', 'base-url', '--env', 'scratch'])).code).toBe(0);
+      }
+      expect((await petstore(['auth', 'logout'])).code).toBe(0);
+      expect((await petstore(['auth', 'login', '--with-token', '--skip-verify'], 'final-key\n')).code).toBe(0);
+    })();
+    await Promise.all([...writers, churn]);
     const file = path.join(home, 'petstore', 'config.json');
-    const stored = JSON.parse(fs.readFileSync(file, 'utf8'));
-    expect(Object.keys(stored.environments).length).toBeGreaterThan(0);
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8')).environments;
+    for (let w = 0; w < 3; w += 1) {
+      for (let i = 0; i < 8; i += 1) expect(stored[`w${w}-${i}`]).toEqual({ baseUrl: `https://w${w}-${i}.example/v1/` });
+    }
+    expect(stored.production).toEqual({ baseUrl: 'https://prod.example/v1/', apiKey: 'final-key', apiKeyOrigin: 'https://prod.example' });
+    expect(stored.scratch).toEqual({});
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-  });
+  }, 60_000);
 });

@@ -72,3 +72,19 @@ test('a clone that was not built says how to build it', () => {
     stderr: `error: petstore is not built: run "npm run build" in ${root}\n`,
   });
 });
+
+test('--verbose and PETSTORE_DEBUG=1 stack traces name the src/ files (source maps, read only then)', () => {
+  for (const [args, env] of [
+    [['list', '--base-url', 'http://127.0.0.1:9/v1', '--retries', '0', '--verbose'], {}],
+    [['list', '--base-url', 'http://127.0.0.1:9/v1', '--retries', '0'], { PETSTORE_DEBUG: '1' }],
+  ] as const) {
+    const r = spawnSync(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, PETSTORE_API_KEY: 'k', ...env }, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/\n {4}at .*\(.*src\/api\/client\.ts:\d+:\d+\)\n/);
+  }
+  const plain = spawnSync(process.execPath, [BIN, 'list', '--base-url', 'http://127.0.0.1:9/v1', '--retries', '0'], {
+    env: { PATH: process.env.PATH, PETSTORE_API_KEY: 'k' },
+    encoding: 'utf8',
+  });
+  expect(plain.stderr).toBe('error: cannot reach 127.0.0.1:9: ECONNREFUSED\n');
+});

@@ -40,6 +40,8 @@ export interface ClientOptions {
   warn: (message: string, code: string) => void;
   /** The last line of a 401's message: the command that fixes it. */
   loginHint?: string;
+  /** Random numbers in [0, 1) for the jitter of retry back-off (Math.random by default; tests pass their own). */
+  random?: () => number;
 }
 
 /** One request under the base URL. */
@@ -91,7 +93,7 @@ export class PetstoreClient {
     this.origin = options.baseUrl.origin;
     const { dispatcher: agent, proxy } = openDispatcher(options.baseUrl, options.env, timeouts);
     this.proxy = proxy;
-    this.dispatcher = agent.compose(retryInterceptor({ retries: options.retries, log: options.log }));
+    this.dispatcher = agent.compose(retryInterceptor({ retries: options.retries, log: options.log, random: options.random }));
     this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(timeout)]);
     this.baseHeaders = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json', 'user-agent': options.userAgent };
     const host = options.baseUrl.host;
@@ -249,7 +251,8 @@ export class PetstoreClient {
     if (!deprecation && !sunset) return;
     this.warnedDeprecation = true;
     const parts: string[] = [];
-    if (deprecation) parts.push(`deprecated ${describeDate(deprecation)}`);
+    // RFC 9745's Deprecation is a date; drafts before it sent "true", which has none to give.
+    if (deprecation) parts.push(deprecation.trim() === 'true' ? 'deprecated' : `deprecated ${describeDate(deprecation)}`);
     if (sunset) parts.push(`to be removed ${describeDate(sunset)}`);
     this.options.warn(`the service says this endpoint is ${parts.join(', ')}`, 'deprecated_endpoint');
   }

@@ -5,8 +5,8 @@
  */
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
-import type { Factory } from '../factory.js';
 import { closest } from '../suggest.js';
+import { examples } from './kit.js';
 
 /** The path of a command from the root ("petstore auth login"). */
 export function commandPath(command: CommandUnknownOpts): string {
@@ -17,6 +17,9 @@ export function commandPath(command: CommandUnknownOpts): string {
 
 function unknownCommand(parent: CommandUnknownOpts, name: string): UsageError {
   const names = parent.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden).map((c) => c.name());
+  if (names.length === 0) {
+    return new UsageError(`"${commandPath(parent)}" has no subcommands (found "${name}")`, `Run "${commandPath(parent)} --help" for its usage.`, 'unknown_command');
+  }
   const near = closest(name, names);
   return new UsageError(
     `unknown command "${name}" for "${commandPath(parent)}"${near ? `; did you mean "${near}"?` : ''}`,
@@ -41,20 +44,25 @@ export function findCommand(root: CommandUnknownOpts, words: readonly string[]):
  * on stdout when run without a subcommand, and report an unknown subcommand
  * with a suggestion; adds a `help [command...]` subcommand to it.
  */
-export function helpfulGroup(f: Factory, group: CommandUnknownOpts): void {
+export function helpfulGroup(group: CommandUnknownOpts): void {
   group.helpCommand(false);
+  const path = commandPath(group);
+  const nested = group.commands.find((c) => c.commands.length > 0);
+  const helpExamples = [`${path} help`, `${path} help ${group.commands[0]?.name() ?? ''}`.trimEnd()];
+  if (nested) helpExamples.push(`${path} help ${nested.name()} ${nested.commands[0]?.name() ?? ''}`.trimEnd());
   group.addCommand(
     new Command('help')
       .description('Show help for a command')
       .argument('[command...]')
-      .action((words) => void f.io.writeOut(findCommand(group, words).helpInformation())),
+      .addHelpText('after', examples(...helpExamples))
+      .action((words) => findCommand(group, words).outputHelp()),
   );
   (group as unknown as Command<[string | undefined]>)
     .usage('[options] [command]')
     .argument('[command]')
     .action((word) => {
       if (word !== undefined) throw unknownCommand(group, word);
-      f.io.writeOut(group.helpInformation());
+      group.outputHelp();
     });
-  for (const sub of group.commands) if (sub.commands.length > 0) helpfulGroup(f, sub);
+  for (const sub of group.commands) if (sub.commands.length > 0) helpfulGroup(sub);
 }

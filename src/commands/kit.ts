@@ -8,22 +8,48 @@ import { Option, type Command, type OptionValues } from '@commander-js/extra-typ
 import { formatsFor, type OutputShape } from '../output/format.js';
 
 /**
+ * Values that shell completion reads from petstore when the user presses Tab
+ * (`petstore __complete <source>`), rather than from the completion script:
+ * `environments` are the built-in and configured environment names.
+ */
+export type ValueSource = 'environments';
+
+const VALUE_SOURCES = new WeakMap<object, ValueSource>();
+const OUTPUT_OPTIONS = new WeakSet<object>();
+
+/**
  * A flag taking a value, with its allowed values and default shown in help
- * (and offered by shell completion). The value is checked by the command's zod
- * schema, not by commander, so that every flag is checked the same way.
+ * (and offered by shell completion, as are the values of `complete`). The
+ * value is checked by the command's zod schema, not by commander, so that
+ * every flag is checked the same way.
  */
 export function valueOption<F extends string>(
   flags: F,
   description: string,
-  { choices, defaultText }: { choices?: readonly string[]; defaultText?: string } = {},
+  { choices, defaultText, complete }: { choices?: readonly string[]; defaultText?: string; complete?: ValueSource } = {},
 ): Option<F> {
   const option = new Option(flags, description);
   if (choices) option.argChoices = [...choices];
   if (defaultText !== undefined) option.defaultValueDescription = defaultText;
+  if (complete) VALUE_SOURCES.set(option, complete);
   return option;
 }
 
-/** The help text of an option: description, then allowed values and default, unquoted. */
+/** Where shell completion gets the values of `option` at completion time (see ValueSource), if anywhere. */
+export function valueSourceOf(option: object): ValueSource | undefined {
+  return VALUE_SOURCES.get(option);
+}
+
+/**
+ * The options of one command in help order: its own flags, then the output
+ * flags (added by withOutputFlags), then `--help`. Returns a new array.
+ */
+export function helpOrder<T extends { long?: string }>(options: readonly T[]): T[] {
+  const rank = (option: T) => (option.long === '--help' ? 2 : OUTPUT_OPTIONS.has(option) ? 1 : 0);
+  return [...options].sort((a, b) => rank(a) - rank(b));
+}
+
+/** The help text of an option: description, then allowed values and default, unquoted (`default: 20`). */
 export function describeOption(option: { description?: string; argChoices?: string[]; defaultValueDescription?: string }): string {
   const extra: string[] = [];
   if (option.argChoices) extra.push(`one of: ${option.argChoices.join(', ')}`);
@@ -38,20 +64,23 @@ export function withOutputFlags<A extends unknown[], O extends OptionValues, G e
     shape === 'stream'
       ? 'output format of each created pet'
       : 'output format (default: table or key/value lines on a terminal, tab-separated when piped; json with --json)';
-  return withJqFlag(command.addOption(valueOption('--format <format>', description, { choices: formats })));
+  const option = valueOption('--format <format>', description, { choices: formats });
+  OUTPUT_OPTIONS.add(option);
+  return withJqFlag(command.addOption(option));
 }
 
 /**
- * Adds `--jq <expression>`, checked before the command's action runs (so
- * before any request): an expression jq cannot compile exits 2 with jq's message.
+ * Adds `--jq <expression>` (an output flag: help lists it after the command's
+ * own), checked before the command's action runs, so before any request: an
+ * expression jq cannot compile exits 2 with jq's message.
  */
 export function withJqFlag<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
-  return command
-    .option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw (implies JSON output)')
-    .hook('preAction', async (self) => {
-      const expression = (self.opts() as { jq?: string }).jq;
-      if (expression !== undefined) await (await import('../output/jq.js')).compileJq(expression);
-    });
+  const option = new Option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw (implies JSON output)');
+  OUTPUT_OPTIONS.add(option);
+  return command.addOption(option).hook('preAction', async (self) => {
+    const expression = (self.opts() as { jq?: string }).jq;
+    if (expression !== undefined) await (await import('../output/jq.js')).compileJq(expression);
+  });
 }
 
 /** An "Examples:" section for help, one command a line. */

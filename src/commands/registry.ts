@@ -7,6 +7,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Factory } from '../factory.js';
 import { newApiCommand } from './api/api.js';
 import { newAuthCommand } from './auth/auth.js';
+import { newCompleteCommand, newCompletionCommand } from './completion.js';
 import { newConfigCommand } from './config/config.js';
 import { newAddCommand } from './pets/add.js';
 import { newGetCommand } from './pets/get.js';
@@ -22,4 +23,6 @@ export const COMMANDS: ReadonlyArray<(f: Factory) => CommandUnknownOpts> = [
   newAuthCommand,
   newConfigCommand,
   newVersionCommand,
+  newCompletionCommand,
+  newCompleteCommand,
 ];

@@ -42,8 +42,7 @@ export function newApiCommand(f: Factory, runF: (options: ApiOptions) => Promise
         examples(
           'petstore api /store/orders',
           'petstore api /pets -X GET -F limit=2 --paginate --jq \'.[].id\'',
-          'petstore api /pets -f name=Rex -F categoryId=9007199254740993 -f status=available',
-          'petstore api /pets --input pet.json -H \'Content-Type: application/json\' -i',
+          'petstore api /pets -f name=Rex -F categoryId=9007199254740993 -f status=available -i',
         ),
     )
     .action(async (path, flags) => {

@@ -34,12 +34,14 @@ export function newConfigCommand(f: Factory) {
   config.addCommand(
     withOutputFlags(new Command('list'), 'records')
       .description('Show the settings of every environment (never a key)')
+      .addHelpText('after', examples('petstore config list', 'petstore config list --format json'))
       .action(async (flags) => listEnvironments(f, flags)),
   );
   config.addCommand(
     new Command('get')
       .description('Print one setting of the selected environment')
       .argument('<key>', 'the setting: base-url')
+      .addHelpText('after', examples('petstore config get base-url', 'petstore config get base-url --env staging'))
       .action(async (key) => getSetting(f, key)),
   );
   config.addCommand(
@@ -47,16 +49,21 @@ export function newConfigCommand(f: Factory) {
       .description('Change one setting of the selected environment (creating it when new)')
       .argument('<key>', 'the setting: base-url')
       .argument('<value>', 'its new value')
+      .addHelpText('after', examples('petstore config set base-url https://petstore.example.com/v1', 'petstore config set base-url http://127.0.0.1:4010/v1 --env local'))
       .action(async (key, value) => setSetting(f, key, value)),
   );
   config.addCommand(
     new Command('unset')
       .description('Remove one setting of the selected environment')
       .argument('<key>', 'the setting: base-url')
+      .addHelpText('after', examples('petstore config unset base-url', 'petstore config unset base-url --env staging'))
       .action(async (key) => unsetSetting(f, key)),
   );
   config.addCommand(
-    new Command('path').description('Print the path of the config file').action(async () => void f.io.writeOut(`${(await f.store()).path}\n`)),
+    new Command('path')
+      .description('Print the path of the config file')
+      .addHelpText('after', examples('petstore config path', 'ls -l "$(petstore config path)"'))
+      .action(async () => void f.io.writeOut(`${(await f.store()).path}\n`)),
   );
   return config;
 }

@@ -221,7 +221,7 @@ class BulkLoad {
     if (t.notSent) parts.push(`${t.notSent} not sent`);
     if (t.skipped) parts.push(`${t.skipped} of unknown outcome skipped`);
     const written = this.failed && notCreated && this.stop?.reason !== 'failed_file' ? ` (written to ${this.failed.path})` : '';
-    const prefix = this.stop ? `${this.stop.reason === 'signal' ? 'interrupted' : 'stopped'}: ` : '';
+    const prefix = this.stop ? `${this.stop.reason === 'signal' ? this.stop.error.message : 'stopped'}: ` : '';
     const cut = this.inputCut ? `; nothing after line ${this.lastLine} was read` : '';
     this.f.io.info(`${prefix}created ${t.created} of ${t.read} pets; ${parts.join(', ')}${written}${cut}`, 'summary', { ...t });
     if (t.skipped) {
@@ -238,7 +238,7 @@ class BulkLoad {
 }
 
 function notSentReport(stop: Stop): ErrorReport {
-  const why = { signal: 'the load was interrupted', auth: 'the service rejected the API key (HTTP 401)', stdout: 'standard output could not be written', failed_file: '--failed could not be written' }[stop.reason];
+  const why = { signal: `the load was ${stop.error.message}`, auth: 'the service rejected the API key (HTTP 401)', stdout: 'standard output could not be written', failed_file: '--failed could not be written' }[stop.reason];
   return { code: 'not_sent', message: `not sent: ${why}`, status: null };
 }
 

@@ -23,7 +23,7 @@ export function newGetCommand(f: Factory, runF: (options: GetOptions) => Promise
       `\nThe service removes this operation on ${GET_PET_REMOVAL_DATE}; the interface names GET /pets with a status\n` +
         'filter (petstore list --status <status>) as its replacement. Each call warns on stderr;\n' +
         'PETSTORE_NO_DEPRECATION_WARNING=1 silences it.\n' +
-        examples('petstore get 42', 'petstore get 42 --json', 'petstore get 42 --jq .name'),
+        examples('petstore get 42', 'petstore get 42 --json'),
     )
     .action(async (petId, flags) => runF(await getOptions(petId, flags, f.globals.json, f.io.raw.stdoutIsTTY)));
 }

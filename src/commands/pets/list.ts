@@ -33,9 +33,8 @@ export function newListCommand(f: Factory, runF: (options: ListOptions) => Promi
       'after',
       examples(
         'petstore list --status available',
-        "petstore list --limit 100 --json | jq -r '.[].name'",
+        "petstore list --limit 100 --jq '.[].name'",
         'petstore list --all --format ndjson',
-        "petstore list --jq '.[] | select(.status == \"sold\") | .id'",
       ),
     )
     .action(async (flags) => runF(await listOptions(flags, f.globals.json, f.io.raw.stdoutIsTTY)));

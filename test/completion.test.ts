@@ -1,0 +1,250 @@
+// Shell completion, end to end: the scripts that the built petstore prints run
+// in the real bash, fish and zsh, against a `petstore` on PATH (the built
+// binary) and a config folder with an environment of its own, so that --env
+// completes from the config at Tab time. bash's completion function is called
+// as readline calls it (COMP_WORDS, COMP_CWORD); fish completes a command line
+// with `complete -C`; zsh runs interactively in a pseudo-terminal (zsh/zpty)
+// with compinit and a Tab typed. A shell that is missing fails the test in CI
+// (.ci/run installs zsh and fish) and skips it elsewhere.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { BIN, petstoreInvocation, spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
+
+const ZSH_DRIVER = fileURLToPath(new URL('./fixtures/zsh-complete.zsh', import.meta.url));
+const TRACER = fileURLToPath(new URL('./fixtures/trace-requires.cjs', import.meta.url));
+const KEY = 'key-that-must-never-show-9f8e7d';
+
+const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+const INSTALLED = { bash: has('bash'), zsh: has('zsh'), fish: has('fish') };
+/** Tests of one shell: skipped where it is not installed, except in CI, where they fail. */
+const shellTests = (shell: keyof typeof INSTALLED) => test.skipIf(!INSTALLED[shell] && !process.env.CI);
+const requireShell = (shell: keyof typeof INSTALLED) => expect(INSTALLED[shell], `${shell} is not installed (CI installs it in .ci/run)`).toBe(true);
+function shellTest(shell: keyof typeof INSTALLED, name: string, body: () => Promise<void>) {
+  shellTests(shell)(`${shell}: ${name}`, async () => {
+    requireShell(shell);
+    await body();
+  });
+}
+
+let home: string;
+let env: NodeJS.ProcessEnv;
+const scripts: Record<string, string> = {};
+
+beforeAll(async () => {
+  home = tempConfigHome();
+  // `petstore` on PATH, as the scripts call it back for environment names.
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bin-'));
+  const { command, prefix } = petstoreInvocation();
+  const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+  fs.writeFileSync(path.join(bin, 'petstore'), `#!/bin/sh\nexec ${[command, ...prefix].map(quote).join(' ')} "$@"\n`, { mode: 0o755 });
+  env = { PATH: `${bin}${path.delimiter}${process.env.PATH}`, HOME: home, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: home, XDG_DATA_HOME: home, TERM: 'xterm' };
+  // A configured environment with a stored key: its name completes, its key never shows.
+  expect((await spawnPetstore(['config', 'set', 'base-url', 'http://127.0.0.1:9/v1', '--env', 'local'], env)).code).toBe(0);
+  expect((await spawnPetstore(['auth', 'login', '--env', 'local', '--with-token', '--skip-verify'], env, `${KEY}\n`)).code).toBe(0);
+  for (const shell of ['bash', 'zsh', 'fish', 'powershell']) {
+    const r = await spawnPetstore(['completion', shell], env);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    scripts[shell] = path.join(home, `petstore.${shell}`);
+    fs.writeFileSync(scripts[shell], r.stdout);
+  }
+});
+
+/** Runs a shell with `env`, no standard input, and collects its output. */
+function shell(name: string, args: string[]): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(name, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const ROOT = ['list', 'add', 'get', 'api', 'auth', 'config', 'version', 'completion', 'help'];
+const LIST_FLAGS = ['--status', '--limit', '--all', '--format', '--jq', '--help', '--version', '--env', '--base-url', '--json', '--no-color', '--timeout', '--retries', '--verbose'];
+
+/** What the words (the last one being completed) complete to in bash: the words, in the order given. */
+async function bash(words: string[]): Promise<string[]> {
+  const program = 'source "$0" || exit 9; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; _petstore; printf "%s\\n" "${COMPREPLY[@]}"';
+  const r = await shell('bash', ['--norc', '--noprofile', '-c', program, scripts.bash!, ...words]);
+  expect(r).toMatchObject({ code: 0, stderr: '' });
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+describe('bash', () => {
+  shellTest('bash', 'the script registers _petstore for petstore', async () => {
+    const r = await shell('bash', ['--norc', '--noprofile', '-c', 'source "$0" && complete -p petstore', scripts.bash!]);
+    expect(r).toEqual({ code: 0, stdout: 'complete -F _petstore petstore\n', stderr: '' });
+  });
+
+  shellTests('bash').each([
+    [['petstore', 'li'], ['list']],
+    [['petstore', ''], ROOT],
+    [['petstore', 'a'], ['add', 'api', 'auth']],
+    [['petstore', 'list', '--st'], ['--status']],
+    [['petstore', 'list', '--status', ''], ['available', 'pending', 'sold']],
+    [['petstore', 'list', '--status', 'p'], ['pending']],
+    // bash splits "--status=p" into three words at "=" (COMP_WORDBREAKS)
+    [['petstore', 'list', '--status', '=', ''], ['available', 'pending', 'sold']],
+    [['petstore', 'list', '--status', '=', 'p'], ['pending']],
+    // and keeps it whole when "=" is not a word break
+    [['petstore', 'list', '--status=p'], ['--status=pending']],
+    [['petstore', 'list', '--format', ''], ['table', 'kv', 'tsv', 'json', 'ndjson']],
+    [['petstore', 'add', '--format', 'n'], ['ndjson']],
+    [['petstore', 'list', '--env', ''], ['production', 'staging', 'local']],
+    [['petstore', '--env', 'l'], ['local']],
+    [['petstore', '--env', 'local', 'li'], ['list']],
+    [['petstore', '--timeout', '100', 'g'], ['get']],
+    [['petstore', 'list', '--status', 'sold', '--li'], ['--limit']],
+    [['petstore', 'list', ''], LIST_FLAGS],
+    [['petstore', 'list', '--limit', ''], []],
+    [['petstore', 'get', ''], []],
+    [['petstore', 'get', '--f'], ['--format']],
+    [['petstore', 'auth', ''], ['login', 'status', 'token', 'logout', 'help']],
+    [['petstore', 'auth', 'login', '--w'], ['--with-token']],
+    [['petstore', 'config', ''], ['list', 'get', 'set', 'unset', 'path', 'help']],
+    [['petstore', 'config', 's'], ['set']],
+    [['petstore', 'completion', ''], ['bash', 'zsh', 'fish', 'powershell', 'help']],
+    [['petstore', 'help', ''], ['list', 'add', 'get', 'api', 'auth', 'config', 'version', 'completion']],
+    [['petstore', 'help', 'auth', ''], ['login', 'status', 'token', 'logout']],
+    [['petstore', 'auth', 'help', 'l'], ['login', 'logout']],
+    [['petstore', '__'], []],
+  ])('%j completes to %j', async (words, expected) => {
+    requireShell('bash');
+    expect(await bash(words)).toEqual(expected);
+  });
+
+  shellTest('bash', 'a file flag completes file names', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-files-'));
+    fs.writeFileSync(path.join(folder, 'pets.ndjson'), '');
+    fs.writeFileSync(path.join(folder, 'other.txt'), '');
+    expect(await bash(['petstore', 'add', '--file', path.join(folder, 'pe')])).toEqual([path.join(folder, 'pets.ndjson')]);
+    expect(await bash(['petstore', 'add', '--failed', path.join(folder, 'o')])).toEqual([path.join(folder, 'other.txt')]);
+  });
+});
+
+/** What `line` completes to in fish: `word<TAB>description` lines, as fish lists them (sorted). */
+async function fish(line: string): Promise<string[]> {
+  const r = await shell('fish', ['--no-config', '-c', 'source $argv[1]; and complete -C $argv[2]', scripts.fish!, line]);
+  expect(r).toMatchObject({ code: 0, stderr: '' });
+  return r.stdout.split('\n').filter(Boolean);
+}
+const words = (lines: string[]) => lines.map((line) => line.split('\t')[0]);
+
+describe('fish', () => {
+  shellTest('fish', 'commands, with their descriptions', async () => {
+    expect(await fish('petstore li')).toEqual(['list\tList animals (listPets)']);
+    expect(words(await fish('petstore '))).toEqual([...ROOT].sort());
+    expect(words(await fish('petstore auth '))).toEqual(['help', 'login', 'logout', 'status', 'token']);
+    expect(words(await fish('petstore config s'))).toEqual(['set']);
+    expect(words(await fish('petstore help auth '))).toEqual(['login', 'logout', 'status', 'token']);
+    expect(words(await fish('petstore completion '))).toEqual(['bash', 'fish', 'help', 'powershell', 'zsh']);
+  });
+
+  shellTest('fish', 'flags and their values', async () => {
+    expect(await fish('petstore list --st')).toEqual(['--status\tonly animals with this status']);
+    expect(await fish('petstore list --status ')).toEqual(['available', 'pending', 'sold']);
+    expect(await fish('petstore list --status=p')).toEqual(['--status=pending']);
+    expect(await fish('petstore list --format ')).toEqual(['json', 'kv', 'ndjson', 'table', 'tsv']);
+    expect(await fish('petstore list --env ')).toEqual(['local', 'production', 'staging']);
+    expect(await fish('petstore --env l')).toEqual(['local']);
+    expect(words(await fish('petstore list '))).toEqual([...LIST_FLAGS].sort());
+    expect(await fish('petstore get ')).toEqual([]);
+    expect(await fish('petstore list --limit ')).toEqual([]);
+  });
+
+  shellTest('fish', 'a file flag completes file names', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-files-'));
+    fs.writeFileSync(path.join(folder, 'pets.ndjson'), '');
+    expect(await fish(`petstore add --file ${path.join(folder, 'pe')}`)).toEqual([path.join(folder, 'pets.ndjson')]);
+  });
+});
+
+/**
+ * What `line` completes to when Tab is pressed in an interactive zsh: the
+ * matches compsys added. The script is sourced, or autoloaded from `fpath`.
+ */
+async function zsh(line: string, fpath?: string): Promise<string[]> {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-zsh-')), 'matches');
+  const r = await shell('zsh', ['-f', ZSH_DRIVER, fpath ?? scripts.zsh!, line, out]);
+  expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+  return fs.readFileSync(out, 'utf8').split('\n').filter(Boolean);
+}
+
+describe('zsh', () => {
+  shellTest('zsh', 'commands, flags and values after a Tab', async () => {
+    expect(await zsh('petstore li')).toEqual(['list']);
+    expect(await zsh('petstore ')).toEqual(ROOT);
+    expect(await zsh('petstore list --st')).toEqual(['--status']);
+    expect(await zsh('petstore list --status ')).toEqual(['available', 'pending', 'sold']);
+    expect(await zsh('petstore list --status=p')).toEqual(['pending']);
+    expect(await zsh('petstore list --format ')).toEqual(['table', 'kv', 'tsv', 'json', 'ndjson']);
+    expect(await zsh('petstore list --env ')).toEqual(['production', 'staging', 'local']);
+    expect(await zsh('petstore help auth ')).toEqual(['login', 'status', 'token', 'logout']);
+    expect(await zsh('petstore config ')).toEqual(['list', 'get', 'set', 'unset', 'path', 'help']);
+  });
+
+  shellTest('zsh', 'the script works as a file on $fpath (autoloaded by compinit)', async () => {
+    const fpath = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-fpath-'));
+    fs.copyFileSync(scripts.zsh!, path.join(fpath, '_petstore'));
+    expect(await zsh('petstore auth lo', fpath)).toEqual(['login', 'logout']);
+  });
+});
+
+describe('powershell', () => {
+  // pwsh is not packaged for Debian: the script's text is checked, not run.
+  test('registers a native completer with the command tree and the environment callback', () => {
+    const script = fs.readFileSync(scripts.powershell!, 'utf8');
+    expect(script).toContain("Register-ArgumentCompleter -Native -CommandName 'petstore' -ScriptBlock {");
+    expect(script).toContain("        '' = [ordered]@{ 'list' = 'List animals (listPets)'; 'add' = ");
+    expect(script).toContain("        'auth' = [ordered]@{ 'login' = ");
+    expect(script).toContain("        'list --status' = @('available', 'pending', 'sold')\n");
+    expect(script).toContain("        '* --env' = @('@environments')\n");
+    expect(script).toContain("        'add --file' = @('@file')\n");
+    expect(script).toContain('& $words[0] __complete $found[0].Substring(1) 2>$null');
+    // Braces and parentheses outside strings balance.
+    const code = script.replace(/^\s*#.*$/gm, '').replace(/'(?:[^']|'')*'/g, "''");
+    for (const [open, close] of [['{', '}'], ['(', ')'], ['[', ']']] as const) expect(code.split(open).length).toBe(code.split(close).length);
+  });
+});
+
+describe('__complete', () => {
+  test('environments: the built-in names, then the configured ones; never a key', async () => {
+    expect(await spawnPetstore(['__complete', 'environments'], env)).toEqual({ code: 0, stdout: 'production\nstaging\nlocal\n', stderr: '' });
+    expect(fs.readFileSync(path.join(home, 'petstore', 'config.json'), 'utf8')).toContain(KEY);
+  });
+
+  test('environments with no config yet: the built-in names', async () => {
+    const fresh = tempConfigHome();
+    expect(await spawnPetstore(['__complete', 'environments'], { ...env, XDG_CONFIG_HOME: fresh })).toEqual({ code: 0, stdout: 'production\nstaging\n', stderr: '' });
+  });
+
+  test('an unknown source exits 2 naming the allowed ones', async () => {
+    expect(await spawnPetstore(['__complete', 'keys'], env)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: unknown completion source "keys" (allowed: environments)\n',
+    });
+  });
+
+  test('reads the config without loading the network stack', () => {
+    const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-trace-')), 'resolved.txt');
+    const r = spawnSync(process.execPath, ['--require', TRACER, BIN, '__complete', 'environments'], { env: { ...env, TRACE_REQUIRES_FILE: trace }, encoding: 'utf8' });
+    expect(r.stdout).toBe('production\nstaging\nlocal\n');
+    const resolved = fs.readFileSync(trace, 'utf8').split('\n');
+    expect(resolved).toContain('node:crypto'); // conf: the config was read
+    expect(resolved.filter((s) => s === 'node:net' || s === 'node:http' || s === 'node:https' || s === 'node:tls')).toEqual([]);
+  });
+
+  test('is hidden from help', async () => {
+    const r = await spawnPetstore(['--help'], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('__complete');
+  });
+});

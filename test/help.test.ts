@@ -1,0 +1,141 @@
+// Help as gh users expect it: every way of asking prints that command's help on
+// stdout and exits 0 with nothing on stderr; each command's help lists the
+// global flags it inherits and examples; an unknown command exits 2 with a
+// suggestion. In-process through main (no request is made: nock refuses any).
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { describe, expect, test } from 'vitest';
+import { commandTree } from '../src/main.js';
+import { run, spawnPetstore, tempConfigHome } from './helpers.js';
+
+const GLOBAL_FLAGS = ['--env <name>', '--base-url <url>', '--json', '--no-color', '--timeout <ms>', '--retries <n>', '--verbose'];
+
+/** Every command a user can reach, as the words after `petstore` (the root is []). */
+function commandPaths(): string[][] {
+  const paths: string[][] = [];
+  const visit = (command: CommandUnknownOpts, path: string[]) => {
+    paths.push(path);
+    for (const sub of command.createHelp().visibleCommands(command)) visit(sub, [...path, sub.name()]);
+  };
+  visit(commandTree(), []);
+  return paths;
+}
+
+/** The lines of one section of help ("Options:", "Examples:"), up to the next blank line. */
+function section(help: string, title: string): string[] {
+  const start = help.indexOf(`\n${title}\n`);
+  if (start < 0) return [];
+  const rest = help.slice(start + title.length + 2).trimEnd();
+  return rest.slice(0, rest.search(/\n\n|$/)).split('\n');
+}
+
+describe('asking for help', () => {
+  test('bare petstore, help, --help and -h print the same root help on stdout, exit 0', async () => {
+    const results = await Promise.all([run([]), run(['help']), run(['--help']), run(['-h'])]);
+    for (const r of results) {
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      expect(r.stdout).toBe(results[0]!.stdout);
+    }
+    const help = results[0]!.stdout;
+    expect(help.startsWith('Usage: petstore [options] [command]\n\nCommand-line client for the pet store service.\n')).toBe(true);
+    expect(section(help, 'Commands:').filter((line) => /^ {2}\S/.test(line)).map((line) => line.trim().split(/\s+/)[0])).toEqual([
+      'list', 'add', 'get', 'api', 'auth', 'config', 'version', 'completion', 'help',
+    ]);
+    expect(help).toContain('\nExit codes:\n  0    success\n');
+    expect(help).not.toContain('__complete');
+  });
+
+  test.each([
+    [['help', 'list'], ['list', '--help'], 'Usage: petstore list [options]\n'],
+    [['help', 'auth', 'login'], ['auth', 'login', '--help'], 'Usage: petstore auth login [options]\n'],
+    [['auth', 'help', 'login'], ['auth', 'login', '-h'], 'Usage: petstore auth login [options]\n'],
+    [['help', 'auth'], ['auth'], 'Usage: petstore auth [options] [command]\n'],
+    [['config', 'help'], ['config', '--help'], 'Usage: petstore config [options] [command]\n'],
+    [['help', 'completion', 'bash'], ['completion', 'bash', '--help'], 'Usage: petstore completion bash [options]\n'],
+  ])('%j prints what %j prints, on stdout, exit 0', async (asked, same, usage) => {
+    const [a, b] = await Promise.all([run(asked), run(same)]);
+    expect(a).toEqual({ code: 0, stdout: b.stdout, stderr: '', unmatched: [] });
+    expect(b).toMatchObject({ code: 0, stderr: '' });
+    expect(a.stdout.startsWith(usage)).toBe(true);
+  });
+
+  test.each([
+    [['help', 'lsit'], 'unknown command "lsit" for "petstore"; did you mean "list"?', 'Run "petstore --help" for the commands.'],
+    [['help', 'auth', 'logn'], 'unknown command "logn" for "petstore auth"; did you mean "login"?', 'Run "petstore auth --help" for the commands.'],
+    [['auth', 'help', 'stauts'], 'unknown command "stauts" for "petstore auth"; did you mean "status"?', 'Run "petstore auth --help" for the commands.'],
+    [['help', 'completion', 'bsh'], 'unknown command "bsh" for "petstore completion"; did you mean "bash"?', 'Run "petstore completion --help" for the commands.'],
+    [['help', 'zzzzzz'], 'unknown command "zzzzzz" for "petstore"', 'Run "petstore --help" for the commands.'],
+    [['help', 'list', 'all'], '"petstore list" has no subcommands (found "all")', 'Run "petstore list --help" for its usage.'],
+  ])('%j exits 2 naming the command, with a suggestion when one is close', async (argv, message, hint) => {
+    expect(await run(argv)).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n${hint}\n`, unmatched: [] });
+  });
+
+  test('help of an unknown command with --json is one JSON error on stderr', async () => {
+    const r = await run(['help', 'lsit', '--json']);
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(JSON.parse(r.stderr)).toEqual({ code: 'unknown_command', message: 'unknown command "lsit" for "petstore"; did you mean "list"?', status: null });
+  });
+
+  test('the hidden __complete is not suggested for a typo', async () => {
+    expect((await run(['help', '__complet'])).stderr).toBe('error: unknown command "__complet" for "petstore"\nRun "petstore --help" for the commands.\n');
+  });
+});
+
+describe('what each help shows', () => {
+  const paths = commandPaths();
+
+  test('the tree has every command', () => {
+    expect(paths.map((p) => p.join(' '))).toEqual([
+      '', 'list', 'add', 'get', 'api',
+      'auth', 'auth login', 'auth status', 'auth token', 'auth logout', 'auth help',
+      'config', 'config list', 'config get', 'config set', 'config unset', 'config path', 'config help',
+      'version',
+      'completion', 'completion bash', 'completion zsh', 'completion fish', 'completion powershell', 'completion help',
+      'help',
+    ]);
+  });
+
+  test.each(paths.filter((p) => p.length > 0).map((p) => [p.join(' ')]))('"petstore %s --help": global flags, examples, unquoted defaults', async (name) => {
+    const path = name.split(' ');
+    const r = await run([...path, '--help']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout.startsWith(`Usage: petstore ${name} [options]`)).toBe(true);
+    const globals = section(r.stdout, 'Global Options:').map((line) => line.trim().split(/  +/)[0]);
+    expect(globals).toEqual(expect.arrayContaining(GLOBAL_FLAGS));
+    const examples = section(r.stdout, 'Examples:');
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    expect(examples.length).toBeLessThanOrEqual(3);
+    for (const line of examples) expect(line).toMatch(/^ {2}(\S+ )*\S*petstore\b/);
+    expect(r.stdout).not.toMatch(/default: "/);
+    // `help <command>` shows the same.
+    expect((await run(['help', ...path])).stdout).toBe(r.stdout);
+  });
+
+  test('list: its own flags, then --format and --jq, then --help; the --limit default unquoted', async () => {
+    const { stdout } = await run(['list', '--help']);
+    const flags = section(stdout, 'Options:').filter((line) => line.startsWith('  -')).map((line) => line.trim().split(/\s+/)[0]);
+    expect(flags).toEqual(['--status', '--limit', '--all', '--format', '--jq', '-h,']);
+    expect(stdout).toContain('\n  --limit <n>        animals per page, 1 to 100 (default: 20)\n');
+    expect(stdout).toContain('\n  --timeout <ms>     deadline of the whole command, in milliseconds (default:\n                     30000)\n');
+  });
+
+  test('get lists --json among its global flags, as its example uses it', async () => {
+    const { stdout } = await run(['get', '--help']);
+    expect(section(stdout, 'Global Options:')).toContain('  --json             print JSON: exactly what the service sent; messages on');
+    expect(section(stdout, 'Examples:')).toEqual(['  petstore get 42', '  petstore get 42 --json']);
+  });
+});
+
+describe('version', () => {
+  test('petstore version prints what --version prints', async () => {
+    const [a, b] = await Promise.all([run(['version']), run(['--version'])]);
+    expect(a).toEqual({ code: 0, stdout: '1.2.3\n', stderr: '', unmatched: [] });
+    expect(b).toEqual(a);
+  });
+
+  test('as a process too, where --version is answered before the bundle loads', async () => {
+    const env = { PATH: process.env.PATH, XDG_CONFIG_HOME: tempConfigHome() };
+    const [a, b] = await Promise.all([spawnPetstore(['version'], env), spawnPetstore(['--version'], env)]);
+    expect(a).toEqual({ code: 0, stdout: b.stdout, stderr: '' });
+    expect(b.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
+  });
+});

@@ -1,0 +1,80 @@
+// The man page: built by `npm run build` (scripts/man.mjs) from the same
+// command tree as --help, rendered here by man and groff, and found by
+// `man petstore` after a global npm install. man and groff are missing on
+// some machines: the tests then fail in CI (.ci/run installs them) and are
+// skipped elsewhere.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { run } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PAGE = path.join(ROOT, 'dist', 'man', 'petstore.1');
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string; man: string[]; files: string[] };
+const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+const withTools = (...tools: string[]) => test.skipIf(!tools.every(has) && !process.env.CI);
+const requireTools = (...tools: string[]) => {
+  for (const tool of tools) expect(has(tool), `${tool} is not installed (CI installs it in .ci/run)`).toBe(true);
+};
+
+/** The page as man shows it at 100 columns (no pager, no hyphenation, plain text). */
+function rendered(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  return spawnSync('man', args, { env: { ...env, MANWIDTH: '100', MANPAGER: 'cat', PAGER: 'cat', LANG: 'C.UTF-8', MAN_KEEP_FORMATTING: '' }, encoding: 'utf8' });
+}
+
+describe('the man page', () => {
+  test('package.json ships it: a "man" entry that the build wrote, inside "files"', () => {
+    expect(pkg.man).toEqual(['./dist/man/petstore.1']);
+    expect(fs.existsSync(PAGE)).toBe(true);
+    expect(pkg.files).toContain('dist');
+  });
+
+  withTools('groff')('groff reads it without a warning', () => {
+    requireTools('groff');
+    const r = spawnSync('groff', ['-man', '-ww', '-z', PAGE], { encoding: 'utf8' });
+    expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: '' });
+  });
+
+  withTools('man')('man shows every command with its usage, flags and examples, as --help does', async () => {
+    requireTools('man');
+    const r = rendered(['-l', PAGE]);
+    expect(r.status).toBe(0);
+    const page = r.stdout;
+    expect(page).toMatch(/^PETSTORE\(1\) +User Commands +PETSTORE\(1\)\n/);
+    expect(page).toContain(`petstore ${pkg.version}`);
+    expect(page).toContain('NAME\n       petstore - Command-line client for the pet store service\n');
+    for (const heading of ['GLOBAL FLAGS', 'COMMANDS', 'EXIT CODES', 'ENVIRONMENT VARIABLES']) expect(page).toContain(`\n${heading}\n`);
+    for (const usage of ['petstore list [options]', 'petstore auth login [options]', 'petstore config set [options] <key> <value>', 'petstore completion bash [options]']) {
+      expect(page).toContain(`\n       ${usage}\n`);
+    }
+    expect(page).toContain('\n       --limit <n>\n              animals per page, 1 to 100 (default: 20)\n');
+    expect(page).toContain('\n       --status <status>\n              only animals with this status (one of: available, pending, sold)\n');
+    // The examples of each command's help, word for word.
+    const examples = (await run(['list', '--help'])).stdout.split('Examples:\n')[1]!.trim().split('\n').map((line) => line.trim());
+    expect(examples.length).toBeGreaterThan(1);
+    for (const example of examples) expect(page).toContain(`\n           ${example}\n`);
+    expect(page).not.toContain('__complete');
+  });
+
+  withTools('man')('`man petstore` finds it after a global npm install', () => {
+    requireTools('man');
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-global-'));
+    const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
+    const npmRun = (args: string[]) => spawnSync(npm[0]!, [...npm.slice(1), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+    const packed = npmRun(['pack', '--pack-destination', work, '--silent']);
+    expect(packed.status, packed.stderr).toBe(0);
+    const tarball = path.join(work, packed.stdout.trim().split('\n').pop()!);
+    // Dependencies come from npm's cache, filled by `npm ci`.
+    const prefix = path.join(work, 'prefix');
+    const installed = npmRun(['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball]);
+    expect(installed.status, installed.stderr).toBe(0);
+    // man finds pages next to the PATH entry of the installed bin, as for any global install.
+    const r = rendered(['petstore'], { PATH: `${path.join(prefix, 'bin')}:/usr/bin:/bin`, HOME: work });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^PETSTORE\(1\) +User Commands +PETSTORE\(1\)\n/);
+    expect(r.stdout).toContain('\n       petstore list [options]\n');
+  }, 120_000);
+});

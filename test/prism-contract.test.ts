@@ -1,0 +1,120 @@
+// The Prism contract run can fail: Prism (--errors) in front of a loopback
+// server that breaks openapi/petstore.yaml as each test tells it, with the
+// built bin/petstore.js as a child process. Each kind of violation is either
+// seen by petstore (another exit code and message) or recorded by the front of
+// test/support/prism.ts, which the end-to-end run asserts empty after each test.
+// One server and one Prism serve the whole file (Prism takes about a second
+// of CPU to start).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { spawnPetstore } from './helpers.js';
+import { startPrismProxy, type PrismProxy } from './support/prism.js';
+
+/** What the server answers to every request, set by each test. */
+let answer: { status: number; json: unknown };
+let received: string[];
+let upstream: http.Server;
+let upstreamUrl: string;
+let prism: PrismProxy;
+
+beforeAll(async () => {
+  upstream = http.createServer((req, res) => {
+    received.push(`${req.method} ${req.url}`);
+    req.resume().on('end', () => {
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer.json));
+    });
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
+  prism = await startPrismProxy(upstreamUrl);
+});
+
+afterAll(async () => {
+  await prism?.stop();
+  upstream.closeAllConnections();
+  await new Promise((resolve) => upstream.close(resolve));
+});
+
+beforeEach(() => {
+  received = [];
+  prism.takeViolations();
+});
+
+function petstore(args: string[], baseUrl = prism.baseUrl) {
+  return spawnPetstore(args, {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NO_COLOR: '1',
+    PETSTORE_BASE_URL: baseUrl,
+    PETSTORE_API_KEY: 'contract-key',
+    PETSTORE_NO_DEPRECATION_WARNING: '1',
+  });
+}
+
+describe('the Prism contract run', () => {
+  test('an answer outside the document fails: a Pet status petstore tolerates is refused by Prism with 500', async () => {
+    answer = { status: 200, json: { id: 5, name: 'Rex', categoryId: 1, status: 'lost' } };
+    // petstore keeps a status outside PetStatus (src/api/schemas.ts: Pet), so only the contract run catches it.
+    expect(await petstore(['get', '5', '--json'], upstreamUrl)).toEqual({
+      code: 0,
+      stdout: '{"id":5,"name":"Rex","categoryId":1,"status":"lost"}\n',
+      stderr: '',
+    });
+    const excerpt = '"{"type":"https://stoplight.io/prism/errors#VIOLATIONS","title":"Request/Response not valid","status":500,"detail":"Your …"';
+    expect(await petstore(['get', '5', '--json'])).toEqual({
+      code: 1,
+      stdout: '',
+      // With --json the error comes as one JSON object on stderr, and nothing else.
+      stderr: `${JSON.stringify({ code: 'http_500', message: excerpt, status: 500 })}\n`,
+    });
+    expect(prism.takeViolations()).toEqual([
+      expect.stringMatching(
+        /^GET \/pets\/5 -> 500: .*"location":\["response","body","status"\].*must be equal to one of the allowed values: available, pending, sold/,
+      ),
+    ]);
+    expect(received).toEqual(['GET /v1/pets/5', 'GET /v1/pets/5']);
+  });
+
+  test('a status code the document does not list passes through unchanged and is recorded as a violation', async () => {
+    answer = { status: 500, json: { code: 'boom', message: 'it broke', status: 500 } };
+    const added = await petstore(['add', '--name', 'Rex', '--category-id', '1']);
+    expect(added).toEqual({ code: 1, stdout: '', stderr: 'error: it broke (HTTP 500, code boom)\n' });
+    expect(prism.takeViolations()).toEqual([
+      'POST /pets -> 500: [{"location":["response"],"severity":"Warning","message":"Unable to match the returned status code with those defined in the document: 201,400,401"}]',
+    ]);
+    expect(received).toEqual(['POST /v1/pets']);
+  });
+
+  test('Prism checks int64 only up to 2^53 - 1: a larger categoryId is refused with 422 and never forwarded', async () => {
+    answer = { status: 201, json: { id: 1, name: 'Rex', categoryId: 1 } };
+    const added = await petstore(['add', '--name', 'Rex', '--category-id', '9007199254740995']);
+    expect(added).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: the service answered HTTP 422 (application/problem+json): "{"type":"https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY","title":"Invalid request","status":422,"detail":"Your r…"\n',
+    });
+    expect(prism.takeViolations()).toEqual([
+      expect.stringMatching(/^POST \/pets -> 422: .*"Request body property categoryId must be <= 9007199254740991"/),
+    ]);
+    expect(received).toEqual([]);
+  });
+
+  test('a path outside the document (not under /v1) is answered 404 by Prism and never forwarded', async () => {
+    answer = { status: 200, json: [] };
+    const base = prism.baseUrl.replace(/\/v1$/, '/v2');
+    const listed = await petstore(['list'], base);
+    // A 404 of listPets (which the interface never answers 404) is a wrong base URL, not a missing pet: exit 1.
+    expect(listed).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: the service has no /v2/pets: HTTP 404 ("{"type":"https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR","title":"Route not resolved, no path matched","status"…"); the base URL may be wrong\n' +
+        `Check the base URL ${base}/ (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n`,
+    });
+    expect(prism.takeViolations()).toEqual([expect.stringMatching(/^GET \/v2\/pets\?limit=20 -> 404: .*NO_PATH_MATCHED_ERROR/)]);
+    expect(received).toEqual([]);
+  });
+});
