@@ -117,6 +117,12 @@ describe('what jq says while it runs', () => {
     expect(r).toEqual({ code: 1, stdout: '9007199254740993\n', stderr: 'error: --jq: no Rex\n', unmatched: [] });
   });
 
+  test('a runtime error on an earlier input of several (NDJSON) still exits 1, though jq\'s own status is its last input\'s', async () => {
+    listOnce();
+    const r = await run(['list', '--format', 'ndjson', '--jq', 'if .name == "Rex" then error("no Rex") else .name end'], { env: serviceEnv() });
+    expect(r).toEqual({ code: 1, stdout: 'Tom\n', stderr: 'error: --jq: no Rex\n', unmatched: [] });
+  });
+
   test('debug and stderr messages become warnings (JSON lines with --json)', async () => {
     listOnce();
     listOnce();

@@ -62,7 +62,8 @@ export class JqFilter {
     if (result.exitCode !== 0 && errors.length === 0) [errors, messages] = [messages.length ? messages : [`jq stopped with exit status ${result.exitCode}`], []];
     for (const message of messages) out.warn(`jq: ${message}`, 'jq_message');
     const text = formatResults(result.stdout, out.isTTY);
-    if (result.exitCode === 0) return { text };
+    // jq's exit status is that of its last input: an error on an earlier one shows only on stderr.
+    if (result.exitCode === 0 && errors.length === 0) return { text };
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
     return { text, error: new CliError(`--jq: ${errors[0]}${more}`, ExitCode.failure, 'jq_error') };
   }
