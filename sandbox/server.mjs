@@ -19,6 +19,7 @@ Options:
   --tls-cert <file>   serve https with this PEM certificate (needs --tls-key)
   --tls-key <file>    the PEM private key of --tls-cert
   --drop-every <n>    drop the answer of every n-th POST /pets after creating the pet
+  --delay <ms>        wait this long before answering each request (a slow service), 0 to 60000
   -h, --help          show this help
 `;
 
@@ -57,6 +58,7 @@ try {
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
       'drop-every': { type: 'string' },
+      delay: { type: 'string', default: '0' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }));
@@ -77,6 +79,13 @@ const pageSize = wholeNumber('--page-size', values['page-size'], 1, 100);
 if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) usageError('--tls-cert and --tls-key go together');
 const tls = values['tls-cert'] === undefined ? undefined : { cert: readPem('--tls-cert', values['tls-cert']), key: readPem('--tls-key', values['tls-key']) };
 const drop = values['drop-every'] === undefined ? undefined : wholeNumber('--drop-every', values['drop-every'], 1, 1_000_000);
+const delayMs = wholeNumber('--delay', values.delay, 0, 60_000);
+
+/** The faults of --drop-every, each step (and every request it serves) delayed by --delay. */
+function faultsOf(dropping, delay) {
+  if (!delay) return dropping;
+  return (request, index) => ({ ...(dropping?.(request, index) ?? { serve: true }), delayMs: delay });
+}
 
 let service;
 try {
@@ -87,7 +96,7 @@ try {
     pageSize,
     links: !values['no-links'],
     record: false,
-    faults: drop === undefined ? undefined : dropEvery(drop),
+    faults: faultsOf(drop === undefined ? undefined : dropEvery(drop), delayMs),
     tls,
     port,
   });
@@ -98,6 +107,7 @@ try {
 }
 process.stdout.write(`petstore sandbox listening on ${service.baseUrl}\n`);
 if (drop !== undefined) process.stderr.write(`dropping the answer of one POST /pets in ${drop}, after creating the pet\n`);
+if (delayMs) process.stderr.write(`answering every request after ${delayMs} ms\n`);
 const stop = () => service.close().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -67,8 +67,9 @@ export async function start(): Promise<void> {
         return process.stdin;
       },
       stdoutIsTTY: Boolean(process.stdout.isTTY),
+      // Asked of the descriptor, so that asking (the spinner does, per request) does not open process.stderr.
       get stderrIsTTY() {
-        return Boolean(process.stderr.isTTY);
+        return process.getBuiltinModule('node:tty').isatty(2);
       },
       get stdinIsTTY() {
         return Boolean(process.stdin.isTTY);
@@ -77,6 +78,7 @@ export async function start(): Promise<void> {
       get promptOutput() {
         return process.stderr;
       },
+      canPage: true,
       onStdoutError(handler) {
         stdoutHandlers.add(handler);
         return () => stdoutHandlers.delete(handler);

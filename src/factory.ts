@@ -121,6 +121,7 @@ export class Factory {
       warn: (message, code) => this.io.warn(message, code),
       loginHint: loginHint(envName),
       random: this.random,
+      onWait: (host) => this.io.waiting(host),
     });
   }
 

@@ -3,9 +3,13 @@
  * data: warnings, notices, debug lines and the status line (progress, spinner)
  * on stderr. With `--json` every stderr line is one JSON object, so that a
  * script can read stderr as NDJSON. The status line is cleared before anything
- * else reaches the same terminal and drawn again after it.
+ * else reaches the same terminal and drawn again after it. Data of a command
+ * that pages goes through the user's pager when stdout is a terminal; stderr
+ * lines written meanwhile wait until the pager has exited.
  */
 import { stringifyJson } from './api/json.js';
+import { Pager, pagerCommand } from './output/pager.js';
+import { Spinner } from './output/spinner.js';
 import { sanitizeText } from './text.js';
 
 /** A stream petstore writes to; `once('drain')` where it can push back. */
@@ -31,6 +35,11 @@ export interface IO {
    * the process; returns the function that hands them back.
    */
   onStdoutError?(handler: (error: NodeJS.ErrnoException) => void): () => void;
+  /**
+   * True when a child process (the pager) may write to this process's own
+   * stdout and stderr: the real process. Tests that capture the streams leave it unset.
+   */
+  canPage?: boolean;
 }
 
 /** Where data output goes and how it may look. */
@@ -61,6 +70,13 @@ export class IOStreams {
   private style: MessageStyle = { json: false, color: true, verbose: false };
   private statusText = '';
   private statusDrawn = false;
+  /** A long task (a bulk load) draws the status line itself: no spinner. */
+  private statusHeld = false;
+  private spinner?: Spinner;
+  private pageWanted = false;
+  private pager?: Pager;
+  /** Stderr text written while the pager runs, written once it has exited. */
+  private held: string[] = [];
 
   constructor(
     readonly raw: IO,
@@ -93,6 +109,8 @@ export class IOStreams {
    * terminal). Returns false when stdout asks the writer to wait for 'drain'.
    */
   writeOut(text: string): boolean {
+    if (this.pageWanted) this.startPager();
+    if (this.pager?.active) return this.pager.write(text);
     const shared = this.statusDrawn && this.raw.stdoutIsTTY;
     if (shared) this.clearStatus();
     const accepted = this.raw.stdout.write(text);
@@ -102,6 +120,10 @@ export class IOStreams {
 
   /** Writes raw text to stderr around the status line. */
   private writeErr(text: string): void {
+    if (this.pager) {
+      this.held.push(text);
+      return;
+    }
     const drawn = this.statusDrawn;
     if (drawn) this.clearStatus();
     this.raw.stderr.write(text);
@@ -132,9 +154,53 @@ export class IOStreams {
     this.writeErr(text);
   }
 
-  /** Whether a status line (progress, spinner) can be shown: stderr is a terminal and messages are not JSON. */
+  /** Whether a status line (progress, spinner) can be shown: messages are not JSON, stderr is a terminal, no pager runs. */
   get canShowStatus(): boolean {
-    return this.raw.stderrIsTTY && !this.style.json;
+    return !this.style.json && !this.pager && this.raw.stderrIsTTY;
+  }
+
+  /** From now on a long task (a bulk load, with its own progress line) owns the status line: {@link waiting} shows no spinner. */
+  holdStatus(): void {
+    this.statusHeld = true;
+  }
+
+  /**
+   * Marks the start of a wait for `label` (the host a request went to): if it
+   * lasts half a second, a spinner shows on the status line (see
+   * output/spinner.ts). Returns the function that ends the wait, or undefined
+   * (and sets no timer) when no spinner can show (see {@link canShowStatus}, {@link holdStatus}).
+   */
+  waiting(label: string): (() => void) | undefined {
+    if (this.statusHeld || !this.canShowStatus) return undefined;
+    this.spinner ??= new Spinner({ set: (text) => this.setStatus(text), clear: () => this.clearStatusLine() });
+    return this.spinner.start(label);
+  }
+
+  /**
+   * The command's data goes through the pager (output/pager.ts) when stdout is
+   * a terminal; the pager starts with the first data written, so that a
+   * command that fails first prints its error as usual.
+   */
+  pageOutput(): void {
+    this.pageWanted = this.raw.stdoutIsTTY && this.raw.canPage === true;
+  }
+
+  private startPager(): void {
+    this.pageWanted = false;
+    const command = pagerCommand(this.env);
+    if (!command) return;
+    this.clearStatusLine();
+    this.pager = new Pager(command, this.env, { write: (text) => this.raw.stdout.write(text), warn: (message, code) => this.warn(message, code) });
+  }
+
+  /** Waits for the pager, if one runs, to exit (the user has quit it), then writes the stderr lines held meanwhile. */
+  async stopPager(): Promise<void> {
+    if (!this.pager) return;
+    await this.pager.close();
+    this.pager = undefined;
+    const held = this.held.join('');
+    this.held = [];
+    if (held) this.writeErr(held);
   }
 
   /** Shows `text` (one line, sanitised) as the status line, replacing the previous one. */

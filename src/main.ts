@@ -82,6 +82,7 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
     return reportError(error, io, json, argv.includes('--verbose') || env.PETSTORE_DEBUG === '1', stop);
   } finally {
     io.clearStatusLine();
+    await io.stopPager();
     if (options.closeConnections !== false) await f.close();
   }
 }
@@ -102,7 +103,8 @@ function reportError(error: unknown, io: IOStreams, json: boolean, verbose: bool
         if (error.hint) for (const line of error.hint.split('\n')) write(sanitizeText(line));
       }
     }
-    if (verbose) writeStack(io, error);
+    // Ctrl-C is the user's choice, not a failure: no trace even with --verbose.
+    if (verbose && !(error instanceof InterruptedError)) writeStack(io, error);
     return error.exitCode;
   }
   // A bug, not an expected failure: say so, with the stack only on request.

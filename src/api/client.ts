@@ -42,6 +42,11 @@ export interface ClientOptions {
   loginHint?: string;
   /** Random numbers in [0, 1) for the jitter of retry back-off (Math.random by default; tests pass their own). */
   random?: () => number;
+  /**
+   * Told when a request is sent (with the host), for a spinner; the function
+   * it returns, if any, is called once the whole answer has come or the request failed.
+   */
+  onWait?: (host: string) => (() => void) | undefined;
 }
 
 /** One request under the base URL. */
@@ -129,7 +134,9 @@ export class PetstoreClient {
     }
     try {
       const path = `${url.pathname}${url.search}`;
-      const response = await exchange(this.dispatcher, { origin: this.origin, path, method: request.method, headers, body: request.body }, signal, this.limits);
+      const waited = this.options.onWait?.(url.host);
+      const answer = exchange(this.dispatcher, { origin: this.origin, path, method: request.method, headers, body: request.body }, signal, this.limits);
+      const response = await (waited ? answer.finally(waited) : answer);
       response.url = url.href;
       log?.(`< HTTP ${response.status} (${Math.round(performance.now() - started)} ms, ${Buffer.byteLength(response.text)} bytes)`);
       this.noticeDeprecation(response.headers);

@@ -22,8 +22,9 @@ export function newStatusCommand(f: Factory, runF: (output: OutputSpec) => Promi
 
 const CHECK_TEXT: Record<KeyCheck['result'], string> = { valid: 'valid', rejected: 'rejected (HTTP 401)', unreachable: 'not checked: service unreachable' };
 
-/** Prints the status record, then throws what the exit code must say (see the module comment). */
+/** Prints the status record (through the pager at a terminal), then throws what the exit code must say (see the module comment). */
 export async function runStatus(f: Factory, output: OutputSpec): Promise<void> {
+  f.io.pageOutput();
   const settings = f.settings;
   const env = await settings.envName();
   const baseUrl = await settings.baseUrl();

@@ -68,8 +68,9 @@ export function newConfigCommand(f: Factory) {
   return config;
 }
 
-/** Every environment (built-in and stored): its base URL, whether a key is stored and for which origin. */
+/** Every environment (built-in and stored): its base URL, whether a key is stored and for which origin; through the pager at a terminal. */
 async function listEnvironments(f: Factory, flags: { format?: string }): Promise<void> {
+  f.io.pageOutput();
   const output = chooseFormat(flags, f.globals.json, f.io.raw.stdoutIsTTY, 'records');
   const stored = (await f.store()).environments();
   const names = [...new Set([...BUILT_IN_ENVS, ...Object.keys(stored)])];

@@ -45,11 +45,14 @@ type Stop = { reason: 'signal'; error: InterruptedError } | { reason: 'auth' | '
  */
 export async function runAddFile(f: Factory, options: AddFileOptions): Promise<void> {
   const input = openInput(options.file, f.io.raw.stdin as Readable, f.signals.halt);
+  // Typed at the terminal: no progress line (its redraws would wipe out the echo of what is typed).
+  const typed = options.file === '-' && f.io.raw.stdinIsTTY;
   let failed: FailedFile | undefined;
   try {
     if (options.failed) failed = await FailedFile.open(options.failed);
+    if (typed && f.io.raw.stderrIsTTY) f.io.info('reading pets from the terminal, one JSON object per line; Ctrl-D ends the input', 'reading_terminal');
     const jq = options.output.jq === undefined ? undefined : await JqStream.open(f.io.out, options.output.jq);
-    await new BulkLoad(f, options, failed, new Progress(f.io, { created: 0, failed: 0 }, input.size), jq).run(await f.client(), input.stream);
+    await new BulkLoad(f, options, failed, input.size, !typed, jq).run(await f.client(), input.stream);
   } finally {
     input.stream.destroy();
     await failed?.dispose();
@@ -65,14 +68,17 @@ class BulkLoad {
   private readonly unrecorded: number[] = [];
   private lastLine = 0;
   private inputCut = false;
+  private readonly progress: Progress;
 
   constructor(
     private readonly f: Factory,
     private readonly options: AddFileOptions,
     private readonly failed: FailedFile | undefined,
-    private readonly progress: Progress,
+    inputSize: number | undefined,
+    showProgress: boolean,
     private readonly jq?: JqStream, // --jq: one jq run per batch of NDJSON lines
   ) {
+    this.progress = new Progress(f.io, this.tally, inputSize, showProgress);
     this.pool = new RequestPool(options.concurrency);
     const stdout = f.io.raw.stdout;
     this.output = new BatchedOutput({ write: (text) => f.io.writeOut(jq ? jq.apply(text) : text), once: stdout.once?.bind(stdout) });
@@ -108,7 +114,11 @@ class BulkLoad {
   private async readAll(client: PetstoreClient, input: Readable): Promise<void> {
     try {
       for await (const batch of readItemBatches(input, (bytes) => this.progress.read(bytes))) {
-        for (const item of batch) await this.take(client, item);
+        this.progress.batch(batch.length);
+        for (const item of batch) {
+          await this.take(client, item);
+          this.progress.took();
+        }
         if (this.f.signals.halt.aborted || this.stop?.reason === 'failed_file' || (this.stop && !this.failed)) {
           this.inputCut = true;
           return;

@@ -35,8 +35,9 @@ export async function getOptions(petId: string, flags: OutputFlags, json: boolea
   return { petId: parseFlag(Int64Text, petId, 'argument <petId>'), output };
 }
 
-/** Warns of the deprecation, fetches the pet and prints it. */
+/** Warns of the deprecation, fetches the pet and prints it (through the pager at a terminal). */
 export async function runGet(f: Factory, options: GetOptions): Promise<void> {
+  f.io.pageOutput();
   const client = await f.client();
   if (f.env.PETSTORE_NO_DEPRECATION_WARNING !== '1') f.io.warn(GET_DEPRECATION_WARNING, 'deprecated_operation');
   const [{ printOne }, { PET_VIEW }] = await Promise.all([import('../../output/render.js'), import('../../output/views.js')]);

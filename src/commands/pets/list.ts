@@ -58,9 +58,11 @@ export async function listOptions(flags: ListFlags, json: boolean, stdoutIsTTY: 
  * Fetches the pets and prints them. Formats that stream (tsv, ndjson, kv)
  * print page by page; a table and a JSON array gather every page first. A
  * last page as long as `--limit` may mean more pets: that gets a warning on
- * stderr, so that a listing is never cut short silently.
+ * stderr, so that a listing is never cut short silently. At a terminal the
+ * pets go through the pager.
  */
 export async function runList(f: Factory, options: ListOptions): Promise<void> {
+  f.io.pageOutput();
   const [client, { printList }, { PET_VIEW }] = await Promise.all([f.client(), import('../../output/render.js'), import('../../output/views.js')]);
   const { format } = options.output;
   const streams = format === 'tsv' || format === 'ndjson' || format === 'kv';

@@ -1,0 +1,64 @@
+/**
+ * The spinner of a request that keeps the user waiting: nothing for the first
+ * half second (most answers come sooner), then a turning wheel and what is
+ * waited for, on the status line of IOStreams, until the last request being
+ * waited for has its answer. Its timers never keep the process alive.
+ */
+
+/** The status line a spinner draws on (IOStreams': cleared around every other write to the terminal). */
+export interface StatusLine {
+  set(text: string): void;
+  clear(): void;
+}
+
+/** How long a request may take before the spinner shows, in milliseconds. */
+export const SPINNER_DELAY_MS = 500;
+const FRAME_MS = 100;
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** One spinner for all the requests of an invocation (a listing's pages wait one after the other). */
+export class Spinner {
+  private waits = 0;
+  private label = '';
+  private frame = 0;
+  private timer?: NodeJS.Timeout;
+  private shown = false;
+
+  constructor(private readonly line: StatusLine) {}
+
+  /**
+   * Starts a wait for `label` (such as "127.0.0.1:4010"). Returns the function
+   * that ends it; the spinner goes once no wait is left. Calling it twice is harmless.
+   */
+  start(label: string): () => void {
+    this.waits += 1;
+    this.label = label;
+    if (this.waits === 1) this.timer = setTimeout(() => this.show(), SPINNER_DELAY_MS).unref();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.waits -= 1;
+      if (this.waits === 0) this.stop();
+    };
+  }
+
+  private show(): void {
+    this.shown = true;
+    this.draw();
+    this.timer = setInterval(() => this.draw(), FRAME_MS).unref();
+  }
+
+  private draw(): void {
+    this.line.set(`${FRAMES[this.frame % FRAMES.length]} waiting for ${this.label}`);
+    this.frame += 1;
+  }
+
+  private stop(): void {
+    // clearTimeout clears an interval too.
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.shown) this.line.clear();
+    this.shown = false;
+  }
+}

@@ -1,0 +1,124 @@
+// The spinner of a slow answer, on a real terminal: it shows once a request
+// has waited half a second, on stderr, and is gone before anything is
+// printed; never with --json (stderr is then JSON lines only) nor when stderr
+// is not a terminal. The service holds each answer until the test lets it go.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { gatedService, runInPty, tempDir, type GatedService } from './pty.js';
+
+let service: GatedService | undefined;
+afterEach(async () => {
+  await service?.close();
+  service = undefined;
+});
+
+const PET = { id: 1, name: 'Rex', categoryId: 2, status: 'available' };
+const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] waiting for 127\.0\.0\.1:\d+/;
+const CLEAR = '\r\u001b[K';
+
+async function slowService(): Promise<NodeJS.ProcessEnv> {
+  service = await gatedService((method, url) => {
+    if (url.startsWith('/v1/pets?')) return { status: 200, json: [PET] };
+    if (url === '/v1/pets/1' || method === 'POST') return { status: method === 'POST' ? 201 : 200, json: PET };
+    return { status: 404, json: { code: 'not_found', message: 'no pet 99999', status: 404 } };
+  });
+  return { PETSTORE_BASE_URL: service.baseUrl, PETSTORE_API_KEY: 'k' };
+}
+
+/** Twice the spinner's delay: long enough for a spinner that should not show to have shown. */
+const pastTheSpinnersDelay = () => new Promise((resolve) => setTimeout(resolve, 1000));
+
+/** The spinner was drawn, and its last frame was cleared before `printed` reached the terminal. */
+function expectSpinnerGoneBefore(output: string, printed: string) {
+  const frames = [...output.matchAll(new RegExp(SPINNER.source, 'g'))];
+  expect(frames.length).toBeGreaterThan(0);
+  const last = frames.at(-1)!.index;
+  const cleared = output.indexOf(CLEAR, last);
+  expect(cleared).toBeGreaterThan(last);
+  expect(output.indexOf(printed, last)).toBeGreaterThan(cleared);
+}
+
+describe('a slow answer shows a spinner on a terminal', () => {
+  test('list: the spinner names the host, then goes before the table', async () => {
+    const env = await slowService();
+    const run = runInPty(['list'], { env });
+    await run.waitFor(SPINNER);
+    service!.release();
+    expect(await run.exited).toBe(0);
+    expectSpinnerGoneBefore(run.output(), '┌');
+    expect(await run.text()).toEqual([
+      '┌────┬──────┬─────────────┬───────────┐',
+      '│ ID │ NAME │ CATEGORY ID │ STATUS    │',
+      '├────┼──────┼─────────────┼───────────┤',
+      '│ 1  │ Rex  │ 2           │ available │',
+      '└────┴──────┴─────────────┴───────────┘',
+    ]);
+  });
+
+  test('get: the deprecation warning, then the spinner on the line below it, gone before the pet', async () => {
+    const env = await slowService();
+    const run = runInPty(['get', '1'], { env, cols: 120 });
+    await run.waitFor(SPINNER);
+    service!.release();
+    expect(await run.exited).toBe(0);
+    expectSpinnerGoneBefore(run.output(), 'id:');
+    expect(await run.text()).toEqual([
+      'warning: getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter',
+      'id:         1',
+      'name:       Rex',
+      'categoryId: 2',
+      'status:     available',
+    ]);
+  });
+
+  test('add: the spinner goes before the created pet', async () => {
+    const env = await slowService();
+    const run = runInPty(['add', '--name', 'Rex', '--category-id', '2'], { env });
+    await run.waitFor(SPINNER);
+    service!.release();
+    expect(await run.exited).toBe(0);
+    expectSpinnerGoneBefore(run.output(), 'id:');
+    expect((await run.text())[0]).toBe('id:         1');
+  });
+
+  test('Ctrl-C while the spinner turns: exit 130, the spinner cleared, no error line', async () => {
+    const env = await slowService();
+    const run = runInPty(['list'], { env });
+    await run.waitFor(SPINNER);
+    run.type('\u0003');
+    expect(await run.exited).toBe(130);
+    expect(run.output().endsWith(CLEAR)).toBe(true);
+    expect((await run.text()).filter((line) => line.trim() !== '^C')).toEqual([]);
+  });
+});
+
+describe('no spinner', () => {
+  test('with --json: stderr is JSON lines only, the warning and then the error once (get 99 --json 2>&1 >/dev/null)', async () => {
+    const env = await slowService();
+    const run = runInPty(['get', '99999', '--json'], { env, cols: 200, shell: 'exec $PETSTORE 2>&1 >/dev/null' });
+    await service!.arrived;
+    await pastTheSpinnersDelay();
+    service!.release();
+    expect(await run.exited).toBe(3);
+    expect(run.output()).not.toMatch(SPINNER);
+    const lines = await run.text();
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { warning: 'getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter', code: 'deprecated_operation' },
+      { code: 'not_found', message: 'no pet 99999', status: 404 },
+    ]);
+  });
+
+  test('when stderr is not a terminal (stdout is): nothing on stderr, the table on the terminal', async () => {
+    const env = await slowService();
+    const errors = path.join(tempDir(), 'stderr.txt');
+    const run = runInPty(['list'], { env, shell: `exec $PETSTORE 2>${errors}` });
+    await service!.arrived;
+    await pastTheSpinnersDelay();
+    service!.release();
+    expect(await run.exited).toBe(0);
+    expect(fs.readFileSync(errors, 'utf8')).toBe('');
+    expect(run.output()).not.toMatch(SPINNER);
+    expect((await run.text())[3]).toBe('│ 1  │ Rex  │ 2           │ available │');
+  });
+});
