@@ -26,7 +26,7 @@ export interface ScreenLine {
 }
 
 export interface PtyOptions {
-  /** Variables besides PATH, HOME, TERM and a fresh XDG_CONFIG_HOME. PETSTORE_PAGER is empty unless given. */
+  /** Variables besides PATH, HOME, TERM, LANG (C.UTF-8) and a fresh XDG_CONFIG_HOME; undefined removes one. PETSTORE_PAGER is empty unless given. */
   env?: NodeJS.ProcessEnv;
   cols?: number;
   rows?: number;
@@ -58,6 +58,7 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? os.homedir(),
     TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
     XDG_CONFIG_HOME: tempConfigHome(),
     PETSTORE_PAGER: '',
   };

@@ -41,7 +41,7 @@ describe('npm run sandbox', () => {
     const r = await spawnAsync(process.execPath, [SANDBOX, '--help'], { PATH: process.env.PATH });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    for (const flag of ['--port', '--key', '--first-id', '--no-seed', '--page-size', '--no-links', '--tls-cert', '--tls-key', '--drop-every', '--help']) {
+    for (const flag of ['--port', '--key', '--first-id', '--no-seed', '--page-size', '--no-links', '--tls-cert', '--tls-key', '--drop-every', '--delay', '--help']) {
       expect(r.stdout).toContain(flag);
     }
   });
@@ -50,6 +50,7 @@ describe('npm run sandbox', () => {
     [['--page-size', '0'], 'invalid value for --page-size: "0": must be a whole number from 1 to 100'],
     [['--first-id', '1e3'], 'invalid value for --first-id: "1e3": must be an int64 integer'],
     [['--drop-every', 'ten'], 'invalid value for --drop-every: "ten": must be a whole number from 1 to 1000000'],
+    [['--delay', '60001'], 'invalid value for --delay: "60001": must be a whole number from 0 to 60000'],
     [['--tls-cert', 'cert.pem'], '--tls-cert and --tls-key go together'],
     [['--tls-cert', '/nonexistent/c.pem', '--tls-key', '/nonexistent/k.pem'], 'cannot read --tls-cert /nonexistent/c.pem: ENOENT'],
   ])('%j exits 2 naming the flag', async (args, message) => {
@@ -95,6 +96,17 @@ describe('npm run sandbox', () => {
     expect(codes).toEqual([0, 1, 0, 1]);
     expect((await petstore(['list', '--format', 'tsv'], baseUrl)).stdout).toBe('1\ta\t1\t-\n2\tb\t1\t-\n3\tc\t1\t-\n4\td\t1\t-\n');
     expect(stderr()).toBe('dropping the answer of one POST /pets in 2, after creating the pet\n');
+  });
+
+  test('--delay 400: every answer comes late (a 200 ms --timeout gives up), --drop-every still applies', async () => {
+    const { baseUrl, stderr } = await sandbox(['--key', 'cli-key', '--no-seed', '--delay', '400', '--drop-every', '2']);
+    const host = new URL(baseUrl).host;
+    expect(await petstore(['list', '--timeout', '200'], baseUrl)).toEqual({ code: 1, stdout: '', stderr: `error: request to ${host} timed out after 200 ms\n` });
+    const codes = [];
+    for (const name of ['a', 'b']) codes.push((await petstore(['add', '--name', name, '--category-id', '1'], baseUrl)).code);
+    expect(codes).toEqual([0, 1]);
+    expect((await petstore(['list'], baseUrl)).stdout).toBe('1\ta\t1\t-\n2\tb\t1\t-\n');
+    expect(stderr()).toBe('dropping the answer of one POST /pets in 2, after creating the pet\nanswering every request after 400 ms\n');
   });
 
   test('--tls-cert and --tls-key serve https', async () => {

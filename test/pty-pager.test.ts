@@ -1,0 +1,162 @@
+// The pager, on a real terminal: data of list, get, config list and auth
+// status goes through PETSTORE_PAGER, else PAGER, else `less -FRX`; never when
+// stdout is not the terminal; PETSTORE_PAGER= or cat turns it off. A fake
+// pager (a script) records its arguments and input, then says it is done;
+// stderr lines written meanwhile come after it.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
+import { plain, quote, runInPty, tempDir } from './pty.js';
+
+let server: PetService | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const FAKE_PAGER = `#!/bin/sh
+printf '%s\\n' "$@" > "$PAGER_RECORD/args"
+printf 'LESS=%s\\n' "$LESS" > "$PAGER_RECORD/env"
+cat > "$PAGER_RECORD/input"
+echo '[pager done]'
+`;
+
+/** A folder holding an executable fake pager named `name`; what it hears is recorded in the same folder. */
+function fakePager(name = 'pager'): { dir: string; file: string; record: (what: 'args' | 'env' | 'input') => string | undefined } {
+  const dir = tempDir();
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, FAKE_PAGER, { mode: 0o755 });
+  const record = (what: string) => (fs.existsSync(path.join(dir, what)) ? fs.readFileSync(path.join(dir, what), 'utf8') : undefined);
+  return { dir, file, record };
+}
+
+async function serve(pets = 2): Promise<NodeJS.ProcessEnv> {
+  server = await startPetService({ key: 'k', seed: Array.from({ length: pets }, (_, i) => ({ name: `Pet${i + 1}`, categoryId: 1, status: 'sold' as const })) });
+  return { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k', PETSTORE_NO_DEPRECATION_WARNING: '1' };
+}
+
+const TABLE = [
+  '┌────┬──────┬─────────────┬────────┐',
+  '│ ID │ NAME │ CATEGORY ID │ STATUS │',
+  '├────┼──────┼─────────────┼────────┤',
+  '│ 1  │ Pet1 │ 1           │ sold   │',
+  '│ 2  │ Pet2 │ 1           │ sold   │',
+  '└────┴──────┴─────────────┴────────┘',
+];
+
+describe('data at a terminal goes through the pager', () => {
+  test('PETSTORE_PAGER (split into words as a shell would): the table is its input; a warning comes after the pager has exited', async () => {
+    const env = await serve(3);
+    const pager = fakePager();
+    const run = runInPty(['list', '--limit', '2'], { env: { ...env, PAGER_RECORD: pager.dir, PETSTORE_PAGER: `${quote(pager.file)} --flag 'two words'` }, cols: 120 });
+    expect(await run.exited).toBe(0);
+    expect(pager.record('args')).toBe('--flag\ntwo words\n');
+    expect(plain(pager.record('input')!)).toBe(`${TABLE.join('\n')}\n`);
+    // Colours reach the pager, as they would reach the terminal.
+    expect(pager.record('input')).toContain('\u001b[1mID');
+    expect(await run.text()).toEqual(['[pager done]', 'warning: showing one page of 2 pets; the service has more: --all fetches every page']);
+  });
+
+  test('PAGER when PETSTORE_PAGER is not set', async () => {
+    const env = await serve();
+    const pager = fakePager();
+    const run = runInPty(['list'], { env: { ...env, PAGER_RECORD: pager.dir, PETSTORE_PAGER: undefined, PAGER: pager.file } });
+    expect(await run.exited).toBe(0);
+    expect(plain(pager.record('input')!)).toBe(`${TABLE.join('\n')}\n`);
+    expect(await run.text()).toEqual(['[pager done]']);
+  });
+
+  test('neither set: less -FRX, with LESS=FRX for a less without options', async () => {
+    const env = await serve();
+    const pager = fakePager('less');
+    const run = runInPty(['list'], { env: { ...env, PAGER_RECORD: pager.dir, PETSTORE_PAGER: undefined, PATH: `${pager.dir}:${process.env.PATH}` } });
+    expect(await run.exited).toBe(0);
+    expect(pager.record('args')).toBe('-FRX\n');
+    expect(pager.record('env')).toBe('LESS=FRX\n');
+    expect(plain(pager.record('input')!)).toBe(`${TABLE.join('\n')}\n`);
+  });
+
+  test.each([
+    [['get', '1'], 'id:         1\nname:       Pet1\ncategoryId: 1\nstatus:     sold\n'],
+    [['get', '1', '--json'], '{"id":1,"name":"Pet1","categoryId":1,"status":"sold"}\n'],
+    [['config', 'list', '--format', 'tsv'], 'production\t-\tfalse\t-\nstaging\t-\tfalse\t-\n'],
+  ])('%j pages too', async (args, input) => {
+    const env = await serve();
+    const pager = fakePager();
+    const run = runInPty(args, { env: { ...env, PAGER_RECORD: pager.dir, PETSTORE_PAGER: pager.file } });
+    expect(await run.exited).toBe(0);
+    expect(plain(pager.record('input')!)).toBe(input);
+    expect(await run.text()).toEqual(['[pager done]']);
+  });
+
+  test('auth status pages its record; its error (a rejected key, exit 4) comes after the pager', async () => {
+    const env = await serve();
+    const pager = fakePager();
+    const run = runInPty(['auth', 'status'], { env: { ...env, PETSTORE_API_KEY: 'wrong', PAGER_RECORD: pager.dir, PETSTORE_PAGER: pager.file }, cols: 120 });
+    expect(await run.exited).toBe(4);
+    expect(plain(pager.record('input')!)).toMatch(/^Environment: +production\n[^]*\nCheck: +rejected \(HTTP 401\)\n$/);
+    expect((await run.text()).slice(0, 2)).toEqual(['[pager done]', 'error: the service rejected the key of production (HTTP 401)']);
+  });
+});
+
+describe('no pager', () => {
+  test('when stdout is not the terminal (a file, a pipe), also with --json', async () => {
+    const env = await serve();
+    const pager = fakePager();
+    const out = path.join(pager.dir, 'out.tsv');
+    const toFile = runInPty(['list'], { env: { ...env, PETSTORE_PAGER: pager.file, PAGER_RECORD: pager.dir }, shell: `exec $PETSTORE > ${out}` });
+    expect(await toFile.exited).toBe(0);
+    expect(fs.readFileSync(out, 'utf8')).toBe('1\tPet1\t1\tsold\n2\tPet2\t1\tsold\n');
+    const piped = runInPty(['list', '--json'], { env: { ...env, PETSTORE_PAGER: pager.file, PAGER_RECORD: pager.dir }, shell: '$PETSTORE | cat', cols: 200 });
+    expect(await piped.exited).toBe(0);
+    expect(await piped.text()).toEqual(['[{"id":1,"name":"Pet1","categoryId":1,"status":"sold"},{"id":2,"name":"Pet2","categoryId":1,"status":"sold"}]']);
+    expect(pager.record('input')).toBeUndefined();
+  });
+
+  test.each([[''], ['cat'], ['  ']])('PETSTORE_PAGER=%j turns it off, whatever PAGER says', async (value) => {
+    const env = await serve();
+    const pager = fakePager();
+    const run = runInPty(['list'], { env: { ...env, PETSTORE_PAGER: value, PAGER: pager.file, PAGER_RECORD: pager.dir } });
+    expect(await run.exited).toBe(0);
+    expect(await run.text()).toEqual(TABLE);
+    expect(pager.record('input')).toBeUndefined();
+  });
+
+  test('a pager that cannot be started: the output printed directly, and a warning naming it', async () => {
+    const env = await serve();
+    const run = runInPty(['list'], { env: { ...env, PETSTORE_PAGER: '/nonexistent/pager -R' } });
+    expect(await run.exited).toBe(0);
+    expect(await run.text()).toEqual([...TABLE, 'warning: cannot start the pager "/nonexistent/pager": ENOENT; printing directly']);
+  });
+
+  test('a pager that quits before reading (the user pressed q): a quiet end, exit 0', async () => {
+    server = await startPetService({ key: 'k', seed: Array.from({ length: 150 }, (_, i) => ({ name: `${i}`.padEnd(1000, 'x'), categoryId: 1 })) });
+    const env = { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' };
+    // 100 KB of rows: more than a pipe holds, so that writing meets the pager gone (EPIPE).
+    const run = runInPty(['list', '--limit', '100', '--format', 'tsv'], { env: { ...env, PETSTORE_PAGER: 'true' }, cols: 120 });
+    expect(await run.exited).toBe(0);
+    expect(await run.text()).toEqual(['warning: showing one page of 100 pets; the service has more: --all fetches every page']);
+  });
+});
+
+const hasLess = (() => {
+  try {
+    execFileSync('less', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+test.skipIf(!hasLess)('the real less: a long table waits at its prompt; q ends it and petstore exits 0', async () => {
+  const env = await serve(60);
+  const run = runInPty(['list'], { env: { ...env, PETSTORE_PAGER: undefined, PAGER: undefined }, rows: 20 });
+  await run.waitFor('│ 16 │');
+  run.type('q');
+  expect(await run.exited).toBe(0);
+  const lines = await run.text();
+  expect(lines.slice(0, 4)).toEqual(['┌────┬───────┬─────────────┬────────┐', '│ ID │ NAME  │ CATEGORY ID │ STATUS │', '├────┼───────┼─────────────┼────────┤', '│ 1  │ Pet1  │ 1           │ sold   │']);
+  expect(lines.join('\n')).not.toContain('│ 60 │');
+});
