@@ -13,7 +13,7 @@ import path from 'node:path';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
-import { BIN, tempConfigHome } from './helpers.js';
+import { petstoreInvocation, tempConfigHome } from './helpers.js';
 
 /** One line of the emulated screen. */
 export interface ScreenLine {
@@ -66,9 +66,10 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
+  const { command, prefix } = petstoreInvocation();
   const [file, argv] = options.shell
-    ? ['/bin/sh', ['-c', options.shell.replace('$PETSTORE', [process.execPath, BIN, ...args].map(quote).join(' '))]]
-    : [process.execPath, [BIN, ...args]];
+    ? ['/bin/sh', ['-c', options.shell.replace('$PETSTORE', [command, ...prefix, ...args].map(quote).join(' '))]]
+    : [command, [...prefix, ...args]];
   const child = pty.spawn(file, argv, { name: 'xterm-256color', cols, rows, env, cwd: process.cwd() });
   const terminal = new xterm.Terminal({ cols, rows, scrollback: 5000, allowProposedApi: true });
   terminal.loadAddon(new Unicode11Addon());
