@@ -5,6 +5,7 @@
  */
 import { InterruptedError } from './errors.js';
 import { main } from './main.js';
+import { pagerRunning } from './output/pager.js';
 
 export { commandNames, commandTree } from './main.js';
 import { sanitizeText } from './text.js';
@@ -13,11 +14,14 @@ import { sanitizeText } from './text.js';
  * Runs petstore for this process and sets `process.exitCode`. The first
  * SIGINT or SIGTERM stops the command (a bulk load takes no new item and
  * lets its requests finish), the second stops waiting for them, the third exits at once.
+ * While a pager runs, SIGINT is the pager's and petstore ignores it.
  */
 export async function start(): Promise<void> {
   const stop = new AbortController();
   const halt = new AbortController();
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+    // Ctrl-C in a pager is the pager's (see pagerRunning); quitting it ends petstore.
+    if (signal === 'SIGINT' && pagerRunning()) return;
     if (halt.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
     if (stop.signal.aborted) halt.abort(new InterruptedError(signal));
     else stop.abort(new InterruptedError(signal));

@@ -15,6 +15,17 @@ export interface PagerCommand {
   chosen: boolean;
 }
 
+let running = 0;
+
+/**
+ * True while a pager runs. Ctrl-C then belongs to the pager (less uses it to
+ * stop a search), as with git: petstore waits for the pager to exit instead
+ * of stopping, which would take the terminal from under it.
+ */
+export function pagerRunning(): boolean {
+  return running > 0;
+}
+
 /** What `less -FRX` is when PAGER is less without options: the LESS variable gh and git set. */
 const PAGER_ENV = { LESS: 'FRX', LV: '-c' };
 
@@ -95,10 +106,11 @@ export class Pager {
     const { spawn } = process.getBuiltinModule('node:child_process');
     const [file, ...args] = command.words as [string, ...string[]];
     this.child = spawn(file, args, { stdio: ['pipe', 'inherit', 'inherit'], env: { ...PAGER_ENV, ...env } });
+    running += 1;
     this.child.once('spawn', () => (this.kept = undefined));
     // EPIPE once the pager has quit: a quiet end of the output, not an error.
     this.child.stdin!.on('error', () => (this.ended = true));
-    this.finished = new Promise((resolve) => {
+    this.finished = new Promise<void>((resolve) => {
       this.child.once('error', (error: NodeJS.ErrnoException) => {
         const kept = this.kept;
         this.ended = true;
@@ -113,7 +125,7 @@ export class Pager {
         this.ended = true;
         resolve();
       });
-    });
+    }).finally(() => (running -= 1));
   }
 
   /** True while output goes to the pager (false once it could not be started). */
