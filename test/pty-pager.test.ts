@@ -1,5 +1,5 @@
-// The pager, on a real terminal: data of list, get, config list and auth
-// status goes through PETSTORE_PAGER, else PAGER, else `less -FRX`; never when
+// The pager, on a real terminal: data of list, get, api, config list and
+// auth status goes through PETSTORE_PAGER, else PAGER, else `less -FRX`; never when
 // stdout is not the terminal; PETSTORE_PAGER= or cat turns it off. A fake
 // pager (a script) records its arguments and input, then says it is done;
 // stderr lines written meanwhile come after it.
@@ -82,6 +82,7 @@ describe('data at a terminal goes through the pager', () => {
     [['get', '1'], 'id:         1\nname:       Pet1\ncategoryId: 1\nstatus:     sold\n'],
     [['get', '1', '--json'], '{"id":1,"name":"Pet1","categoryId":1,"status":"sold"}\n'],
     [['config', 'list', '--format', 'tsv'], 'production\t-\tfalse\t-\nstaging\t-\tfalse\t-\n'],
+    [['api', 'pets?limit=1'], '[{"id":1,"name":"Pet1","categoryId":1,"status":"sold"}]\n'],
   ])('%j pages too', async (args, input) => {
     const env = await serve();
     const pager = fakePager();

@@ -4,7 +4,7 @@
  * `--include`, then the body: JSON compact with exact numbers (through `--jq`
  * when given), anything else as received. An answer other than 2xx prints its
  * body on stderr and ends with the client's error for it (exit 3 for 404, 4
- * for 401, 2 for 400, else 1).
+ * for 401, 2 for 400, else 1). At a terminal the output goes through the pager.
  */
 import { STATUS_CODES } from 'node:http';
 import type { PetstoreClient } from '../../api/client.js';
@@ -32,6 +32,7 @@ type Body = { json: unknown } | { text: string; response: Exchange };
  * meets a body that is not JSON, and jq's runtime error.
  */
 export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
+  f.io.pageOutput();
   const client = await f.client();
   let url = targetUrl(client, options);
   const trail = new PageTrail(client.origin, url);
