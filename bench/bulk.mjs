@@ -130,7 +130,9 @@ let failed = false;
   const { seconds, rssMiB } = petstoreAdd(file, sandbox.baseUrl, { measureRss: true });
   const ok = rssMiB !== undefined && rssMiB < 256;
   failed ||= !ok;
-  console.log(`add --file ${LARGE} pets: ${seconds.toFixed(1)} s, peak RSS ${rssMiB?.toFixed(1)} MiB (target < 256 MiB) ${ok ? 'ok' : 'MISSED'}`);
+  console.log(
+    `add --file ${LARGE} pets: ${seconds.toFixed(1)} s, peak RSS ${rssMiB?.toFixed(1)} MiB (target < 256 MiB) ${ok ? 'ok' : 'MISSED'}`,
+  );
   sandbox.stop();
 }
 process.exitCode = failed ? 1 : 0;

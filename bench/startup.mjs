@@ -83,7 +83,9 @@ for (const c of cases) {
   const ok = c.target === undefined || ratio <= c.target;
   failed ||= !ok;
   const verdict = c.target === undefined ? '(no target)' : `(target <= ${c.target}x) ${ok ? 'ok' : 'MISSED'}`;
-  console.log(`${c.name.padEnd(24)} ${median(tool).toFixed(1)} ms vs node -e 0 ${median(bare).toFixed(1)} ms = ${ratio.toFixed(2)}x ${verdict}`);
+  console.log(
+    `${c.name.padEnd(24)} ${median(tool).toFixed(1)} ms vs node -e 0 ${median(bare).toFixed(1)} ms = ${ratio.toFixed(2)}x ${verdict}`,
+  );
 }
 
 const bareRss = [];

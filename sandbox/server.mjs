@@ -77,7 +77,10 @@ if (firstId === undefined || firstId < -(2n ** 63n) || firstId >= 2n ** 63n) {
 }
 const pageSize = wholeNumber('--page-size', values['page-size'], 1, 100);
 if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) usageError('--tls-cert and --tls-key go together');
-const tls = values['tls-cert'] === undefined ? undefined : { cert: readPem('--tls-cert', values['tls-cert']), key: readPem('--tls-key', values['tls-key']) };
+const tls =
+  values['tls-cert'] === undefined
+    ? undefined
+    : { cert: readPem('--tls-cert', values['tls-cert']), key: readPem('--tls-key', values['tls-key']) };
 const drop = values['drop-every'] === undefined ? undefined : wholeNumber('--drop-every', values['drop-every'], 1, 1_000_000);
 const delayMs = wholeNumber('--delay', values.delay, 0, 60_000);
 

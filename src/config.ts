@@ -74,7 +74,7 @@ export class ConfigStore {
     } catch (error) {
       throw unreadable(this.path, error);
     }
-    const environments = store['environments'] ?? {};
+    const environments = store.environments ?? {};
     if (typeof environments !== 'object' || environments === null || Array.isArray(environments)) {
       throw unreadable(this.path, new Error('"environments" is not an object'));
     }

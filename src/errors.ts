@@ -67,7 +67,12 @@ export class RequestError extends CliError {
   /** True when the failure proves the request never reached the service (no connection, a failed TLS handshake). */
   notSent = false;
 
-  constructor(message: string, code = 'request_failed', readonly status: number | null = null, hint?: string) {
+  constructor(
+    message: string,
+    code = 'request_failed',
+    readonly status: number | null = null,
+    hint?: string,
+  ) {
     super(message, ExitCode.failure, code, hint);
   }
 

@@ -94,7 +94,9 @@ export class Factory {
       const apiKey = await settings.apiKeyFor(baseUrl.value);
       if (!apiKey) throw missingApiKey(envName);
       if (!API_KEY_FORMAT.test(apiKey.value)) {
-        throw new UsageError(`the API key from ${apiKey.origin} is not usable: it must be printable ASCII without spaces (the key is not shown)`);
+        throw new UsageError(
+          `the API key from ${apiKey.origin} is not usable: it must be printable ASCII without spaces (the key is not shown)`,
+        );
       }
       return this.clientFor(baseUrl.value, apiKey.value, envName, `${baseUrl.origin}`, apiKey.source);
     })();
@@ -105,7 +107,13 @@ export class Factory {
    * A client for `baseUrl` with `apiKey`, for commands that check a key before
    * storing it (auth login). Not cached; the caller closes it.
    */
-  async clientFor(baseUrl: URL, apiKey: string, envName: string, baseUrlOrigin = 'the command line', keySource = 'input'): Promise<PetstoreClient> {
+  async clientFor(
+    baseUrl: URL,
+    apiKey: string,
+    envName: string,
+    baseUrlOrigin = 'the command line',
+    keySource = 'input',
+  ): Promise<PetstoreClient> {
     const { PetstoreClient } = await import('./api/client.js');
     const options = this.globals;
     this.io.debug(`* environment ${envName}, base URL ${baseUrl.href} (from ${baseUrlOrigin}), key from ${keySource}`);

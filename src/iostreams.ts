@@ -190,7 +190,10 @@ export class IOStreams {
     const command = pagerCommand(this.env);
     if (!command) return;
     this.clearStatusLine();
-    this.pager = new Pager(command, this.env, { write: (text) => this.raw.stdout.write(text), warn: (message, code) => this.warn(message, code) });
+    this.pager = new Pager(command, this.env, {
+      write: (text) => this.raw.stdout.write(text),
+      warn: (message, code) => this.warn(message, code),
+    });
   }
 
   /** Waits for the pager, if one runs, to exit (the user has quit it), then writes the stderr lines held meanwhile. */

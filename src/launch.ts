@@ -67,7 +67,8 @@ export async function saveCodeCache(script: Script, file: string, bundleHash: st
     writeFileSync(file, script.createCachedData(), { mode: 0o600 });
     // Caches of other Node versions stay: a user may switch between two.
     for (const name of readdirSync(dir)) {
-      if (name.startsWith('code-') && name.endsWith('.v8cache') && !name.startsWith(buildPrefix(bundleHash))) rmSync(join(dir, name), { force: true });
+      if (name.startsWith('code-') && name.endsWith('.v8cache') && !name.startsWith(buildPrefix(bundleHash)))
+        rmSync(join(dir, name), { force: true });
     }
   } catch {
     // A read-only or full disk costs speed, never the command.

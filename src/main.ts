@@ -39,7 +39,12 @@ export interface RunOptions {
  * its actions may use (the build reads it: code-cache keys, the man page).
  */
 export function commandTree(): CommandUnknownOpts {
-  const f = new Factory(new IOStreams({} as IO, {}), {}, { stop: new AbortController().signal, halt: new AbortController().signal }, VERSION);
+  const f = new Factory(
+    new IOStreams({} as IO, {}),
+    {},
+    { stop: new AbortController().signal, halt: new AbortController().signal },
+    VERSION,
+  );
   return buildProgram(f);
 }
 
@@ -56,7 +61,13 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
   const { env } = options;
   const io = new IOStreams(options.io, env);
   const stop = options.signal ?? new AbortController().signal;
-  const f = new Factory(io, env, { stop, halt: options.haltSignal ?? new AbortController().signal }, options.version ?? VERSION, options.random);
+  const f = new Factory(
+    io,
+    env,
+    { stop, halt: options.haltSignal ?? new AbortController().signal },
+    options.version ?? VERSION,
+    options.random,
+  );
   // Before the flags are parsed, --json is read off the command line so that a flag error is JSON too.
   const json = argv.includes('--json');
   const program = buildProgram(f);
@@ -90,7 +101,8 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
 function reportError(error: unknown, io: IOStreams, json: boolean, verbose: boolean, signal: AbortSignal): number {
   if (error instanceof CommanderError) {
     // Help and version asked for exit 0; commander already printed everything else.
-    if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code))
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     return ExitCode.usage;
   }
   if (signal.aborted && signal.reason instanceof InterruptedError) error = signal.reason;

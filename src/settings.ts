@@ -132,7 +132,7 @@ export class Settings {
    */
   async apiKeyFor(baseUrl: URL): Promise<ResolvedKey | undefined> {
     const key = await this.apiKey();
-    if (!key || key.source !== 'config' || key.boundTo === baseUrl.origin) return key;
+    if (key?.source !== 'config' || key.boundTo === baseUrl.origin) return key;
     const envName = this.pickEnv().value;
     const envFlag = envName === DEFAULT_ENV ? '' : ` --env ${envName}`;
     throw new CliError(
@@ -165,7 +165,10 @@ export function parseBaseUrl(text: string, origin: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`invalid base URL from ${origin}: "${text}" is not an absolute URL`, `Example: https://petstore.example.com${VERSION_SEGMENT}`);
+    throw new UsageError(
+      `invalid base URL from ${origin}: "${text}" is not an absolute URL`,
+      `Example: https://petstore.example.com${VERSION_SEGMENT}`,
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`invalid base URL from ${origin}: scheme must be https (or http for loopback), not ${url.protocol}`);
@@ -211,7 +214,10 @@ export function missingBaseUrl(envName: string): UsageError {
 
 /** The error for a missing key: exit 4, naming the command that fixes it. */
 export function missingApiKey(envName: string): MissingKeyError {
-  return new MissingKeyError(`no API key for environment "${envName}"`, `Run: petstore auth login${envFlagOf(envName)}   (or set PETSTORE_API_KEY)`);
+  return new MissingKeyError(
+    `no API key for environment "${envName}"`,
+    `Run: petstore auth login${envFlagOf(envName)}   (or set PETSTORE_API_KEY)`,
+  );
 }
 
 /** The line that ends every 401 message: the command that fixes it. */

@@ -22,7 +22,13 @@ const posts = () => server!.requests.filter((r) => r.method === 'POST');
 const storedNames = () => [...server!.pets.values()].map((p) => p.name).sort();
 const env = () => ({ PATH: process.env.PATH, PETSTORE_BASE_URL: server!.baseUrl, PETSTORE_API_KEY: 'k' });
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bulk-'));
-const readLines = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const readLines = (file: string) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 const names = (n: number, prefix = 'p') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
 /** Output and exit code of a child started with `spawn`. */
@@ -42,28 +48,40 @@ describe('signals', () => {
   test.each([
     ['SIGINT', 130, 'interrupted'],
     ['SIGTERM', 143, 'terminated'],
-  ] as const)('%s in the middle of a pretty-printed JSON array: in flight finish, the rest is not_sent; one rerun creates every pet once', async (signal, exit, word) => {
-    server = await start(undefined, 150);
-    const dir = tempDir();
-    const all = names(40);
-    const input = path.join(dir, 'pets.json');
-    fs.writeFileSync(input, JSON.stringify(all.map((name, i) => ({ name, categoryId: i })), null, 2));
-    const failed = path.join(dir, 'failed.ndjson');
-    const child = spawn(process.execPath, [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '4'], { env: env() });
-    const done = finished(child);
-    await until(() => posts().length >= 6);
-    child.kill(signal);
-    const r = await done;
-    expect(r.code).toBe(exit);
-    expect(r.stderr).toMatch(new RegExp(`^${word}: created \\d+ of 40 pets; 0 failed, \\d+ not sent \\(written to .*failed\\.ndjson\\)\\n$`));
-    const lines = readLines(failed);
-    expect(lines.every((l) => l.outcome === 'not_sent')).toBe(true);
-    // Exactly the pets not created are in --failed, each once.
-    expect([...lines.map((l) => l.item.name), ...storedNames()].sort()).toEqual([...all].sort());
-    const again = await spawnAsync(process.execPath, [BIN, 'add', '--file', failed, '--failed', failed], env());
-    expect(again.code).toBe(0);
-    expect(storedNames()).toEqual([...all].sort());
-  });
+  ] as const)(
+    '%s in the middle of a pretty-printed JSON array: in flight finish, the rest is not_sent; one rerun creates every pet once',
+    async (signal, exit, word) => {
+      server = await start(undefined, 150);
+      const dir = tempDir();
+      const all = names(40);
+      const input = path.join(dir, 'pets.json');
+      fs.writeFileSync(
+        input,
+        JSON.stringify(
+          all.map((name, i) => ({ name, categoryId: i })),
+          null,
+          2,
+        ),
+      );
+      const failed = path.join(dir, 'failed.ndjson');
+      const child = spawn(process.execPath, [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '4'], { env: env() });
+      const done = finished(child);
+      await until(() => posts().length >= 6);
+      child.kill(signal);
+      const r = await done;
+      expect(r.code).toBe(exit);
+      expect(r.stderr).toMatch(
+        new RegExp(`^${word}: created \\d+ of 40 pets; 0 failed, \\d+ not sent \\(written to .*failed\\.ndjson\\)\\n$`),
+      );
+      const lines = readLines(failed);
+      expect(lines.every((l) => l.outcome === 'not_sent')).toBe(true);
+      // Exactly the pets not created are in --failed, each once.
+      expect([...lines.map((l) => l.item.name), ...storedNames()].sort()).toEqual([...all].sort());
+      const again = await spawnAsync(process.execPath, [BIN, 'add', '--file', failed, '--failed', failed], env());
+      expect(again.code).toBe(0);
+      expect(storedNames()).toEqual([...all].sort());
+    },
+  );
 
   test('a second Ctrl-C stops waiting at once: requests in flight become unknown; summary and --failed are still written', async () => {
     server = await start(() => ({ hang: true }));
@@ -71,7 +89,11 @@ describe('signals', () => {
     const failed = path.join(dir, 'failed.ndjson');
     const child = spawn(process.execPath, [BIN, 'add', '--file', '-', '--failed', failed, '--concurrency', '2'], { env: env() });
     const done = finished(child);
-    child.stdin!.end(names(5).map((name, i) => `{"name":"${name}","categoryId":${i}}\n`).join(''));
+    child.stdin!.end(
+      names(5)
+        .map((name, i) => `{"name":"${name}","categoryId":${i}}\n`)
+        .join(''),
+    );
     await until(() => posts().length === 2);
     child.kill('SIGINT');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -79,14 +101,25 @@ describe('signals', () => {
     child.kill('SIGINT');
     const r = await done;
     expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(/^(unknown: line [12] "p[01]": sent, then the load was stopped before the service answered\n){2}interrupted: created 0 of 5 pets; 0 failed, 2 unknown, 3 not sent/);
-    expect(readLines(failed).map((l) => l.outcome).sort()).toEqual(['not_sent', 'not_sent', 'not_sent', 'unknown', 'unknown']);
+    expect(r.stderr).toMatch(
+      /^(unknown: line [12] "p[01]": sent, then the load was stopped before the service answered\n){2}interrupted: created 0 of 5 pets; 0 failed, 2 unknown, 3 not sent/,
+    );
+    expect(
+      readLines(failed)
+        .map((l) => l.outcome)
+        .sort(),
+    ).toEqual(['not_sent', 'not_sent', 'not_sent', 'unknown', 'unknown']);
   });
 
   test('a dripping answer ends at --timeout as unknown; the load does not hang', async () => {
     server = await start(() => ({ drip: { status: 201, json: { id: 1, name: 'slow', categoryId: 1 }, intervalMs: 1000 } }));
     const failed = path.join(tempDir(), 'failed.ndjson');
-    const r = await spawnAsync(process.execPath, [BIN, 'add', '--file', '-', '--failed', failed, '--timeout', '1000'], env(), '{"name":"slow","categoryId":1}\n');
+    const r = await spawnAsync(
+      process.execPath,
+      [BIN, 'add', '--file', '-', '--failed', failed, '--timeout', '1000'],
+      env(),
+      '{"name":"slow","categoryId":1}\n',
+    );
     expect(r.code).toBe(1);
     expect(readLines(failed)).toMatchObject([{ line: 1, outcome: 'unknown', item: { name: 'slow' } }]);
   });
@@ -97,9 +130,15 @@ describe('pipes, full disks and closed outputs', () => {
     server = await start(() => ({ status: 500, json: { code: 'internal', message: 'down', status: 500 } }));
     const dir = tempDir();
     const failed = path.join(dir, 'failed.ndjson');
-    const lines = names(2000).map((name, i) => JSON.stringify({ line: i + 1, outcome: 'failed', item: { name, categoryId: i }, error: { code: 'x', message: 'x', status: 500 } }));
+    const lines = names(2000).map((name, i) =>
+      JSON.stringify({ line: i + 1, outcome: 'failed', item: { name, categoryId: i }, error: { code: 'x', message: 'x', status: 500 } }),
+    );
     fs.writeFileSync(failed, `${lines.join('\n')}\n`);
-    const r = await spawnAsync('sh', ['-c', `cat "${failed}" | "${process.execPath}" "${BIN}" add --file - --failed "${failed}" --concurrency 16`], env());
+    const r = await spawnAsync(
+      'sh',
+      ['-c', `cat "${failed}" | "${process.execPath}" "${BIN}" add --file - --failed "${failed}" --concurrency 16`],
+      env(),
+    );
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n').at(-3)).toBe(`created 0 of 2000 pets; 2000 failed (written to ${failed})`);
     const after = readLines(failed);
@@ -109,7 +148,9 @@ describe('pipes, full disks and closed outputs', () => {
 
   test('--failed /dev/full: no crash; the load stops, the lines whose outcome could not be recorded are named, exit 1', async () => {
     server = await start(() => ({ status: 500, json: { code: 'internal', message: 'down', status: 500 } }));
-    const input = names(5).map((name, i) => `{"name":"${name}","categoryId":${i}}\n`).join('');
+    const input = names(5)
+      .map((name, i) => `{"name":"${name}","categoryId":${i}}\n`)
+      .join('');
     const r = await spawnAsync(process.execPath, [BIN, 'add', '--file', '-', '--failed', '/dev/full', '--concurrency', '1'], env(), input);
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain('Unhandled');
@@ -129,11 +170,22 @@ describe('pipes, full disks and closed outputs', () => {
     server = await start();
     const dir = tempDir();
     const input = path.join(dir, 'pets.ndjson');
-    fs.writeFileSync(input, names(300).map((name, i) => `{"name":"${name}","categoryId":${i}}\n`).join(''));
+    fs.writeFileSync(
+      input,
+      names(300)
+        .map((name, i) => `{"name":"${name}","categoryId":${i}}\n`)
+        .join(''),
+    );
     const failed = path.join(dir, 'failed.ndjson');
-    const r = await spawnAsync('sh', ['-c', `"${process.execPath}" "${BIN}" add --file "${input}" --failed "${failed}" --json > /dev/full`], env());
+    const r = await spawnAsync(
+      'sh',
+      ['-c', `"${process.execPath}" "${BIN}" add --file "${input}" --failed "${failed}" --json > /dev/full`],
+      env(),
+    );
     expect(r.code).toBe(1);
-    expect(r.stderr.trim().split('\n').at(-1)).toBe('{"code":"stdout_error","message":"cannot write to standard output: ENOSPC","status":null}');
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(
+      '{"code":"stdout_error","message":"cannot write to standard output: ENOSPC","status":null}',
+    );
     // Every pet is created or recorded, never both.
     const recorded = readLines(failed).map((l) => l.item.name);
     expect([...recorded, ...storedNames()].sort()).toEqual(names(300).sort());
@@ -141,7 +193,11 @@ describe('pipes, full disks and closed outputs', () => {
   });
 
   test('on one terminal-like stream, rows of pets created before a failure come before its message', async () => {
-    server = await start((request) => (request.body.includes('fail') ? { status: 500, json: { code: 'internal', message: 'database unavailable', status: 500 } } : { serve: true }));
+    server = await start((request) =>
+      request.body.includes('fail')
+        ? { status: 500, json: { code: 'internal', message: 'database unavailable', status: 500 } }
+        : { serve: true },
+    );
     const dir = tempDir();
     const input = path.join(dir, 'pets.ndjson');
     fs.writeFileSync(input, '{"name":"ok1","categoryId":1}\n{"name":"fail-me","categoryId":2}\n{"name":"ok2","categoryId":3}\n');
@@ -163,7 +219,10 @@ describe('pipes, full disks and closed outputs', () => {
     await until(() => posts().length === 1);
     expect(child.exitCode).toBeNull();
     child.stdin!.end('{"name":"second","categoryId":2}\n');
-    expect(await done).toMatchObject({ code: 0, stdout: '{"id":1,"name":"first","categoryId":1}\n{"id":2,"name":"second","categoryId":2}\n' });
+    expect(await done).toMatchObject({
+      code: 0,
+      stdout: '{"id":1,"name":"first","categoryId":1}\n{"id":2,"name":"second","categoryId":2}\n',
+    });
   });
 });
 
@@ -180,7 +239,11 @@ test('1,000 pets against a service that drops one answer in ten after creating t
   expect(unknown.every((l) => l.outcome === 'unknown')).toBe(true);
   // The dropped answers' pets were created anyway: each pet is in the store once.
   expect(storedNames()).toEqual([...all].sort());
-  const second = await spawnAsync(process.execPath, [BIN, 'add', '--file', path.join(dir, 'f1.ndjson'), '--failed', path.join(dir, 'f2.ndjson')], env());
+  const second = await spawnAsync(
+    process.execPath,
+    [BIN, 'add', '--file', path.join(dir, 'f1.ndjson'), '--failed', path.join(dir, 'f2.ndjson')],
+    env(),
+  );
   expect(second.code).toBe(1);
   expect(storedNames()).toEqual([...all].sort());
   expect(readLines(path.join(dir, 'f2.ndjson'))).toEqual(unknown);

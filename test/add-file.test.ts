@@ -39,7 +39,13 @@ function tempFile(name: string, content: string | Buffer): string {
   return file;
 }
 
-const readLines = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const readLines = (file: string) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 const env = () => ({ PETSTORE_BASE_URL: server!.baseUrl, PETSTORE_API_KEY: 'k' });
 const ndjson = (names: string[]) => names.map((name, i) => `{"name":"${name}","categoryId":${i}}`).join('\n');
 
@@ -51,7 +57,8 @@ describe('add --file', () => {
     expect(r).toMatchObject({
       code: 0,
       stdout: '{"id":1,"name":"a","categoryId":1}\n{"id":2,"name":"b","categoryId":9007199254740993,"status":"sold"}\n',
-      stderr: '{"info":"created 2 of 2 pets; 0 failed","code":"summary","read":2,"created":2,"failed":0,"unknown":0,"notSent":0,"skipped":0}\n',
+      stderr:
+        '{"info":"created 2 of 2 pets; 0 failed","code":"summary","read":2,"created":2,"failed":0,"unknown":0,"notSent":0,"skipped":0}\n',
     });
     expect(posts()).toEqual(['{"name":"a","categoryId":1}', '{"name":"b","categoryId":9007199254740993,"status":"sold"}']);
   });
@@ -60,7 +67,14 @@ describe('add --file', () => {
     server = await startPetServer();
     const file = tempFile(
       'pets.ndjson',
-      ['{"name":"ok1","categoryId":1}', '{"name":"nocat"}', 'not json', '{"name":"fail-me","categoryId":2}', '{"name":"ok2","categoryId":3,"colour":"red"}', '{"name":"ok3","categoryId":4}'].join('\n'),
+      [
+        '{"name":"ok1","categoryId":1}',
+        '{"name":"nocat"}',
+        'not json',
+        '{"name":"fail-me","categoryId":2}',
+        '{"name":"ok2","categoryId":3,"colour":"red"}',
+        '{"name":"ok3","categoryId":4}',
+      ].join('\n'),
     );
     const failed = path.join(path.dirname(file), 'failed.ndjson');
     const r = await run(['add', '--file', file, '--failed', failed, '--concurrency', '1'], { env: env() });
@@ -77,10 +91,26 @@ describe('add --file', () => {
     expect(stderr.slice(4)).toEqual([`created 2 of 6 pets; 4 failed (written to ${failed})`, 'error: 4 of 6 pets were not created']);
     expect(posts().map((b) => JSON.parse(b).name)).toEqual(['ok1', 'fail-me', 'ok3']);
     const lines = readLines(failed).sort((a, b) => a.line - b.line);
-    expect(lines.map((l) => [l.line, l.outcome])).toEqual([[2, 'failed'], [3, 'failed'], [4, 'failed'], [5, 'failed']]);
-    expect(lines[2]).toEqual({ line: 4, outcome: 'failed', item: { name: 'fail-me', categoryId: 2 }, error: { code: 'internal', message: 'database unavailable', status: 500 } });
+    expect(lines.map((l) => [l.line, l.outcome])).toEqual([
+      [2, 'failed'],
+      [3, 'failed'],
+      [4, 'failed'],
+      [5, 'failed'],
+    ]);
+    expect(lines[2]).toEqual({
+      line: 4,
+      outcome: 'failed',
+      item: { name: 'fail-me', categoryId: 2 },
+      error: { code: 'internal', message: 'database unavailable', status: 500 },
+    });
     // A line that is not JSON keeps its whole text, which a retry carries forward.
-    expect(lines[1]).toEqual({ line: 3, outcome: 'failed', item: null, text: 'not json', error: { code: 'invalid_input', message: 'malformed JSON: not json', status: null } });
+    expect(lines[1]).toEqual({
+      line: 3,
+      outcome: 'failed',
+      item: null,
+      text: 'not json',
+      error: { code: 'invalid_input', message: 'malformed JSON: not json', status: null },
+    });
 
     server.requests.length = 0;
     const failedAgain = path.join(path.dirname(file), 'failed-again.ndjson');
@@ -99,10 +129,21 @@ describe('add --file', () => {
     expect(r).toMatchObject({
       code: 1,
       stdout: '1\ta\t1\t-\n',
-      stderr: ['failed: line 2 (item 1) (no name): the input ends inside the JSON array', `created 1 of 2 pets; 1 failed (written to ${failed})`, 'error: 1 of 2 pets were not created', ''].join('\n'),
+      stderr: [
+        'failed: line 2 (item 1) (no name): the input ends inside the JSON array',
+        `created 1 of 2 pets; 1 failed (written to ${failed})`,
+        'error: 1 of 2 pets were not created',
+        '',
+      ].join('\n'),
     });
     expect(readLines(failed)).toEqual([
-      { line: 2, outcome: 'failed', item: null, text: '{"name":"b","categoryId":2}', error: { code: 'invalid_input', message: 'the input ends inside the JSON array', status: null } },
+      {
+        line: 2,
+        outcome: 'failed',
+        item: null,
+        text: '{"name":"b","categoryId":2}',
+        error: { code: 'invalid_input', message: 'the input ends inside the JSON array', status: null },
+      },
     ]);
     server.requests.length = 0;
     const again = await run(['add', '--file', failed], { env: env() });
@@ -164,7 +205,9 @@ describe('every item has one known outcome', () => {
     const names = Array.from({ length: 50 }, (_, i) => `p${i}`);
     const file = tempFile('pets.ndjson', ndjson(names));
     const failed = path.join(path.dirname(file), 'failed.ndjson');
-    const r = await run(['add', '--file', file, '--failed', failed, '--concurrency', '1'], { env: { ...env(), PETSTORE_API_KEY: 'wrong' } });
+    const r = await run(['add', '--file', file, '--failed', failed, '--concurrency', '1'], {
+      env: { ...env(), PETSTORE_API_KEY: 'wrong' },
+    });
     expect(r.code).toBe(4);
     expect(posts()).toHaveLength(1);
     expect(r.stderr).toBe(
@@ -174,7 +217,12 @@ describe('every item has one known outcome', () => {
     );
     const lines = readLines(failed);
     expect(lines.map((l) => l.outcome)).toEqual(['failed', ...Array<string>(49).fill('not_sent')]);
-    expect(lines[1]).toEqual({ line: 2, outcome: 'not_sent', item: { name: 'p1', categoryId: 1 }, error: { code: 'not_sent', message: 'not sent: the service rejected the API key (HTTP 401)', status: null } });
+    expect(lines[1]).toEqual({
+      line: 2,
+      outcome: 'not_sent',
+      item: { name: 'p1', categoryId: 1 },
+      error: { code: 'not_sent', message: 'not sent: the service rejected the API key (HTTP 401)', status: null },
+    });
     const again = await run(['add', '--file', failed, '--failed', failed], { env: env() });
     expect(again.code).toBe(0);
     expect(storedNames()).toEqual([...names].sort());
@@ -182,19 +230,27 @@ describe('every item has one known outcome', () => {
   });
 
   test('a 201 with a body that cannot be read counts as created, with a warning naming the line; never sent again', async () => {
-    server = await startPetServer(0, (request) => (request.body.includes('"odd"') ? { serveUnreadable: 'malformed-json' } : { serve: true }));
+    server = await startPetServer(0, (request) =>
+      request.body.includes('"odd"') ? { serveUnreadable: 'malformed-json' } : { serve: true },
+    );
     const file = tempFile('pets.ndjson', ndjson(['a', 'odd', 'b']));
     const failed = path.join(path.dirname(file), 'failed.ndjson');
     const r = await run(['add', '--file', file, '--failed', failed, '--concurrency', '1'], { env: env() });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('1\ta\t0\t-\n3\tb\t2\t-\n');
-    expect(r.stderr).toMatch(/^warning: line 2 was created \(HTTP 201\), but its answer could not be read: unexpected response \(HTTP 201\): malformed JSON: .*; it is not sent again\ncreated 3 of 3 pets; 0 failed\n$/);
+    expect(r.stderr).toMatch(
+      /^warning: line 2 was created \(HTTP 201\), but its answer could not be read: unexpected response \(HTTP 201\): malformed JSON: .*; it is not sent again\ncreated 3 of 3 pets; 0 failed\n$/,
+    );
     expect(fs.readFileSync(failed, 'utf8')).toBe('');
   });
 
   test.each([
     ['a dropped connection after the pet was created', { serveThenDestroy: true } as const, []],
-    ['a body that stops coming after the 201 (cut at the deadline)', { drip: { status: 201, json: { id: 99, name: 'slow', categoryId: 1 }, intervalMs: 1000 } } as const, ['--timeout', '300']],
+    [
+      'a body that stops coming after the 201 (cut at the deadline)',
+      { drip: { status: 201, json: { id: 99, name: 'slow', categoryId: 1 }, intervalMs: 1000 } } as const,
+      ['--timeout', '300'],
+    ],
     ['no answer at all (cut at the deadline)', { hang: true } as const, ['--timeout', '300']],
   ])('%s: unknown; a rerun skips it unless --retry-unknown, which sends it', async (_what, step, flags) => {
     server = await startPetServer(0, (request) => (request.body.includes('"lost"') ? step : { serve: true }));
@@ -202,7 +258,9 @@ describe('every item has one known outcome', () => {
     const dir = path.dirname(file);
     const r = await run(['add', '--file', file, '--failed', path.join(dir, 'f1.ndjson'), '--concurrency', '1', ...flags], { env: env() });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^unknown: line 2 "lost": .*\ncreated 2 of 3 pets; 0 failed, 1 unknown \(written to .*f1\.ndjson\)\nerror: 1 of 3 pets were not created\n$/);
+    expect(r.stderr).toMatch(
+      /^unknown: line 2 "lost": .*\ncreated 2 of 3 pets; 0 failed, 1 unknown \(written to .*f1\.ndjson\)\nerror: 1 of 3 pets were not created\n$/,
+    );
     const [line] = readLines(path.join(dir, 'f1.ndjson'));
     expect(line).toMatchObject({ line: 2, outcome: 'unknown', item: { name: 'lost', categoryId: 1 } });
     const sentBefore = posts().length;
@@ -228,9 +286,14 @@ describe('every item has one known outcome', () => {
     await server.close();
     const file = tempFile('pets.ndjson', ndjson(['a', 'b']));
     const failed = path.join(path.dirname(file), 'failed.ndjson');
-    const r = await run(['add', '--file', file, '--failed', failed, '--retries', '0'], { env: { PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'k' } });
+    const r = await run(['add', '--file', file, '--failed', failed, '--retries', '0'], {
+      env: { PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'k' },
+    });
     expect(r.code).toBe(1);
-    expect(readLines(failed).map((l) => [l.line, l.outcome, l.error.code])).toEqual([[1, 'not_sent', 'network_error'], [2, 'not_sent', 'network_error']]);
+    expect(readLines(failed).map((l) => [l.line, l.outcome, l.error.code])).toEqual([
+      [1, 'not_sent', 'network_error'],
+      [2, 'not_sent', 'network_error'],
+    ]);
     server = await startPetServer();
     expect((await run(['add', '--file', failed], { env: env() })).code).toBe(0);
     expect(storedNames()).toEqual(['a', 'b']);
@@ -246,7 +309,10 @@ describe('the --failed file is never lost', () => {
     const r = await run(['add', '--file', file, '--failed', link, '--concurrency', '1'], { env: env() });
     expect(r.code).toBe(1);
     expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(readLines(file).map((l) => [l.line, l.outcome, l.item.name])).toEqual([[1, 'failed', 'fail-a'], [3, 'failed', 'fail-b']]);
+    expect(readLines(file).map((l) => [l.line, l.outcome, l.item.name])).toEqual([
+      [1, 'failed', 'fail-a'],
+      [3, 'failed', 'fail-b'],
+    ]);
     expect(storedNames()).toEqual(['ok']);
   });
 
@@ -257,7 +323,12 @@ describe('the --failed file is never lost', () => {
     const first = run(['add', '--file', file, '--failed', failed], { env: env() });
     while (posts().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const second = await run(['add', '--file', file, '--failed', failed], { env: env() });
-    expect(second).toEqual({ code: 2, stdout: '', stderr: `error: --failed ${failed} is being written by another petstore add --file; give each load its own file\n`, unmatched: [] });
+    expect(second).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: --failed ${failed} is being written by another petstore add --file; give each load its own file\n`,
+      unmatched: [],
+    });
     expect((await first).code).toBe(0);
     expect(posts()).toHaveLength(1);
   });

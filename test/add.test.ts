@@ -36,19 +36,26 @@ describe('petstore add', () => {
   });
 
   test('a 400 from the service exits 2 with its status and code', async () => {
-    nock(BASE).post('/v1/pets').reply(400, errorBody(400, 'invalid_body', 'name is too long'));
+    nock(BASE)
+      .post('/v1/pets')
+      .reply(400, errorBody(400, 'invalid_body', 'name is too long'));
     const r = await run(['add', '--name', 'Rex', '--category-id', '1'], { env: serviceEnv() });
     expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'error: name is too long (HTTP 400, code invalid_body)\n' });
   });
 
   test('a 401 exits 4', async () => {
-    nock(BASE).post('/v1/pets').reply(401, errorBody(401, 'unauthorized', 'bad key'));
+    nock(BASE)
+      .post('/v1/pets')
+      .reply(401, errorBody(401, 'unauthorized', 'bad key'));
     const r = await run(['add', '--name', 'Rex', '--category-id', '1'], { env: serviceEnv() });
     expect(r.code).toBe(4);
   });
 
   test('a POST is not retried after a 503: the pet is never created twice', async () => {
-    nock(BASE).post('/v1/pets').once().reply(503, errorBody(503, 'unavailable', 'try later'));
+    nock(BASE)
+      .post('/v1/pets')
+      .once()
+      .reply(503, errorBody(503, 'unavailable', 'try later'));
     const r = await run(['add', '--name', 'Rex', '--category-id', '1'], { env: serviceEnv() });
     expect(r).toMatchObject({ code: 1, stderr: 'error: try later (HTTP 503, code unavailable)\n', unmatched: [] });
   });

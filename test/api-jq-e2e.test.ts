@@ -42,9 +42,20 @@ const seen = () => sandbox.requests.map((r) => `${r.method} ${r.url}`);
 
 describe('--jq against the sandbox', () => {
   test('add, add --file, get and list: ids above 2^53 exact, strings raw', async () => {
-    const added = await petstore(['add', '--name', 'Rex', '--category-id', '9223372036854775807', '--jq', '"\\(.id) \\(.name) \\(.categoryId)"']);
+    const added = await petstore([
+      'add',
+      '--name',
+      'Rex',
+      '--category-id',
+      '9223372036854775807',
+      '--jq',
+      '"\\(.id) \\(.name) \\(.categoryId)"',
+    ]);
     expect(added).toEqual({ code: 0, stdout: `${FIRST_ID} Rex 9223372036854775807\n`, stderr: '' });
-    const bulk = await petstore(['add', '--file', '-', '--concurrency', '1', '--jq', '.id'], '{"name":"Tom","categoryId":2}\n{"name":"Kit","categoryId":3}\n');
+    const bulk = await petstore(
+      ['add', '--file', '-', '--concurrency', '1', '--jq', '.id'],
+      '{"name":"Tom","categoryId":2}\n{"name":"Kit","categoryId":3}\n',
+    );
     expect(bulk).toEqual({ code: 0, stdout: `${FIRST_ID + 1n}\n${FIRST_ID + 2n}\n`, stderr: 'created 2 of 2 pets; 0 failed\n' });
     const got = await petstore(['get', String(FIRST_ID), '--jq', '.categoryId']);
     expect(got).toEqual({ code: 0, stdout: '9223372036854775807\n', stderr: '' });
@@ -59,19 +70,32 @@ describe('--jq against the sandbox', () => {
     for (const folder of ['bin', 'dist']) fs.cpSync(path.join(ROOT, folder), path.join(root, folder), { recursive: true });
     fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(root, 'package.json'));
     expect(fs.readdirSync(path.join(root, 'dist')).filter((name) => name.endsWith('.wasm'))).toEqual([]);
-    const env = { PATH: process.env.PATH, HOME: root, XDG_CONFIG_HOME: root, PETSTORE_BASE_URL: sandbox.baseUrl, PETSTORE_API_KEY: 'e2e-key' };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: root,
+      XDG_CONFIG_HOME: root,
+      PETSTORE_BASE_URL: sandbox.baseUrl,
+      PETSTORE_API_KEY: 'e2e-key',
+    };
     const r = await spawnAsync(process.execPath, [path.join(root, 'bin', 'petstore.js'), 'list', '--limit', '1', '--jq', '.[0].id'], env);
     expect(r).toMatchObject({ code: 0, stdout: `${FIRST_ID}\n` });
   });
 
   test('an invalid expression exits 2 and no request reaches the service', async () => {
     const before = sandbox.requests.length;
-    for (const args of [['list'], ['get', '1'], ['add', '--name', 'a', '--category-id', '1'], ['add', '--file', '-'], ['api', '/store/orders']]) {
+    for (const args of [
+      ['list'],
+      ['get', '1'],
+      ['add', '--name', 'a', '--category-id', '1'],
+      ['add', '--file', '-'],
+      ['api', '/store/orders'],
+    ]) {
       const r = await petstore([...args, '--jq', '.[] |'], '{"name":"a","categoryId":1}\n');
       expect(r, args.join(' ')).toEqual({
         code: 2,
         stdout: '',
-        stderr: 'error: invalid --jq expression: syntax error, unexpected end of file at <top-level>, line 1, column 5:\n    .[] |\n        ^\n',
+        stderr:
+          'error: invalid --jq expression: syntax error, unexpected end of file at <top-level>, line 1, column 5:\n    .[] |\n        ^\n',
       });
     }
     expect(sandbox.requests.length).toBe(before);
@@ -84,7 +108,8 @@ describe('petstore api against the sandbox', () => {
     expect(r).toEqual({
       code: 3,
       stdout: '',
-      stderr: '{"code":"not_found","message":"no route GET /v1/store/orders","status":404}\nerror: no route GET /v1/store/orders (HTTP 404, code not_found)\n',
+      stderr:
+        '{"code":"not_found","message":"no route GET /v1/store/orders","status":404}\nerror: no route GET /v1/store/orders (HTTP 404, code not_found)\n',
     });
     expect(seen().at(-1)).toBe('GET /v1/store/orders');
   });
@@ -93,7 +118,9 @@ describe('petstore api against the sandbox', () => {
     const created = await petstore(['api', '/pets', '-f', 'name=Max', '-F', 'categoryId=9007199254740995', '-f', 'status=sold', '-i']);
     expect(created.code).toBe(0);
     expect(created.stderr).toBe('');
-    expect(created.stdout).toMatch(/^HTTP\/1\.1 201 Created\ncontent-type: application\/json\n(.+\n)*\n\{"id":(\d+),"name":"Max","categoryId":9007199254740995,"status":"sold"\}\n$/);
+    expect(created.stdout).toMatch(
+      /^HTTP\/1\.1 201 Created\ncontent-type: application\/json\n(.+\n)*\n\{"id":(\d+),"name":"Max","categoryId":9007199254740995,"status":"sold"\}\n$/,
+    );
     expect(sandbox.requests.at(-1)!.body).toBe('{"name":"Max","categoryId":9007199254740995,"status":"sold"}');
     const id = /"id":(\d+)/.exec(created.stdout)![1]!;
     expect(BigInt(id) > FIRST_ID).toBe(true);
@@ -101,7 +128,7 @@ describe('petstore api against the sandbox', () => {
     expect(got).toEqual({ code: 0, stdout: `${id}\n9007199254740995\n`, stderr: '' });
   });
 
-  test('--paginate follows the sandbox\'s next links and merges the pages; --input sends a body as is', async () => {
+  test("--paginate follows the sandbox's next links and merges the pages; --input sends a body as is", async () => {
     const body = '{"name":"Fido","categoryId":9007199254740997}';
     const posted = await petstore(['api', 'pets', '--input', '-'], body);
     expect(posted).toMatchObject({ code: 0, stdout: expect.stringContaining('"categoryId":9007199254740997'), stderr: '' });
@@ -119,11 +146,16 @@ describe('petstore api against the sandbox', () => {
     expect(wrong).toEqual({
       code: 4,
       stdout: '',
-      stderr: '{"code":"unauthorized","message":"missing or invalid API key","status":401}\nerror: missing or invalid API key (HTTP 401, code unauthorized)\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n',
+      stderr:
+        '{"code":"unauthorized","message":"missing or invalid API key","status":401}\nerror: missing or invalid API key (HTTP 401, code unauthorized)\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n',
     });
     const before = sandbox.requests.length;
     const elsewhere = await petstore(['api', 'http://127.0.0.2:9/v1/pets']);
-    expect(elsewhere).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('refusing to send the API key to another origin: http://127.0.0.2:9') });
+    expect(elsewhere).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining('refusing to send the API key to another origin: http://127.0.0.2:9'),
+    });
     expect(sandbox.requests.length).toBe(before);
   });
 });

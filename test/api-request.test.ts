@@ -64,9 +64,40 @@ describe('the request', () => {
     const seen = mock('POST', 201);
     const file = tempFile('line one\n');
     const r = await run(
-      ['api', '/store/orders', '-f', 'note=01', '-F', 'petId=9007199254740993', '-F', 'price=1.50', '-F', 'big=1e400', '-F', 'paid=true',
-        '-F', 'gift=false', '-F', 'ref=null', '-F', 'count=01', '-f', 'raw=true', '-F', 'ship[city]=Oslo', '-F', 'ship[zip]=0150',
-        '-F', 'tags[]=a', '-F', 'tags[]=2', '-F', 'text=@' + file, '-F', 'stdin=@-'],
+      [
+        'api',
+        '/store/orders',
+        '-f',
+        'note=01',
+        '-F',
+        'petId=9007199254740993',
+        '-F',
+        'price=1.50',
+        '-F',
+        'big=1e400',
+        '-F',
+        'paid=true',
+        '-F',
+        'gift=false',
+        '-F',
+        'ref=null',
+        '-F',
+        'count=01',
+        '-f',
+        'raw=true',
+        '-F',
+        'ship[city]=Oslo',
+        '-F',
+        'ship[zip]=0150',
+        '-F',
+        'tags[]=a',
+        '-F',
+        'tags[]=2',
+        '-F',
+        `text=@${file}`,
+        '-F',
+        'stdin=@-',
+      ],
       { env: serviceEnv(), stdin: 'from stdin' },
     );
     expect(r).toMatchObject({ code: 0, stdout: '{"ok":true}\n', stderr: '' });
@@ -79,9 +110,16 @@ describe('the request', () => {
 
   test('-X GET with fields: they go to the query string, typed values as their JSON text', async () => {
     const seen = mock('GET');
-    const r = await run(['api', '/store/orders?a=1', '-X', 'get', '-f', 'status=open', '-F', 'limit=2', '-F', 'ids[]=9007199254740993', '-F', 'x=null'], { env: serviceEnv() });
+    const r = await run(
+      ['api', '/store/orders?a=1', '-X', 'get', '-f', 'status=open', '-F', 'limit=2', '-F', 'ids[]=9007199254740993', '-F', 'x=null'],
+      { env: serviceEnv() },
+    );
     expect(r.code).toBe(0);
-    expect(seen[0]).toMatchObject({ method: 'GET', body: '', url: `${BASE}/v1/store/orders?a=1&status=open&limit=2&ids%5B%5D=9007199254740993&x=null` });
+    expect(seen[0]).toMatchObject({
+      method: 'GET',
+      body: '',
+      url: `${BASE}/v1/store/orders?a=1&status=open&limit=2&ids%5B%5D=9007199254740993&x=null`,
+    });
   });
 
   test.each(['PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'])('-X %s is sent as given', async (method) => {
@@ -95,19 +133,40 @@ describe('the request', () => {
     const seen = mock('POST', 201);
     const body = '{ "petId": 9007199254740993,\n  "note": "\u00e9" }\n';
     const r = await run(
-      ['api', '/store/orders', '--input', tempFile(body), '-f', 'dryRun=true', '-H', 'Content-Type: application/merge-patch+json', '-H', 'X-Trace:  a ', '-H', 'x-trace: b'],
+      [
+        'api',
+        '/store/orders',
+        '--input',
+        tempFile(body),
+        '-f',
+        'dryRun=true',
+        '-H',
+        'Content-Type: application/merge-patch+json',
+        '-H',
+        'X-Trace:  a ',
+        '-H',
+        'x-trace: b',
+      ],
       { env: serviceEnv() },
     );
     expect(r.code).toBe(0);
     expect(seen[0]).toMatchObject({ method: 'POST', url: `${BASE}/v1/store/orders?dryRun=true`, body });
-    expect(seen[0]!.headers).toMatchObject({ 'content-type': 'application/merge-patch+json', 'x-trace': 'a, b', authorization: 'Bearer test-key' });
+    expect(seen[0]!.headers).toMatchObject({
+      'content-type': 'application/merge-patch+json',
+      'x-trace': 'a, b',
+      authorization: 'Bearer test-key',
+    });
   });
 
   test('--input - reads standard input; -X PUT', async () => {
     const seen = mock('PUT');
     const r = await run(['api', '/store/orders/7', '-X', 'PUT', '--input', '-'], { env: serviceEnv(), stdin: '[1,2]' });
     expect(r.code).toBe(0);
-    expect(seen[0]).toMatchObject({ method: 'PUT', body: '[1,2]', headers: expect.objectContaining({ 'content-type': 'application/json' }) });
+    expect(seen[0]).toMatchObject({
+      method: 'PUT',
+      body: '[1,2]',
+      headers: expect.objectContaining({ 'content-type': 'application/json' }),
+    });
   });
 
   test('--verbose shows the request with the key redacted', async () => {
@@ -138,8 +197,11 @@ describe('bad flags exit 2 and send nothing', () => {
     [['--paginate', '-X', 'POST'], '--paginate follows the pages of a GET, not of POST'],
     [['-H', 'NoColon'], 'invalid value for --header: "NoColon": expected "Name: value" on one line'],
     [['-H', 'Bad Name: x'], 'invalid value for --header: "Bad Name: x": expected "Name: value" on one line'],
-    [['-H', 'Authorization: Bearer other'], '--header Authorization is not allowed: petstore sends the API key of "auth login" (or PETSTORE_API_KEY) itself, and a key on the command line ends up in shell history'],
-    [['-H', 'host: evil.example'], '--header host is not allowed: the host is the base URL\'s'],
+    [
+      ['-H', 'Authorization: Bearer other'],
+      '--header Authorization is not allowed: petstore sends the API key of "auth login" (or PETSTORE_API_KEY) itself, and a key on the command line ends up in shell history',
+    ],
+    [['-H', 'host: evil.example'], "--header host is not allowed: the host is the base URL's"],
     [['-H', 'Content-Length: 1'], '--header Content-Length is not allowed: petstore frames the body itself'],
   ])('%j', async (flags, message) => {
     const args = flags.map((flag) => (flag === 'FILE' ? file() : flag));
@@ -149,14 +211,26 @@ describe('bad flags exit 2 and send nothing', () => {
 
   test('--input that is not UTF-8 text', async () => {
     const r = await run(['api', '/x', '--input', tempFile(Buffer.from([0x7b, 0xff, 0x7d]))], { env: serviceEnv() });
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^error: cannot read --input .*: not UTF-8 text\n$/), unmatched: [] });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^error: cannot read --input .*: not UTF-8 text\n$/),
+      unmatched: [],
+    });
   });
 
   test('an empty path, and a URL of another origin (the key never leaves its origin)', async () => {
     expect(await run(['api', ' '], { env: serviceEnv() })).toEqual({
-      code: 2, stdout: '', stderr: 'error: the path is empty: give one under the base URL, such as /store/orders\n', unmatched: [],
+      code: 2,
+      stdout: '',
+      stderr: 'error: the path is empty: give one under the base URL, such as /store/orders\n',
+      unmatched: [],
     });
-    for (const url of ['https://evil.example/v1/store/orders', 'http://api.petstore.test/v1/pets', 'https://api.petstore.test:444/v1/pets']) {
+    for (const url of [
+      'https://evil.example/v1/store/orders',
+      'http://api.petstore.test/v1/pets',
+      'https://api.petstore.test:444/v1/pets',
+    ]) {
       const r = await run(['api', url], { env: serviceEnv() });
       expect(r).toEqual({
         code: 2,

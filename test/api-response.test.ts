@@ -13,7 +13,12 @@ const ERROR_404 = '{"code":"not_found","message":"no route GET /v1/store/orders"
 describe('exit codes and the error body on stderr', () => {
   test.each([
     [404, 3, ERROR_404, 'error: no route GET /v1/store/orders (HTTP 404, code not_found)\n'],
-    [401, 4, '{"code":"unauthorized","message":"bad key","status":401}', 'error: bad key (HTTP 401, code unauthorized)\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n'],
+    [
+      401,
+      4,
+      '{"code":"unauthorized","message":"bad key","status":401}',
+      'error: bad key (HTTP 401, code unauthorized)\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n',
+    ],
     [400, 2, '{"code":"invalid","message":"no such field","status":400}', 'error: no such field (HTTP 400, code invalid)\n'],
     [409, 1, '{"code":"conflict","message":"already paid","status":409}', 'error: already paid (HTTP 409, code conflict)\n'],
   ])('HTTP %i exits %i; the Error body is printed on stderr as one line', async (status, code, body, message) => {
@@ -25,7 +30,12 @@ describe('exit codes and the error body on stderr', () => {
   test('a 500 with an HTML body (GET retried, then given up): the text on stderr, exit 1; with --json the text as a JSON string', async () => {
     nock(BASE).get('/v1/store/orders').times(4).reply(503, '<h1>down\u001b[2J</h1>', { 'content-type': 'text/html' });
     const plain = await run(['api', '/store/orders', '--retries', '1'], { env: serviceEnv() });
-    expect(plain).toEqual({ code: 1, stdout: '', stderr: '<h1>down</h1>\nerror: the service answered HTTP 503 (text/html): "<h1>down</h1>"\n', unmatched: [] });
+    expect(plain).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: '<h1>down</h1>\nerror: the service answered HTTP 503 (text/html): "<h1>down</h1>"\n',
+      unmatched: [],
+    });
     const json = await run(['api', '/store/orders', '--retries', '1', '--json'], { env: serviceEnv() });
     expect(json.stderr).toBe('"<h1>down\\u001b[2J</h1>"\n{"code":"http_503","message":"\\"<h1>down\\u001b[2J</h1>\\"","status":503}\n');
   });
@@ -35,13 +45,23 @@ describe('exit codes and the error body on stderr', () => {
     expect(await run(['api', '/store/orders'], { env: serviceEnv() })).toMatchObject({ code: 0, stdout: '[]\n' });
     nock(BASE).post('/v1/store/orders').reply(503, '{"code":"busy","message":"try later","status":503}', JSON_TYPE);
     const post = await run(['api', '/store/orders', '-f', 'a=b'], { env: serviceEnv() });
-    expect(post).toEqual({ code: 1, stdout: '', stderr: '{"code":"busy","message":"try later","status":503}\nerror: try later (HTTP 503, code busy)\n', unmatched: [] });
+    expect(post).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: '{"code":"busy","message":"try later","status":503}\nerror: try later (HTTP 503, code busy)\n',
+      unmatched: [],
+    });
   });
 
   test('a redirect is not followed: exit 1 naming the Location', async () => {
     nock(BASE).get('/v1/store').reply(302, '', { location: 'https://elsewhere.example/' });
     const r = await run(['api', '/store'], { env: serviceEnv() });
-    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: the service answered HTTP 302 redirecting to https://elsewhere.example/; redirects are not followed\n', unmatched: [] });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: the service answered HTTP 302 redirecting to https://elsewhere.example/; redirects are not followed\n',
+      unmatched: [],
+    });
   });
 });
 
@@ -61,12 +81,18 @@ describe('the body', () => {
   });
 
   test('--include prints the status line and headers first, on stdout, also for an error and for HEAD', async () => {
-    nock(BASE).get('/v1/store/orders').reply(200, '[]', { 'content-type': 'application/json', 'x-rate': ['1', '2'] });
+    nock(BASE)
+      .get('/v1/store/orders')
+      .reply(200, '[]', { 'content-type': 'application/json', 'x-rate': ['1', '2'] });
     const ok = await run(['api', '/store/orders', '-i'], { env: serviceEnv() });
     expect(ok.stdout).toBe('HTTP/1.1 200 OK\ncontent-type: application/json\nx-rate: 1\nx-rate: 2\n\n[]\n');
     nock(BASE).get('/v1/store/orders').reply(404, ERROR_404, JSON_TYPE);
     const missing = await run(['api', '/store/orders', '--include'], { env: serviceEnv() });
-    expect(missing).toMatchObject({ code: 3, stdout: 'HTTP/1.1 404 Not Found\ncontent-type: application/json\n\n', stderr: expect.stringMatching(/^\{"code":"not_found"/) });
+    expect(missing).toMatchObject({
+      code: 3,
+      stdout: 'HTTP/1.1 404 Not Found\ncontent-type: application/json\n\n',
+      stderr: expect.stringMatching(/^\{"code":"not_found"/),
+    });
     nock(BASE).head('/v1/store/orders').reply(200, '', { 'x-count': '7' });
     expect((await run(['api', '/store/orders', '-X', 'HEAD', '-i'], { env: serviceEnv() })).stdout).toBe('HTTP/1.1 200 OK\nx-count: 7\n\n');
   });
@@ -77,7 +103,12 @@ describe('the body', () => {
     expect(r).toEqual({ code: 0, stdout: '9007199254740993\ngift\n', stderr: '', unmatched: [] });
     nock(BASE).get('/v1/store/export').reply(200, 'id,name\n', { 'content-type': 'text/csv' });
     const text = await run(['api', '/store/export', '--jq', '.'], { env: serviceEnv() });
-    expect(text).toEqual({ code: 1, stdout: '', stderr: 'error: --jq needs a JSON body; the service answered HTTP 200 (text/csv): "id,name"\n', unmatched: [] });
+    expect(text).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: --jq needs a JSON body; the service answered HTTP 200 (text/csv): "id,name"\n',
+      unmatched: [],
+    });
   });
 });
 
@@ -86,7 +117,10 @@ describe('--paginate', () => {
     nock(BASE)
       .get('/v1/store/orders')
       .query({ limit: '2' })
-      .reply(200, JSON.stringify(first), { ...JSON_TYPE, link: '</v1/store/orders?limit=2&page=2>; rel="next", </v1/store/orders?limit=2>; rel="first"' })
+      .reply(200, JSON.stringify(first), {
+        ...JSON_TYPE,
+        link: '</v1/store/orders?limit=2&page=2>; rel="next", </v1/store/orders?limit=2>; rel="first"',
+      })
       .get('/v1/store/orders')
       .query({ limit: '2', page: '2' })
       .reply(200, JSON.stringify(second), JSON_TYPE);
@@ -94,7 +128,9 @@ describe('--paginate', () => {
 
   test('follows rel="next"; JSON array pages become one array; --jq sees that array; -i prints each page\'s head', async () => {
     pages([{ id: 1 }, { id: 2 }], [{ id: 3 }]);
-    expect((await run(['api', '/store/orders', '-F', 'limit=2', '-X', 'GET', '--paginate'], { env: serviceEnv() })).stdout).toBe('[{"id":1},{"id":2},{"id":3}]\n');
+    expect((await run(['api', '/store/orders', '-F', 'limit=2', '-X', 'GET', '--paginate'], { env: serviceEnv() })).stdout).toBe(
+      '[{"id":1},{"id":2},{"id":3}]\n',
+    );
     pages([{ id: 1 }, { id: 2 }], [{ id: 3 }]);
     expect((await run(['api', '/store/orders?limit=2', '--paginate', '--jq', 'length'], { env: serviceEnv() })).stdout).toBe('3\n');
     pages([{ id: 1 }], []);
@@ -113,19 +149,38 @@ describe('--paginate', () => {
   });
 
   test('without --paginate only the first page is fetched', async () => {
-    nock(BASE).get('/v1/store/orders').reply(200, '[1]', { ...JSON_TYPE, link: '</v1/store/orders?page=2>; rel="next"' });
+    nock(BASE)
+      .get('/v1/store/orders')
+      .reply(200, '[1]', { ...JSON_TYPE, link: '</v1/store/orders?page=2>; rel="next"' });
     expect(await run(['api', '/store/orders'], { env: serviceEnv() })).toEqual({ code: 0, stdout: '[1]\n', stderr: '', unmatched: [] });
   });
 
   test('a next link to another origin, or back to a page already fetched, ends with exit 1; a failing page too', async () => {
-    nock(BASE).get('/v1/o').reply(200, '[1]', { ...JSON_TYPE, link: '<https://evil.example/v1/o?p=2>; rel="next"' });
+    nock(BASE)
+      .get('/v1/o')
+      .reply(200, '[1]', { ...JSON_TYPE, link: '<https://evil.example/v1/o?p=2>; rel="next"' });
     expect(await run(['api', '/o', '--paginate'], { env: serviceEnv() })).toEqual({
-      code: 1, stdout: '', stderr: 'error: refusing to follow the next page link to another origin: https://evil.example\n', unmatched: [],
+      code: 1,
+      stdout: '',
+      stderr: 'error: refusing to follow the next page link to another origin: https://evil.example\n',
+      unmatched: [],
     });
-    nock(BASE).get('/v1/o').reply(200, '[1]', { ...JSON_TYPE, link: '</v1/o>; rel="next"' });
-    expect((await run(['api', '/o', '--paginate'], { env: serviceEnv() })).stderr).toBe(`error: stopped at page 1: the next page link repeats a page already fetched (${BASE}/v1/o)\n`);
-    nock(BASE).get('/v1/o').reply(200, '[1]', { ...JSON_TYPE, link: '</v1/o?p=2>; rel="next"' }).get('/v1/o?p=2').reply(404, ERROR_404, JSON_TYPE);
-    expect(await run(['api', '/o', '--paginate'], { env: serviceEnv() })).toMatchObject({ code: 3, stdout: '', stderr: `${ERROR_404}\nerror: no route GET /v1/store/orders (HTTP 404, code not_found)\n` });
+    nock(BASE)
+      .get('/v1/o')
+      .reply(200, '[1]', { ...JSON_TYPE, link: '</v1/o>; rel="next"' });
+    expect((await run(['api', '/o', '--paginate'], { env: serviceEnv() })).stderr).toBe(
+      `error: stopped at page 1: the next page link repeats a page already fetched (${BASE}/v1/o)\n`,
+    );
+    nock(BASE)
+      .get('/v1/o')
+      .reply(200, '[1]', { ...JSON_TYPE, link: '</v1/o?p=2>; rel="next"' })
+      .get('/v1/o?p=2')
+      .reply(404, ERROR_404, JSON_TYPE);
+    expect(await run(['api', '/o', '--paginate'], { env: serviceEnv() })).toMatchObject({
+      code: 3,
+      stdout: '',
+      stderr: `${ERROR_404}\nerror: no route GET /v1/store/orders (HTTP 404, code not_found)\n`,
+    });
   });
 
   test('stops with exit 1, never silently, after 1000 pages', async () => {
@@ -138,8 +193,14 @@ describe('--paginate', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     try {
-      const r = await run(['api', '/o', '--paginate'], { env: { PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1`, PETSTORE_API_KEY: 'k' } });
-      expect(r).toMatchObject({ code: 1, stdout: '', stderr: `error: stopped after 1000 pages: the service still links a next page (http://127.0.0.1:${port}/v1/o?p=1001)\n` });
+      const r = await run(['api', '/o', '--paginate'], {
+        env: { PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1`, PETSTORE_API_KEY: 'k' },
+      });
+      expect(r).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: `error: stopped after 1000 pages: the service still links a next page (http://127.0.0.1:${port}/v1/o?p=1001)\n`,
+      });
       expect(served).toBe(1000);
     } finally {
       server.close();

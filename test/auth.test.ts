@@ -14,7 +14,10 @@ function keyCheck(key: string, status = 200) {
   return nock(BASE, { reqheaders: { authorization: `Bearer ${key}` } })
     .get('/v1/pets')
     .query({ limit: '1' })
-    .reply(status, status === 200 ? [] : errorBody(status, status === 401 ? 'unauthorized' : 'internal', status === 401 ? 'invalid API key' : 'boom'));
+    .reply(
+      status,
+      status === 200 ? [] : errorBody(status, status === 401 ? 'unauthorized' : 'internal', status === 401 ? 'invalid API key' : 'boom'),
+    );
 }
 
 /** A config home logged in to BASE_URL with `key`. */
@@ -60,29 +63,44 @@ describe('auth login', () => {
     const args = ['auth', 'login', '--with-token', '--base-url', 'http://127.0.0.1:9/v1', '--retries', '0'];
     const r = await run(args, { configHome: home, stdin: 'k1' });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('error: cannot check the key: cannot reach 127.0.0.1:9: ECONNREFUSED; nothing was stored\nTry again, or store it unchecked with --skip-verify.\n');
+    expect(r.stderr).toBe(
+      'error: cannot check the key: cannot reach 127.0.0.1:9: ECONNREFUSED; nothing was stored\nTry again, or store it unchecked with --skip-verify.\n',
+    );
     expect(fs.existsSync(configFile(home)) ? fs.readFileSync(configFile(home), 'utf8') : '').not.toContain('k1');
     const skipped = await run([...args, '--skip-verify'], { configHome: home, stdin: 'k1' });
     expect(skipped.code).toBe(0);
     expect(skipped.stderr).toContain('Logged in to production (http://127.0.0.1:9, key not checked (--skip-verify))');
-    expect(stored(home).environments.production).toEqual({ apiKey: 'k1', apiKeyOrigin: 'http://127.0.0.1:9', baseUrl: 'http://127.0.0.1:9/v1/' });
+    expect(stored(home).environments.production).toEqual({
+      apiKey: 'k1',
+      apiKeyOrigin: 'http://127.0.0.1:9',
+      baseUrl: 'http://127.0.0.1:9/v1/',
+    });
   });
 
   test('without a base URL there is nothing to check the key against: exit 2, nothing read or stored', async () => {
     const r = await run(['auth', 'login', '--with-token'], { stdin: 'k' });
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'error: no base URL configured for environment "production"\nRun: petstore config set base-url <url>   (or pass --base-url, or set PETSTORE_BASE_URL)\n' });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: no base URL configured for environment "production"\nRun: petstore config set base-url <url>   (or pass --base-url, or set PETSTORE_BASE_URL)\n',
+    });
   });
 
   test('a new environment is created and said so; an unknown one elsewhere gets a suggestion', async () => {
     const home = tempConfigHome();
     nock('http://127.0.0.1:4010').get('/v1/pets').query({ limit: '1' }).reply(200, []);
-    const r = await run(['auth', 'login', '--with-token', '--env', 'local', '--base-url', 'http://127.0.0.1:4010/v1'], { configHome: home, stdin: 'k' });
+    const r = await run(['auth', 'login', '--with-token', '--env', 'local', '--base-url', 'http://127.0.0.1:4010/v1'], {
+      configHome: home,
+      stdin: 'k',
+    });
     expect(r.stderr.split('\n')[0]).toBe('Created environment local');
     const typo = await run(['list', '--env', 'locl'], { configHome: home, env: { PETSTORE_API_KEY: 'k' } });
     expect(typo).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: unknown environment "locl" (from --env); did you mean "local"?\nKnown environments: production, staging, local. Create one with: petstore config set base-url <url> --env locl\n',
+      stderr:
+        'error: unknown environment "locl" (from --env); did you mean "local"?\nKnown environments: production, staging, local. Create one with: petstore config set base-url <url> --env locl\n',
       unmatched: [],
     });
     const variable = await run(['auth', 'status'], { configHome: home, env: { PETSTORE_ENV: 'stagin' } });
@@ -92,7 +110,11 @@ describe('auth login', () => {
 
   test('login without a terminal and without --with-token exits 2 and says how to pipe the key', async () => {
     const r = await run(['auth', 'login', '--base-url', BASE_URL]);
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'error: no terminal to prompt for the key on\nPipe it instead: petstore auth login --with-token < key.txt\n' });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'error: no terminal to prompt for the key on\nPipe it instead: petstore auth login --with-token < key.txt\n',
+    });
   });
 
   test.each([['\n'], ['two words']])('login refuses key %j without echoing it or sending it', async (key) => {
@@ -135,24 +157,35 @@ describe('a stored key goes only to its origin', () => {
     expect(r.unmatched).toEqual([]);
   });
 
-  test('PETSTORE_API_KEY is the caller\'s choice and is sent to any base URL', async () => {
+  test("PETSTORE_API_KEY is the caller's choice and is sent to any base URL", async () => {
     const home = await loggedIn();
-    nock('https://other.example', { reqheaders: { authorization: 'Bearer env-key' } }).get('/v1/pets').query(true).reply(200, []);
+    nock('https://other.example', { reqheaders: { authorization: 'Bearer env-key' } })
+      .get('/v1/pets')
+      .query(true)
+      .reply(200, []);
     const r = await run(['list', '--base-url', 'https://other.example/v1'], { configHome: home, env: { PETSTORE_API_KEY: 'env-key' } });
     expect(r.code).toBe(0);
   });
 
   test('the same origin is used, with the key', async () => {
     const home = await loggedIn();
-    nock(BASE, { reqheaders: { authorization: 'Bearer s3cret-key' } }).get('/v1/pets').query(true).reply(200, []);
+    nock(BASE, { reqheaders: { authorization: 'Bearer s3cret-key' } })
+      .get('/v1/pets')
+      .query(true)
+      .reply(200, []);
     expect((await run(['list'], { configHome: home })).code).toBe(0);
   });
 
   test('a key stored before origins were recorded belongs to the stored base URL', async () => {
     const home = tempConfigHome();
     fs.mkdirSync(path.join(home, 'petstore'), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(configFile(home), JSON.stringify({ environments: { production: { baseUrl: `${BASE_URL}/`, apiKey: 'old-key' } } }), { mode: 0o600 });
-    nock(BASE, { reqheaders: { authorization: 'Bearer old-key' } }).get('/v1/pets').query(true).reply(200, []);
+    fs.writeFileSync(configFile(home), JSON.stringify({ environments: { production: { baseUrl: `${BASE_URL}/`, apiKey: 'old-key' } } }), {
+      mode: 0o600,
+    });
+    nock(BASE, { reqheaders: { authorization: 'Bearer old-key' } })
+      .get('/v1/pets')
+      .query(true)
+      .reply(200, []);
     expect((await run(['list'], { configHome: home })).code).toBe(0);
     expect((await run(['list', '--base-url', 'https://other.example/v1'], { configHome: home })).code).toBe(4);
   });
@@ -179,8 +212,15 @@ describe('auth status, token and logout', () => {
     keyCheck('s3cret-key', 401);
     const rejected = await run(['auth', 'status', '--json'], { configHome: home });
     expect(rejected.code).toBe(4);
-    expect(JSON.parse(rejected.stdout)).toMatchObject({ environment: 'production', apiKey: 'set', apiKeyOrigin: BASE, check: 'rejected (HTTP 401)' });
-    expect(rejected.stderr).toBe('{"code":"invalid_api_key","message":"the service rejected the key of production (HTTP 401)","status":null}\n');
+    expect(JSON.parse(rejected.stdout)).toMatchObject({
+      environment: 'production',
+      apiKey: 'set',
+      apiKeyOrigin: BASE,
+      check: 'rejected (HTTP 401)',
+    });
+    expect(rejected.stderr).toBe(
+      '{"code":"invalid_api_key","message":"the service rejected the key of production (HTTP 401)","status":null}\n',
+    );
     keyCheck('s3cret-key', 500);
     const down = await run(['auth', 'status', '--retries', '0'], { configHome: home });
     expect(down.code).toBe(1);

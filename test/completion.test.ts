@@ -22,7 +22,8 @@ const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).st
 const INSTALLED = { bash: has('bash'), zsh: has('zsh'), fish: has('fish') };
 /** Tests of one shell: skipped where it is not installed, except in CI, where they fail. */
 const shellTests = (shell: keyof typeof INSTALLED) => test.skipIf(!INSTALLED[shell] && !process.env.CI);
-const requireShell = (shell: keyof typeof INSTALLED) => expect(INSTALLED[shell], `${shell} is not installed (CI installs it in .ci/run)`).toBe(true);
+const requireShell = (shell: keyof typeof INSTALLED) =>
+  expect(INSTALLED[shell], `${shell} is not installed (CI installs it in .ci/run)`).toBe(true);
 function shellTest(shell: keyof typeof INSTALLED, name: string, body: () => Promise<void>) {
   shellTests(shell)(`${shell}: ${name}`, async () => {
     requireShell(shell);
@@ -41,7 +42,14 @@ beforeAll(async () => {
   const { command, prefix } = petstoreInvocation();
   const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
   fs.writeFileSync(path.join(bin, 'petstore'), `#!/bin/sh\nexec ${[command, ...prefix].map(quote).join(' ')} "$@"\n`, { mode: 0o755 });
-  env = { PATH: `${bin}${path.delimiter}${process.env.PATH}`, HOME: home, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: home, XDG_DATA_HOME: home, TERM: 'xterm' };
+  env = {
+    PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+    HOME: home,
+    XDG_CONFIG_HOME: home,
+    XDG_CACHE_HOME: home,
+    XDG_DATA_HOME: home,
+    TERM: 'xterm',
+  };
   // A configured environment with a stored key: its name completes, its key never shows.
   expect((await spawnPetstore(['config', 'set', 'base-url', 'http://127.0.0.1:9/v1', '--env', 'local'], env)).code).toBe(0);
   expect((await spawnPetstore(['auth', 'login', '--env', 'local', '--with-token', '--skip-verify'], env, `${KEY}\n`)).code).toBe(0);
@@ -67,11 +75,28 @@ function shell(name: string, args: string[]): Promise<ChildResult> {
 }
 
 const ROOT = ['list', 'add', 'get', 'api', 'auth', 'config', 'version', 'completion', 'help'];
-const LIST_FLAGS = ['--status', '--limit', '--all', '--format', '--jq', '--help', '--version', '--env', '--base-url', '--json', '--no-color', '--timeout', '--retries', '--verbose'];
+const LIST_FLAGS = [
+  '--status',
+  '--limit',
+  '--all',
+  '--format',
+  '--jq',
+  '--help',
+  '--version',
+  '--env',
+  '--base-url',
+  '--json',
+  '--no-color',
+  '--timeout',
+  '--retries',
+  '--verbose',
+];
 
 /** What the words (the last one being completed) complete to in bash: the words, in the order given. */
 async function bash(words: string[]): Promise<string[]> {
-  const program = 'source "$0" || exit 9; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; _petstore; printf "%s\\n" "${COMPREPLY[@]}"';
+  const program =
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash expansions, not a template
+    'source "$0" || exit 9; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; _petstore; printf "%s\\n" "${COMPREPLY[@]}"';
   const r = await shell('bash', ['--norc', '--noprofile', '-c', program, scripts.bash!, ...words]);
   expect(r).toMatchObject({ code: 0, stderr: '' });
   return r.stdout.split('\n').filter(Boolean);
@@ -86,18 +111,33 @@ describe('bash', () => {
   shellTests('bash').each([
     [['petstore', 'li'], ['list']],
     [['petstore', ''], ROOT],
-    [['petstore', 'a'], ['add', 'api', 'auth']],
+    [
+      ['petstore', 'a'],
+      ['add', 'api', 'auth'],
+    ],
     [['petstore', 'list', '--st'], ['--status']],
-    [['petstore', 'list', '--status', ''], ['available', 'pending', 'sold']],
+    [
+      ['petstore', 'list', '--status', ''],
+      ['available', 'pending', 'sold'],
+    ],
     [['petstore', 'list', '--status', 'p'], ['pending']],
     // bash splits "--status=p" into three words at "=" (COMP_WORDBREAKS)
-    [['petstore', 'list', '--status', '=', ''], ['available', 'pending', 'sold']],
+    [
+      ['petstore', 'list', '--status', '=', ''],
+      ['available', 'pending', 'sold'],
+    ],
     [['petstore', 'list', '--status', '=', 'p'], ['pending']],
     // and keeps it whole when "=" is not a word break
     [['petstore', 'list', '--status=p'], ['--status=pending']],
-    [['petstore', 'list', '--format', ''], ['table', 'kv', 'tsv', 'json', 'ndjson']],
+    [
+      ['petstore', 'list', '--format', ''],
+      ['table', 'kv', 'tsv', 'json', 'ndjson'],
+    ],
     [['petstore', 'add', '--format', 'n'], ['ndjson']],
-    [['petstore', 'list', '--env', ''], ['production', 'staging', 'local']],
+    [
+      ['petstore', 'list', '--env', ''],
+      ['production', 'staging', 'local'],
+    ],
     [['petstore', '--env', 'l'], ['local']],
     [['petstore', '--env', 'local', 'li'], ['list']],
     [['petstore', '--timeout', '100', 'g'], ['get']],
@@ -106,14 +146,32 @@ describe('bash', () => {
     [['petstore', 'list', '--limit', ''], []],
     [['petstore', 'get', ''], []],
     [['petstore', 'get', '--f'], ['--format']],
-    [['petstore', 'auth', ''], ['login', 'status', 'token', 'logout', 'help']],
+    [
+      ['petstore', 'auth', ''],
+      ['login', 'status', 'token', 'logout', 'help'],
+    ],
     [['petstore', 'auth', 'login', '--w'], ['--with-token']],
-    [['petstore', 'config', ''], ['list', 'get', 'set', 'unset', 'path', 'help']],
+    [
+      ['petstore', 'config', ''],
+      ['list', 'get', 'set', 'unset', 'path', 'help'],
+    ],
     [['petstore', 'config', 's'], ['set']],
-    [['petstore', 'completion', ''], ['bash', 'zsh', 'fish', 'powershell', 'help']],
-    [['petstore', 'help', ''], ['list', 'add', 'get', 'api', 'auth', 'config', 'version', 'completion']],
-    [['petstore', 'help', 'auth', ''], ['login', 'status', 'token', 'logout']],
-    [['petstore', 'auth', 'help', 'l'], ['login', 'logout']],
+    [
+      ['petstore', 'completion', ''],
+      ['bash', 'zsh', 'fish', 'powershell', 'help'],
+    ],
+    [
+      ['petstore', 'help', ''],
+      ['list', 'add', 'get', 'api', 'auth', 'config', 'version', 'completion'],
+    ],
+    [
+      ['petstore', 'help', 'auth', ''],
+      ['login', 'status', 'token', 'logout'],
+    ],
+    [
+      ['petstore', 'auth', 'help', 'l'],
+      ['login', 'logout'],
+    ],
     [['petstore', '__'], []],
   ])('%j completes to %j', async (words, expected) => {
     requireShell('bash');
@@ -210,19 +268,32 @@ describe('powershell', () => {
     expect(script).toContain('& $words[0] __complete $found[0].Substring(1) 2>$null');
     // Braces and parentheses outside strings balance.
     const code = script.replace(/^\s*#.*$/gm, '').replace(/'(?:[^']|'')*'/g, "''");
-    for (const [open, close] of [['{', '}'], ['(', ')'], ['[', ']']] as const) expect(code.split(open).length).toBe(code.split(close).length);
+    for (const [open, close] of [
+      ['{', '}'],
+      ['(', ')'],
+      ['[', ']'],
+    ] as const)
+      expect(code.split(open).length).toBe(code.split(close).length);
   });
 });
 
 describe('__complete', () => {
   test('environments: the built-in names, then the configured ones; never a key', async () => {
-    expect(await spawnPetstore(['__complete', 'environments'], env)).toEqual({ code: 0, stdout: 'production\nstaging\nlocal\n', stderr: '' });
+    expect(await spawnPetstore(['__complete', 'environments'], env)).toEqual({
+      code: 0,
+      stdout: 'production\nstaging\nlocal\n',
+      stderr: '',
+    });
     expect(fs.readFileSync(path.join(home, 'petstore', 'config.json'), 'utf8')).toContain(KEY);
   });
 
   test('environments with no config yet: the built-in names', async () => {
     const fresh = tempConfigHome();
-    expect(await spawnPetstore(['__complete', 'environments'], { ...env, XDG_CONFIG_HOME: fresh })).toEqual({ code: 0, stdout: 'production\nstaging\n', stderr: '' });
+    expect(await spawnPetstore(['__complete', 'environments'], { ...env, XDG_CONFIG_HOME: fresh })).toEqual({
+      code: 0,
+      stdout: 'production\nstaging\n',
+      stderr: '',
+    });
   });
 
   test('an unknown source exits 2 naming the allowed ones', async () => {
@@ -235,7 +306,10 @@ describe('__complete', () => {
 
   test('reads the config without loading the network stack', () => {
     const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-trace-')), 'resolved.txt');
-    const r = spawnSync(process.execPath, ['--require', TRACER, BIN, '__complete', 'environments'], { env: { ...env, TRACE_REQUIRES_FILE: trace }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--require', TRACER, BIN, '__complete', 'environments'], {
+      env: { ...env, TRACE_REQUIRES_FILE: trace },
+      encoding: 'utf8',
+    });
     expect(r.stdout).toBe('production\nstaging\nlocal\n');
     const resolved = fs.readFileSync(trace, 'utf8').split('\n');
     expect(resolved).toContain('node:crypto'); // conf: the config was read

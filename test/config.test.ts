@@ -17,7 +17,9 @@ describe('petstore config', () => {
       stderr: 'Set base-url of staging to https://staging.example.com/v1/\n',
       unmatched: [],
     });
-    expect((await run(['config', 'get', 'base-url', '--env', 'staging'], { configHome: home })).stdout).toBe('https://staging.example.com/v1/\n');
+    expect((await run(['config', 'get', 'base-url', '--env', 'staging'], { configHome: home })).stdout).toBe(
+      'https://staging.example.com/v1/\n',
+    );
     const local = await run(['config', 'set', 'base-url', 'http://127.0.0.1:4010/v1', '--env', 'local'], { configHome: home });
     expect(local.stderr).toBe('Created environment local\nSet base-url of local to http://127.0.0.1:4010/v1/\n');
     expect((await run(['config', 'list'], { configHome: home })).stdout).toBe(
@@ -90,14 +92,19 @@ describe('petstore config', () => {
 describe('a config file that is not safely ours is refused, and nothing is written through it', () => {
   const HINT = 'Point XDG_CONFIG_HOME at a folder of your own (for example ~/.config), or fix the path.\n';
 
-  test('config.json a symbolic link to another program\'s file: exit 2, that file untouched', async () => {
+  test("config.json a symbolic link to another program's file: exit 2, that file untouched", async () => {
     const home = tempConfigHome();
     const other = path.join(tempConfigHome(), 'other.json');
     fs.writeFileSync(other, '{"theirs":true}', { mode: 0o644 });
     fs.mkdirSync(path.join(home, 'petstore'), { mode: 0o700 });
     fs.symlinkSync(other, configFile(home));
     const r = await run(['auth', 'login', '--with-token', '--skip-verify', '--base-url', BASE_URL], { configHome: home, stdin: 'secret' });
-    expect(r).toEqual({ code: 2, stdout: '', stderr: `error: refusing to use ${configFile(home)} for the config: it is a symbolic link; petstore does not write through links\n${HINT}`, unmatched: [] });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: refusing to use ${configFile(home)} for the config: it is a symbolic link; petstore does not write through links\n${HINT}`,
+      unmatched: [],
+    });
     expect(fs.readFileSync(other, 'utf8')).toBe('{"theirs":true}');
     expect(fs.statSync(other).mode & 0o777).toBe(0o644);
   });

@@ -49,7 +49,10 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
     const sold = await petstore(['list', '--status', 'sold'], env());
     expect(sold.code).toBe(0);
     expect(sold.stderr).toBe('');
-    const rows = sold.stdout.trim().split('\n').map((line) => line.split('\t'));
+    const rows = sold.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.length === 4 && row[3] === 'sold')).toBe(true);
     expect(rows.some((row) => row[1] === 'Tom')).toBe(true);
@@ -61,8 +64,16 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
     const [a, b] = [first.stdout.trim(), second.stdout.trim()];
 
     const one = await petstore(['list', '--status', 'pending', '--limit', '1', '--json'], env());
-    expect(one).toEqual({ code: 0, stdout: `[${a}]\n`, stderr: '{"warning":"showing one page of 1 pet; the service has more: --all fetches every page","code":"full_page"}\n' });
-    expect(lastRequest()).toMatchObject({ method: 'GET', url: '/v1/pets?limit=1&status=pending', headers: { authorization: `Bearer ${E2E_KEY}` } });
+    expect(one).toEqual({
+      code: 0,
+      stdout: `[${a}]\n`,
+      stderr: '{"warning":"showing one page of 1 pet; the service has more: --all fetches every page","code":"full_page"}\n',
+    });
+    expect(lastRequest()).toMatchObject({
+      method: 'GET',
+      url: '/v1/pets?limit=1&status=pending',
+      headers: { authorization: `Bearer ${E2E_KEY}` },
+    });
 
     const all = await petstore(['list', '--status', 'pending', '--limit', '100', '--json'], env());
     expect(all).toEqual({ code: 0, stdout: `[${a},${b}]\n`, stderr: '' });
@@ -112,9 +123,17 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
 
   test('a wrong key exits 4; an unknown id exits 3', async () => {
     const wrong = await petstore(['list'], { ...env(), PETSTORE_API_KEY: 'nope' });
-    expect(wrong).toEqual({ code: 4, stdout: '', stderr: `error: missing or invalid API key (HTTP 401, code unauthorized)\n${LOGIN_HINT}` });
+    expect(wrong).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: `error: missing or invalid API key (HTTP 401, code unauthorized)\n${LOGIN_HINT}`,
+    });
     const missing = await petstore(['get', '1'], env());
-    expect(missing).toEqual({ code: 3, stdout: '', stderr: `${target.getNotice(false)}error: no animal with id 1 (HTTP 404, code not_found)\n` });
+    expect(missing).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `${target.getNotice(false)}error: no animal with id 1 (HTTP 404, code not_found)\n`,
+    });
     expect(lastRequest()).toMatchObject({ method: 'GET', url: '/v1/pets/1' });
   });
 
@@ -149,7 +168,11 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
 describe('petstore as a new user', () => {
   test('without XDG_CONFIG_HOME: the config folder is created 0700 under HOME, with no warning', async () => {
     const home = tempConfigHome();
-    const login = await petstore(['auth', 'login', '--with-token', '--skip-verify', '--env', 'local', '--base-url', 'http://127.0.0.1:9/v1'], { HOME: home }, `${E2E_KEY}\n`);
+    const login = await petstore(
+      ['auth', 'login', '--with-token', '--skip-verify', '--env', 'local', '--base-url', 'http://127.0.0.1:9/v1'],
+      { HOME: home },
+      `${E2E_KEY}\n`,
+    );
     const folder = path.join(home, '.config', 'petstore');
     expect(login).toEqual({
       code: 0,

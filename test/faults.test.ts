@@ -83,7 +83,10 @@ describe('retries', () => {
 
   test('a POST answered 500 or 503 is sent exactly once', async () => {
     for (const status of [500, 503]) {
-      const r = await against([{ status, json: { code: 'oops', message: 'failed', status } }], ['add', '--name', 'Rex', '--category-id', '1']);
+      const r = await against(
+        [{ status, json: { code: 'oops', message: 'failed', status } }],
+        ['add', '--name', 'Rex', '--category-id', '1'],
+      );
       expect(r.code).toBe(1);
       expect(r.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
       await server!.close();
@@ -95,7 +98,9 @@ describe('retries', () => {
     const r = await against([{ destroy: true }, { status: 201, json: PET }], ['add', '--name', 'Rex', '--category-id', '1']);
     expect(r.code).toBe(1);
     expect(r.requests).toHaveLength(1);
-    expect(r.stderr).toMatch(/^error: the connection to 127\.0\.0\.1:\d+ closed before its answer came \((UND_ERR_SOCKET|ECONNRESET)\); the request may have reached it\n$/);
+    expect(r.stderr).toMatch(
+      /^error: the connection to 127\.0\.0\.1:\d+ closed before its answer came \((UND_ERR_SOCKET|ECONNRESET)\); the request may have reached it\n$/,
+    );
   });
 
   test('a POST to a port nobody listens on fails after retrying the connection only', async () => {
@@ -146,7 +151,10 @@ describe('responses the interface does not promise', () => {
 
   test('a plain-text 401 still exits 4', async () => {
     const r = await against([{ status: 401, headers: { 'content-type': 'text/plain' }, body: 'nope' }], ['list']);
-    expect(r).toMatchObject({ code: 4, stderr: 'error: the service answered HTTP 401 (text/plain): "nope"\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n' });
+    expect(r).toMatchObject({
+      code: 4,
+      stderr: 'error: the service answered HTTP 401 (text/plain): "nope"\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n',
+    });
   });
 
   test('a body over 16 MiB is aborted', async () => {

@@ -35,7 +35,8 @@ describe('petstore get', () => {
     expect(r).toEqual({
       code: 0,
       stdout: `${body}\n`,
-      stderr: '{"warning":"getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter","code":"deprecated_operation"}\n',
+      stderr:
+        '{"warning":"getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter","code":"deprecated_operation"}\n',
       unmatched: [],
     });
   });
@@ -47,12 +48,21 @@ describe('petstore get', () => {
   });
 
   test('a 404 with an Error body exits 3; with --json stderr holds only the JSON error', async () => {
-    nock(BASE).get('/v1/pets/99').reply(404, errorBody(404, 'not_found', 'no animal with id 99'));
+    nock(BASE)
+      .get('/v1/pets/99')
+      .reply(404, errorBody(404, 'not_found', 'no animal with id 99'));
     const plain = await run(['get', '99'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
     expect(plain).toEqual({ code: 3, stdout: '', stderr: 'error: no animal with id 99 (HTTP 404, code not_found)\n', unmatched: [] });
-    nock(BASE).get('/v1/pets/99').reply(404, errorBody(404, 'not_found', 'no animal with id 99'));
+    nock(BASE)
+      .get('/v1/pets/99')
+      .reply(404, errorBody(404, 'not_found', 'no animal with id 99'));
     const json = await run(['get', '99', '--json'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(json).toEqual({ code: 3, stdout: '', stderr: '{"code":"not_found","message":"no animal with id 99","status":404}\n', unmatched: [] });
+    expect(json).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: '{"code":"not_found","message":"no animal with id 99","status":404}\n',
+      unmatched: [],
+    });
   });
 
   test('a 404 without an Error body is not a missing pet: it points at the base URL, exit 1', async () => {
@@ -69,7 +79,9 @@ describe('petstore get', () => {
   });
 
   test('a 401 exits 4', async () => {
-    nock(BASE).get('/v1/pets/1').reply(401, errorBody(401, 'unauthorized', 'bad key'));
+    nock(BASE)
+      .get('/v1/pets/1')
+      .reply(401, errorBody(401, 'unauthorized', 'bad key'));
     const r = await run(['get', '1'], { env: serviceEnv() });
     expect(r.code).toBe(4);
   });

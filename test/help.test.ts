@@ -37,9 +37,11 @@ describe('asking for help', () => {
     }
     const help = results[0]!.stdout;
     expect(help.startsWith('Usage: petstore [options] [command]\n\nCommand-line client for the pet store service.\n')).toBe(true);
-    expect(section(help, 'Commands:').filter((line) => /^ {2}\S/.test(line)).map((line) => line.trim().split(/\s+/)[0])).toEqual([
-      'list', 'add', 'get', 'api', 'auth', 'config', 'version', 'completion', 'help',
-    ]);
+    expect(
+      section(help, 'Commands:')
+        .filter((line) => /^ {2}\S/.test(line))
+        .map((line) => line.trim().split(/\s+/)[0]),
+    ).toEqual(['list', 'add', 'get', 'api', 'auth', 'config', 'version', 'completion', 'help']);
     expect(help).toContain('\nExit codes:\n  0    success\n');
     expect(help).not.toContain('__complete');
   });
@@ -60,9 +62,21 @@ describe('asking for help', () => {
 
   test.each([
     [['help', 'lsit'], 'unknown command "lsit" for "petstore"; did you mean "list"?', 'Run "petstore --help" for the commands.'],
-    [['help', 'auth', 'logn'], 'unknown command "logn" for "petstore auth"; did you mean "login"?', 'Run "petstore auth --help" for the commands.'],
-    [['auth', 'help', 'stauts'], 'unknown command "stauts" for "petstore auth"; did you mean "status"?', 'Run "petstore auth --help" for the commands.'],
-    [['help', 'completion', 'bsh'], 'unknown command "bsh" for "petstore completion"; did you mean "bash"?', 'Run "petstore completion --help" for the commands.'],
+    [
+      ['help', 'auth', 'logn'],
+      'unknown command "logn" for "petstore auth"; did you mean "login"?',
+      'Run "petstore auth --help" for the commands.',
+    ],
+    [
+      ['auth', 'help', 'stauts'],
+      'unknown command "stauts" for "petstore auth"; did you mean "status"?',
+      'Run "petstore auth --help" for the commands.',
+    ],
+    [
+      ['help', 'completion', 'bsh'],
+      'unknown command "bsh" for "petstore completion"; did you mean "bash"?',
+      'Run "petstore completion --help" for the commands.',
+    ],
     [['help', 'zzzzzz'], 'unknown command "zzzzzz" for "petstore"', 'Run "petstore --help" for the commands.'],
     [['help', 'list', 'all'], '"petstore list" has no subcommands (found "all")', 'Run "petstore list --help" for its usage.'],
   ])('%j exits 2 naming the command, with a suggestion when one is close', async (argv, message, hint) => {
@@ -72,11 +86,17 @@ describe('asking for help', () => {
   test('help of an unknown command with --json is one JSON error on stderr', async () => {
     const r = await run(['help', 'lsit', '--json']);
     expect(r).toMatchObject({ code: 2, stdout: '' });
-    expect(JSON.parse(r.stderr)).toEqual({ code: 'unknown_command', message: 'unknown command "lsit" for "petstore"; did you mean "list"?', status: null });
+    expect(JSON.parse(r.stderr)).toEqual({
+      code: 'unknown_command',
+      message: 'unknown command "lsit" for "petstore"; did you mean "list"?',
+      status: null,
+    });
   });
 
   test('the hidden __complete is not suggested for a typo', async () => {
-    expect((await run(['help', '__complet'])).stderr).toBe('error: unknown command "__complet" for "petstore"\nRun "petstore --help" for the commands.\n');
+    expect((await run(['help', '__complet'])).stderr).toBe(
+      'error: unknown command "__complet" for "petstore"\nRun "petstore --help" for the commands.\n',
+    );
   });
 });
 
@@ -85,37 +105,64 @@ describe('what each help shows', () => {
 
   test('the tree has every command', () => {
     expect(paths.map((p) => p.join(' '))).toEqual([
-      '', 'list', 'add', 'get', 'api',
-      'auth', 'auth login', 'auth status', 'auth token', 'auth logout', 'auth help',
-      'config', 'config list', 'config get', 'config set', 'config unset', 'config path', 'config help',
+      '',
+      'list',
+      'add',
+      'get',
+      'api',
+      'auth',
+      'auth login',
+      'auth status',
+      'auth token',
+      'auth logout',
+      'auth help',
+      'config',
+      'config list',
+      'config get',
+      'config set',
+      'config unset',
+      'config path',
+      'config help',
       'version',
-      'completion', 'completion bash', 'completion zsh', 'completion fish', 'completion powershell', 'completion help',
+      'completion',
+      'completion bash',
+      'completion zsh',
+      'completion fish',
+      'completion powershell',
+      'completion help',
       'help',
     ]);
   });
 
-  test.each(paths.filter((p) => p.length > 0).map((p) => [p.join(' ')]))('"petstore %s --help": global flags, examples, unquoted defaults', async (name) => {
-    const path = name.split(' ');
-    const r = await run([...path, '--help']);
-    expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(r.stdout.startsWith(`Usage: petstore ${name} [options]`)).toBe(true);
-    const globals = section(r.stdout, 'Global Options:').map((line) => line.trim().split(/  +/)[0]);
-    expect(globals).toEqual(expect.arrayContaining(GLOBAL_FLAGS));
-    const examples = section(r.stdout, 'Examples:');
-    expect(examples.length).toBeGreaterThanOrEqual(2);
-    expect(examples.length).toBeLessThanOrEqual(3);
-    for (const line of examples) expect(line).toMatch(/^ {2}(\S+ )*\S*petstore\b/);
-    expect(r.stdout).not.toMatch(/default: "/);
-    // `help <command>` shows the same.
-    expect((await run(['help', ...path])).stdout).toBe(r.stdout);
-  });
+  test.each(paths.filter((p) => p.length > 0).map((p) => [p.join(' ')]))(
+    '"petstore %s --help": global flags, examples, unquoted defaults',
+    async (name) => {
+      const path = name.split(' ');
+      const r = await run([...path, '--help']);
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      expect(r.stdout.startsWith(`Usage: petstore ${name} [options]`)).toBe(true);
+      const globals = section(r.stdout, 'Global Options:').map((line) => line.trim().split(/ {2,}/)[0]);
+      expect(globals).toEqual(expect.arrayContaining(GLOBAL_FLAGS));
+      const examples = section(r.stdout, 'Examples:');
+      expect(examples.length).toBeGreaterThanOrEqual(2);
+      expect(examples.length).toBeLessThanOrEqual(3);
+      for (const line of examples) expect(line).toMatch(/^ {2}(\S+ )*\S*petstore\b/);
+      expect(r.stdout).not.toMatch(/default: "/);
+      // `help <command>` shows the same.
+      expect((await run(['help', ...path])).stdout).toBe(r.stdout);
+    },
+  );
 
   test('list: its own flags, then --format and --jq, then --help; the --limit default unquoted', async () => {
     const { stdout } = await run(['list', '--help']);
-    const flags = section(stdout, 'Options:').filter((line) => line.startsWith('  -')).map((line) => line.trim().split(/\s+/)[0]);
+    const flags = section(stdout, 'Options:')
+      .filter((line) => line.startsWith('  -'))
+      .map((line) => line.trim().split(/\s+/)[0]);
     expect(flags).toEqual(['--status', '--limit', '--all', '--format', '--jq', '-h,']);
     expect(stdout).toContain('\n  --limit <n>        animals per page, 1 to 100 (default: 20)\n');
-    expect(stdout).toContain('\n  --timeout <ms>     deadline of the whole command, in milliseconds (default:\n                     30000)\n');
+    expect(stdout).toContain(
+      '\n  --timeout <ms>     deadline of the whole command, in milliseconds (default:\n                     30000)\n',
+    );
   });
 
   test('get lists --json among its global flags, as its example uses it', async () => {

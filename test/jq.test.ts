@@ -6,7 +6,8 @@ import { describe, expect, test } from 'vitest';
 import { startPetService } from '../sandbox/pet-service.mjs';
 import { BASE, run, serviceEnv } from './helpers.js';
 
-const PETS = '[{"id":9007199254740993,"name":"Rex","categoryId":1,"status":"available"},{"id":9007199254740994,"name":"Tom","categoryId":2,"status":"sold"}]';
+const PETS =
+  '[{"id":9007199254740993,"name":"Rex","categoryId":1,"status":"available"},{"id":9007199254740994,"name":"Tom","categoryId":2,"status":"sold"}]';
 const JSON_TYPE = { 'content-type': 'application/json' };
 const listOnce = (body = PETS) => nock(BASE).get('/v1/pets').query({ limit: '20' }).reply(200, body, JSON_TYPE);
 
@@ -22,7 +23,7 @@ describe('--jq on list, get and add', () => {
     });
   });
 
-  test('numbers keep jq\'s text: 1.0 as written, 1e400 as jq prints it; arithmetic is jq\'s', async () => {
+  test("numbers keep jq's text: 1.0 as written, 1e400 as jq prints it; arithmetic is jq's", async () => {
     listOnce('[{"id":1,"name":"a","categoryId":1,"w":1.0,"big":1e400}]');
     const r = await run(['list', '--jq', '.[0] | .w, .big, (.id + 0.5)'], { env: serviceEnv() });
     expect(r.stdout).toBe('1.0\n1E+400\n1.5\n');
@@ -36,7 +37,9 @@ describe('--jq on list, get and add', () => {
   });
 
   test('add: the created pet goes through jq', async () => {
-    nock(BASE).post('/v1/pets', { name: 'Rex', categoryId: 1 }).reply(201, '{"id":9007199254740995,"name":"Rex","categoryId":1}', JSON_TYPE);
+    nock(BASE)
+      .post('/v1/pets', { name: 'Rex', categoryId: 1 })
+      .reply(201, '{"id":9007199254740995,"name":"Rex","categoryId":1}', JSON_TYPE);
     const r = await run(['add', '--name', 'Rex', '--category-id', '1', '--jq', '.id'], { env: serviceEnv() });
     expect(r).toEqual({ code: 0, stdout: '9007199254740995\n', stderr: '', unmatched: [] });
   });
@@ -80,7 +83,12 @@ describe('--jq on list, get and add', () => {
 
   test('--jq with a format that is not JSON exits 2', async () => {
     const r = await run(['list', '--jq', '.', '--format', 'tsv'], { env: serviceEnv() });
-    expect(r).toEqual({ code: 2, stdout: '', stderr: 'error: --jq and --format tsv ask for different formats; give one of them\n', unmatched: [] });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --jq and --format tsv ask for different formats; give one of them\n',
+      unmatched: [],
+    });
   });
 });
 
@@ -91,7 +99,7 @@ describe('an expression jq cannot compile', () => {
     [['add', '--name', 'Rex', '--category-id', '1']],
     [['add', '--file', '-']],
     [['api', '/store/orders']],
-  ])('%j exits 2 with jq\'s message, before any request', async (args) => {
+  ])("%j exits 2 with jq's message, before any request", async (args) => {
     const r = await run([...args, '--jq', '.['], { env: serviceEnv(), stdin: '{"name":"a","categoryId":1}\n' });
     expect(r).toEqual({
       code: 2,
@@ -103,23 +111,31 @@ describe('an expression jq cannot compile', () => {
 
   test('an unknown function, and an empty expression; with --json the error is one JSON line', async () => {
     const unknown = await run(['list', '--jq', 'nope'], { env: serviceEnv() });
-    expect(unknown.stderr).toBe('error: invalid --jq expression: nope/0 is not defined at <top-level>, line 1, column 1:\n    nope\n    ^^^^\n');
+    expect(unknown.stderr).toBe(
+      'error: invalid --jq expression: nope/0 is not defined at <top-level>, line 1, column 1:\n    nope\n    ^^^^\n',
+    );
     const empty = await run(['list', '--jq', '', '--json'], { env: serviceEnv() });
     expect(empty).toMatchObject({ code: 2, stdout: '' });
-    expect(JSON.parse(empty.stderr)).toEqual({ code: 'invalid_jq', message: 'invalid --jq expression: Top-level program not given (try ".")', status: null });
+    expect(JSON.parse(empty.stderr)).toEqual({
+      code: 'invalid_jq',
+      message: 'invalid --jq expression: Top-level program not given (try ".")',
+      status: null,
+    });
   });
 });
 
 describe('what jq says while it runs', () => {
-  test('a runtime error: the results before it are printed, then exit 1 with jq\'s message', async () => {
+  test("a runtime error: the results before it are printed, then exit 1 with jq's message", async () => {
     listOnce();
     const r = await run(['list', '--jq', '.[] | .id, error("no \\(.name)")'], { env: serviceEnv() });
     expect(r).toEqual({ code: 1, stdout: '9007199254740993\n', stderr: 'error: --jq: no Rex\n', unmatched: [] });
   });
 
-  test('a runtime error on an earlier input of several (NDJSON) still exits 1, though jq\'s own status is its last input\'s', async () => {
+  test("a runtime error on an earlier input of several (NDJSON) still exits 1, though jq's own status is its last input's", async () => {
     listOnce();
-    const r = await run(['list', '--format', 'ndjson', '--jq', 'if .name == "Rex" then error("no Rex") else .name end'], { env: serviceEnv() });
+    const r = await run(['list', '--format', 'ndjson', '--jq', 'if .name == "Rex" then error("no Rex") else .name end'], {
+      env: serviceEnv(),
+    });
     expect(r).toEqual({ code: 1, stdout: 'Tom\n', stderr: 'error: --jq: no Rex\n', unmatched: [] });
   });
 
@@ -162,13 +178,16 @@ describe('--jq on add --file (each created pet, batch by batch)', () => {
     }
   });
 
-  test('a runtime error on one pet: the others print, every pet is created, exit 1 with jq\'s message', async () => {
+  test("a runtime error on one pet: the others print, every pet is created, exit 1 with jq's message", async () => {
     const service = await startPetService({ key: 'k', seed: false });
     try {
-      const r = await run(['add', '--file', '-', '--concurrency', '1', '--jq', 'if .name == "b" then error("bad \\(.name)") else .name end'], {
-        env: { PETSTORE_BASE_URL: service.baseUrl, PETSTORE_API_KEY: 'k' },
-        stdin: '{"name":"a","categoryId":1}\n{"name":"b","categoryId":1}\n{"name":"c","categoryId":1}\n',
-      });
+      const r = await run(
+        ['add', '--file', '-', '--concurrency', '1', '--jq', 'if .name == "b" then error("bad \\(.name)") else .name end'],
+        {
+          env: { PETSTORE_BASE_URL: service.baseUrl, PETSTORE_API_KEY: 'k' },
+          stdin: '{"name":"a","categoryId":1}\n{"name":"b","categoryId":1}\n{"name":"c","categoryId":1}\n',
+        },
+      );
       expect(r).toMatchObject({ code: 1, stdout: 'a\nc\n', stderr: 'created 3 of 3 pets; 0 failed\nerror: --jq: bad b\n' });
       expect(service.pets.size).toBe(3);
     } finally {

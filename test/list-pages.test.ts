@@ -44,13 +44,19 @@ describe('list --all', () => {
   });
 
   test('without --all only the first page is fetched', async () => {
-    nock(BASE).get('/v1/pets').query({ limit: '2' }).reply(200, [pet(1)], { link: `<${BASE}/v1/pets?cursor=b>; rel="next"` });
+    nock(BASE)
+      .get('/v1/pets')
+      .query({ limit: '2' })
+      .reply(200, [pet(1)], { link: `<${BASE}/v1/pets?cursor=b>; rel="next"` });
     const r = await run(['list', '--limit', '2', '--format', 'ndjson'], { env: serviceEnv() });
     expect(r.stdout).toBe(`${JSON.stringify(pet(1))}\n`);
   });
 
   test('a next link to another origin is refused, exit 1', async () => {
-    nock(BASE).get('/v1/pets').query(true).reply(200, [pet(1)], { link: '<https://evil.example/v1/pets?page=2>; rel="next"' });
+    nock(BASE)
+      .get('/v1/pets')
+      .query(true)
+      .reply(200, [pet(1)], { link: '<https://evil.example/v1/pets?page=2>; rel="next"' });
     const r = await run(['list', '--all', '--format', 'ndjson'], { env: serviceEnv() });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(`${JSON.stringify(pet(1))}\n`);
@@ -72,13 +78,19 @@ describe('list --all', () => {
     expect(r.code).toBe(1);
     expect(served).toBe(1000);
     expect(r.stdout.trim().split('\n')).toHaveLength(1000);
-    expect(r.stderr).toBe(`error: stopped after 1000 pages: the service still links a next page (http://127.0.0.1:${port}/v1/pets?page=1001)\n`);
+    expect(r.stderr).toBe(
+      `error: stopped after 1000 pages: the service still links a next page (http://127.0.0.1:${port}/v1/pets?page=1001)\n`,
+    );
   });
 });
 
 describe('list formats', () => {
   test('--format json equals --json; --format table draws a table even when piped', async () => {
-    nock(BASE).get('/v1/pets').query(true).twice().reply(200, [pet(1)]);
+    nock(BASE)
+      .get('/v1/pets')
+      .query(true)
+      .twice()
+      .reply(200, [pet(1)]);
     const json = await run(['list', '--format', 'json'], { env: serviceEnv() });
     expect(json.stdout).toBe(`[${JSON.stringify(pet(1))}]\n`);
     const table = await run(['list', '--format', 'table'], { env: serviceEnv() });
@@ -87,7 +99,12 @@ describe('list formats', () => {
 
   test('rejects an unknown format and a conflict with --json, exit 2, nothing sent', async () => {
     const bad = await run(['list', '--format', 'xml'], { env: serviceEnv() });
-    expect(bad).toEqual({ code: 2, stdout: '', stderr: 'error: invalid value for --format: "xml": allowed values: table, kv, tsv, json, ndjson\n', unmatched: [] });
+    expect(bad).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: invalid value for --format: "xml": allowed values: table, kv, tsv, json, ndjson\n',
+      unmatched: [],
+    });
     const conflict = await run(['list', '--json', '--format', 'tsv'], { env: serviceEnv() });
     expect(conflict.code).toBe(2);
     expect(conflict.stderr).toContain('--json and --format tsv ask for different formats');
@@ -106,7 +123,10 @@ describe('a full last page is never a silent cut', () => {
   });
 
   test('a first page with a next link, without --all: the warning suggests --all', async () => {
-    nock(BASE).get('/v1/pets').query({ limit: '20' }).reply(200, pets(20), { link: `<${BASE}/v1/pets?limit=20&cursor=b>; rel="next"` });
+    nock(BASE)
+      .get('/v1/pets')
+      .query({ limit: '20' })
+      .reply(200, pets(20), { link: `<${BASE}/v1/pets?limit=20&cursor=b>; rel="next"` });
     const r = await run(['list'], { env: serviceEnv() });
     expect(r.stderr).toBe('warning: showing one page of 20 pets; the service has more: --all fetches every page\n');
   });
@@ -128,7 +148,9 @@ describe('a full last page is never a silent cut', () => {
     const r = await run(['list', '--all', '--limit', '2', '--format', 'ndjson'], { env: serviceEnv() });
     expect(r.code).toBe(1);
     expect(r.stdout.trim().split('\n')).toHaveLength(4);
-    expect(r.stderr).toBe(`error: stopped at page 2: the next page link repeats a page already fetched (${BASE}/v1/pets?limit=2&cursor=b)\n`);
+    expect(r.stderr).toBe(
+      `error: stopped at page 2: the next page link repeats a page already fetched (${BASE}/v1/pets?limit=2&cursor=b)\n`,
+    );
   });
 
   test('--all whose last page is full and has no next link', async () => {
@@ -142,14 +164,18 @@ describe('a full last page is never a silent cut', () => {
     const r = await run(['list', '--all', '--limit', '2', '--json'], { env: serviceEnv() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(4);
-    expect(r.stderr).toBe('{"warning":"the last page held 2 pets, the --limit; the service may have more: --limit goes up to 100","code":"full_page"}\n');
+    expect(r.stderr).toBe(
+      '{"warning":"the last page held 2 pets, the --limit; the service may have more: --limit goes up to 100","code":"full_page"}\n',
+    );
   });
 
   test('a full page of 100 cannot be raised', async () => {
     nock(BASE).get('/v1/pets').query({ limit: '100' }).reply(200, pets(100));
     const r = await run(['list', '--all', '--limit', '100', '--format', 'ndjson'], { env: serviceEnv() });
     expect(r.stdout.split('\n')).toHaveLength(101);
-    expect(r.stderr).toBe('warning: the last page held 100 pets, the most one page holds; the service may have more but sent no next-page link\n');
+    expect(r.stderr).toBe(
+      'warning: the last page held 100 pets, the most one page holds; the service may have more but sent no next-page link\n',
+    );
   });
 
   test('a page shorter than --limit is everything: no warning', async () => {

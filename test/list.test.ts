@@ -42,7 +42,9 @@ describe('petstore list', () => {
     const r = await run(['list'], { env: serviceEnv({ TERM: 'xterm' }), stdoutIsTTY: true });
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[1]).toBe('│ \u001b[1mID\u001b[22m │ \u001b[1mNAME\u001b[22m │ \u001b[1mCATEGORY ID\u001b[22m │ \u001b[1mSTATUS\u001b[22m    │');
+    expect(lines[1]).toBe(
+      '│ \u001b[1mID\u001b[22m │ \u001b[1mNAME\u001b[22m │ \u001b[1mCATEGORY ID\u001b[22m │ \u001b[1mSTATUS\u001b[22m    │',
+    );
     expect(r.stdout).toContain('│ 1  │ Rex  │ 2           │ \u001b[32mavailable\u001b[39m │');
     expect(r.stdout).toContain('\u001b[31msold\u001b[39m');
   });
@@ -105,7 +107,10 @@ describe('petstore list', () => {
   });
 
   test('a 401 exits 4 with the service error and the command that fixes it; with --json only the JSON error', async () => {
-    nock(BASE).get('/v1/pets').query(true).reply(401, errorBody(401, 'unauthorized', 'invalid API key'));
+    nock(BASE)
+      .get('/v1/pets')
+      .query(true)
+      .reply(401, errorBody(401, 'unauthorized', 'invalid API key'));
     const plain = await run(['list'], { env: serviceEnv() });
     expect(plain).toEqual({
       code: 4,
@@ -113,21 +118,39 @@ describe('petstore list', () => {
       stderr: 'error: invalid API key (HTTP 401, code unauthorized)\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n',
       unmatched: [],
     });
-    nock(BASE).get('/v1/pets').query(true).reply(401, errorBody(401, 'unauthorized', 'invalid API key'));
+    nock(BASE)
+      .get('/v1/pets')
+      .query(true)
+      .reply(401, errorBody(401, 'unauthorized', 'invalid API key'));
     const json = await run(['list', '--json', '--env', 'staging'], { env: serviceEnv() });
-    expect(json).toEqual({ code: 4, stdout: '', stderr: '{"code":"unauthorized","message":"invalid API key","status":401}\n', unmatched: [] });
+    expect(json).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: '{"code":"unauthorized","message":"invalid API key","status":401}\n',
+      unmatched: [],
+    });
   });
 
   test('a 500 exits 1', async () => {
-    nock(BASE).get('/v1/pets').query(true).reply(500, errorBody(500, 'internal', 'boom'));
+    nock(BASE)
+      .get('/v1/pets')
+      .query(true)
+      .reply(500, errorBody(500, 'internal', 'boom'));
     const r = await run(['list'], { env: serviceEnv() });
     expect(r).toMatchObject({ code: 1, stdout: '', stderr: 'error: boom (HTTP 500, code internal)\n' });
   });
 
   test('a response missing a required field exits 1 naming the field', async () => {
-    nock(BASE).get('/v1/pets').query(true).reply(200, [{ id: 1, categoryId: 2 }]);
+    nock(BASE)
+      .get('/v1/pets')
+      .query(true)
+      .reply(200, [{ id: 1, categoryId: 2 }]);
     const r = await run(['list'], { env: serviceEnv() });
-    expect(r).toMatchObject({ code: 1, stdout: '', stderr: 'error: unexpected response (HTTP 200): pets[0].name: required field missing\n' });
+    expect(r).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'error: unexpected response (HTTP 200): pets[0].name: required field missing\n',
+    });
   });
 });
 
@@ -178,7 +201,9 @@ describe('settings and usage errors', () => {
     const r = await run(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Usage: petstore [options] [command]');
-    expect(r.stdout).toContain('4    authentication: no API key, the service answered 401, or the stored\n       key belongs to another origin');
+    expect(r.stdout).toContain(
+      '4    authentication: no API key, the service answered 401, or the stored\n       key belongs to another origin',
+    );
     expect(r.stderr).toBe('');
   });
 
@@ -189,7 +214,8 @@ describe('settings and usage errors', () => {
 
 describe('exact output at any size', () => {
   test('--json prints every number exactly as the service wrote it, in known and unknown fields', async () => {
-    const body = '[{"id":9007199254740993,"name":"Rex","categoryId":1,"weight":1.0,"score":1e2,"huge":1e400,"zero":-0,"big":123456789012345678901234567890,"nested":{"x":[0.5,-1.25E-3]}}]';
+    const body =
+      '[{"id":9007199254740993,"name":"Rex","categoryId":1,"weight":1.0,"score":1e2,"huge":1e400,"zero":-0,"big":123456789012345678901234567890,"nested":{"x":[0.5,-1.25E-3]}}]';
     nock(BASE).get('/v1/pets').query(true).twice().reply(200, body, { 'content-type': 'application/json' });
     expect((await run(['list', '--json'], { env: serviceEnv() })).stdout).toBe(`${body}\n`);
     const ndjson = await run(['list', '--format', 'ndjson'], { env: serviceEnv() });

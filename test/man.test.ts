@@ -22,7 +22,10 @@ const requireTools = (...tools: string[]) => {
 
 /** The page as man shows it at 100 columns (no pager, no hyphenation, plain text). */
 function rendered(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  return spawnSync('man', args, { env: { ...env, MANWIDTH: '100', MANPAGER: 'cat', PAGER: 'cat', LANG: 'C.UTF-8', MAN_KEEP_FORMATTING: '' }, encoding: 'utf8' });
+  return spawnSync('man', args, {
+    env: { ...env, MANWIDTH: '100', MANPAGER: 'cat', PAGER: 'cat', LANG: 'C.UTF-8', MAN_KEEP_FORMATTING: '' },
+    encoding: 'utf8',
+  });
 }
 
 describe('the man page', () => {
@@ -47,34 +50,52 @@ describe('the man page', () => {
     expect(page).toContain(`petstore ${pkg.version}`);
     expect(page).toContain('NAME\n       petstore - Command-line client for the pet store service\n');
     for (const heading of ['GLOBAL FLAGS', 'COMMANDS', 'EXIT CODES', 'ENVIRONMENT VARIABLES']) expect(page).toContain(`\n${heading}\n`);
-    for (const usage of ['petstore list [options]', 'petstore auth login [options]', 'petstore config set [options] <key> <value>', 'petstore completion bash [options]']) {
+    for (const usage of [
+      'petstore list [options]',
+      'petstore auth login [options]',
+      'petstore config set [options] <key> <value>',
+      'petstore completion bash [options]',
+    ]) {
       expect(page).toContain(`\n       ${usage}\n`);
     }
     expect(page).toContain('\n       --limit <n>\n              animals per page, 1 to 100 (default: 20)\n');
     expect(page).toContain('\n       --status <status>\n              only animals with this status (one of: available, pending, sold)\n');
     // The examples of each command's help, word for word.
-    const examples = (await run(['list', '--help'])).stdout.split('Examples:\n')[1]!.trim().split('\n').map((line) => line.trim());
+    const examples = (await run(['list', '--help'])).stdout
+      .split('Examples:\n')[1]!
+      .trim()
+      .split('\n')
+      .map((line) => line.trim());
     expect(examples.length).toBeGreaterThan(1);
     for (const example of examples) expect(page).toContain(`\n           ${example}\n`);
     expect(page).not.toContain('__complete');
   });
 
-  withTools('man')('`man petstore` finds it after a global npm install', () => {
-    requireTools('man');
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-global-'));
-    const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
-    const npmRun = (args: string[]) => spawnSync(npm[0]!, [...npm.slice(1), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
-    const packed = npmRun(['pack', '--pack-destination', work, '--silent']);
-    expect(packed.status, packed.stderr).toBe(0);
-    const tarball = path.join(work, packed.stdout.trim().split('\n').pop()!);
-    // Dependencies come from npm's cache, filled by `npm ci`.
-    const prefix = path.join(work, 'prefix');
-    const installed = npmRun(['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball]);
-    expect(installed.status, installed.stderr).toBe(0);
-    // man finds pages next to the PATH entry of the installed bin, as for any global install.
-    const r = rendered(['petstore'], { PATH: `${path.join(prefix, 'bin')}:/usr/bin:/bin`, HOME: work });
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^PETSTORE\(1\) +User Commands +PETSTORE\(1\)\n/);
-    expect(r.stdout).toContain('\n       petstore list [options]\n');
-  }, 120_000);
+  withTools('man')(
+    '`man petstore` finds it after a global npm install',
+    () => {
+      requireTools('man');
+      const work = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-global-'));
+      const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
+      const npmRun = (args: string[]) =>
+        spawnSync(npm[0]!, [...npm.slice(1), ...args], {
+          cwd: ROOT,
+          encoding: 'utf8',
+          env: { ...process.env, npm_config_update_notifier: 'false' },
+        });
+      const packed = npmRun(['pack', '--pack-destination', work, '--silent']);
+      expect(packed.status, packed.stderr).toBe(0);
+      const tarball = path.join(work, packed.stdout.trim().split('\n').pop()!);
+      // Dependencies come from npm's cache, filled by `npm ci`.
+      const prefix = path.join(work, 'prefix');
+      const installed = npmRun(['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball]);
+      expect(installed.status, installed.stderr).toBe(0);
+      // man finds pages next to the PATH entry of the installed bin, as for any global install.
+      const r = rendered(['petstore'], { PATH: `${path.join(prefix, 'bin')}:/usr/bin:/bin`, HOME: work });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^PETSTORE\(1\) +User Commands +PETSTORE\(1\)\n/);
+      expect(r.stdout).toContain('\n       petstore list [options]\n');
+    },
+    120_000,
+  );
 });

@@ -60,7 +60,9 @@ describe('direct paths that work', () => {
       NODE_EXTRA_CA_CERTS: pki.caFile,
     });
     expect(r).toEqual({ code: 0, stdout: REX, stderr: '' });
-    expect(service.requests.slice(before)).toMatchObject([{ method: 'GET', url: '/v1/pets/1', headers: { host: `${host}:${service.port}` } }]);
+    expect(service.requests.slice(before)).toMatchObject([
+      { method: 'GET', url: '/v1/pets/1', headers: { host: `${host}:${service.port}` } },
+    ]);
   });
 });
 
@@ -86,7 +88,11 @@ describe('a certificate that cannot be verified: exit 1, the host, what is wrong
   ] as const)('%s, with the test CA trusted', async (kind, problem) => {
     const service = services[kind];
     const r = await petstore(['list'], { PETSTORE_BASE_URL: `https://localhost:${service.port}/v1`, NODE_EXTRA_CA_CERTS: pki.caFile });
-    expect(r).toEqual({ code: 1, stdout: '', stderr: `error: cannot verify the TLS certificate of localhost:${service.port}: ${problem}\n${TRUST}\n` });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: cannot verify the TLS certificate of localhost:${service.port}: ${problem}\n${TRUST}\n`,
+    });
     expect(service.requests).toEqual([]);
   });
 

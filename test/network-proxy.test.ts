@@ -36,7 +36,13 @@ async function proxyTo(target: PetService, options: ProxyOptions = {}): Promise<
 /** petstore with exactly these variables: the key, the test CA, the base URL, a fresh config folder, and `extra`. */
 function petstore(args: string[], extra: NodeJS.ProcessEnv) {
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: tempConfigHome(), NO_COLOR: '1', PETSTORE_API_KEY: KEY };
-  return spawnPetstore(args, { ...env, NODE_EXTRA_CA_CERTS: pki.caFile, PETSTORE_BASE_URL: BASE_URL, PETSTORE_NO_DEPRECATION_WARNING: '1', ...extra });
+  return spawnPetstore(args, {
+    ...env,
+    NODE_EXTRA_CA_CERTS: pki.caFile,
+    PETSTORE_BASE_URL: BASE_URL,
+    PETSTORE_NO_DEPRECATION_WARNING: '1',
+    ...extra,
+  });
 }
 
 describe('https through a proxy', () => {
@@ -86,7 +92,9 @@ describe('proxy credentials', () => {
     const r = await petstore(['get', '1', '--json', '--verbose'], { HTTPS_PROXY: withCredentials(p.port, password) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(REX);
-    expect(p.log.map((entry) => entry.headers['proxy-authorization'])).toEqual([`Basic ${Buffer.from(`pet-user:${password}`).toString('base64')}`]);
+    expect(p.log.map((entry) => entry.headers['proxy-authorization'])).toEqual([
+      `Basic ${Buffer.from(`pet-user:${password}`).toString('base64')}`,
+    ]);
     for (const text of [r.stdout, r.stderr]) {
       expect(text).not.toContain('s3cr');
       expect(text).not.toContain(encodeURIComponent(password));
@@ -139,11 +147,14 @@ describe('a loopback base URL never goes through a proxy', () => {
     const http = await startPetService({ key: KEY });
     const p = await proxyTo(http);
     const r = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: p.port, path: `${http.baseUrl}/pets/1`, headers: { authorization: `Bearer ${KEY}` } }, (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode, body }));
-      });
+      const req = request(
+        { host: '127.0.0.1', port: p.port, path: `${http.baseUrl}/pets/1`, headers: { authorization: `Bearer ${KEY}` } },
+        (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode, body }));
+        },
+      );
       req.on('error', reject).end();
     });
     await http.close();
@@ -215,7 +226,9 @@ describe('failures on the way through a proxy', () => {
     const r = await petstore(['list'], { HTTPS_PROXY: p.url });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      new RegExp(`^error: cannot verify the TLS certificate of petstore\\.invalid or of the proxy localhost:${p.port} \\(from HTTPS_PROXY\\): it is self-signed \\(DEPTH_ZERO_SELF_SIGNED_CERT\\)\\n`),
+      new RegExp(
+        `^error: cannot verify the TLS certificate of petstore\\.invalid or of the proxy localhost:${p.port} \\(from HTTPS_PROXY\\): it is self-signed \\(DEPTH_ZERO_SELF_SIGNED_CERT\\)\\n`,
+      ),
     );
     expect(p.log).toEqual([]);
   });

@@ -11,6 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { INT64_MAX, INT64_MIN, Int64, Limit, ListPetsQuery, NewPet, Pet, Pets, PetStatus, ServiceErrorBody } from '../src/api/schemas.js';
 import { loadDocument, operation, parameter, type Schema } from './support/openapi.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON Schema documents of any shape, walked by key
 type Json = { [key: string]: any };
 
 const doc = await loadDocument();
@@ -42,7 +43,9 @@ function normalise(schema: unknown): Json {
 /** The smallest and largest value a zod bigint accepts, from its checks; throws on a check it cannot describe. */
 function bigintBounds(checks: Array<{ _zod: { def: { check: string; value: bigint; inclusive: boolean } } }>) {
   let [min, max]: [bigint | undefined, bigint | undefined] = [undefined, undefined];
-  for (const { _zod: { def } } of checks) {
+  for (const {
+    _zod: { def },
+  } of checks) {
     if (def.check === 'greater_than') min = def.inclusive ? def.value : def.value + 1n;
     else if (def.check === 'less_than') max = def.inclusive ? def.value : def.value - 1n;
     else throw new Error(`a bigint check this test cannot describe: ${def.check}`);
@@ -107,7 +110,7 @@ describe('src/api/schemas.ts agrees with openapi/petstore.yaml', () => {
     expect(component('NewPet').properties.categoryId).toEqual(int64);
   });
 
-  test('NewPet: the document\'s NewPet, stricter where the client checks what it sends', () => {
+  test("NewPet: the document's NewPet, stricter where the client checks what it sends", () => {
     const expected = component('NewPet');
     // The client sends only the fields the interface names (a typo is an error, not a silently ignored field)...
     expected.additionalProperties = false;
@@ -116,7 +119,7 @@ describe('src/api/schemas.ts agrees with openapi/petstore.yaml', () => {
     expect(fromZod(NewPet)).toEqual(expected);
   });
 
-  test('Pet: the document\'s Pet, more lenient where the client reads what it is sent', () => {
+  test("Pet: the document's Pet, more lenient where the client reads what it is sent", () => {
     const expected = component('Pet');
     // A status outside PetStatus is shown as sent rather than refused (the service may add values).
     // Unknown fields are kept: the document leaves Pet open too, so both sides agree on that.
@@ -134,7 +137,7 @@ describe('src/api/schemas.ts agrees with openapi/petstore.yaml', () => {
     expect(fromZod(ServiceErrorBody)).toEqual(expected);
   });
 
-  test('Limit: the bounds of the limit parameter; its default is the flag\'s (checked end to end)', () => {
+  test("Limit: the bounds of the limit parameter; its default is the flag's (checked end to end)", () => {
     const { default: documented, ...bounds } = normalise(parameter(operation(doc, 'listPets'), 'limit').schema);
     // zod's Limit has no default: `--limit` defaults to 20, and test/e2e.test.ts checks that
     // `list` without --limit sends the document's default.

@@ -50,7 +50,13 @@ describe('openapi/petstore.yaml', () => {
     expect(responseSchema('listPets', '200')).toEqual(schemas.Pets);
     expect(responseSchema('createPet', '201')).toEqual(schemas.Pet);
     expect(responseSchema('getPet', '200')).toEqual(schemas.Pet);
-    for (const [id, status] of [['listPets', '401'], ['createPet', '400'], ['createPet', '401'], ['getPet', '401'], ['getPet', '404']]) {
+    for (const [id, status] of [
+      ['listPets', '401'],
+      ['createPet', '400'],
+      ['createPet', '401'],
+      ['getPet', '401'],
+      ['getPet', '404'],
+    ]) {
       expect(responseSchema(id!, status!), `${id} ${status}`).toEqual(schemas.Error);
     }
   });
@@ -71,7 +77,11 @@ describe('openapi/petstore.yaml', () => {
 
   test('getPet is deprecated, to be removed on 2030-12-05 in favour of listPets with a status filter', () => {
     const get = operation(doc, 'getPet');
-    expect(get).toMatchObject({ deprecated: true, 'x-removal-date': '2030-12-05', 'x-replacement': 'GET /pets with a status filter (listPets)' });
+    expect(get).toMatchObject({
+      deprecated: true,
+      'x-removal-date': '2030-12-05',
+      'x-replacement': 'GET /pets with a status filter (listPets)',
+    });
     expect(get.description).toContain('2030-12-05');
     expect(get.description).toContain('`GET /pets` (listPets) with a `status` filter');
     expect(parameter(get, 'petId')).toMatchObject({ in: 'path', required: true, schema: { type: 'integer', format: 'int64' } });
@@ -89,7 +99,10 @@ describe('openapi/petstore.yaml', () => {
       properties: { name: { type: 'string' }, categoryId: int64, status: petStatus },
     });
     const pet = schemas.Pet!;
-    expect(pet).toMatchObject({ type: 'object', properties: { id: int64, name: { type: 'string' }, categoryId: int64, status: petStatus } });
+    expect(pet).toMatchObject({
+      type: 'object',
+      properties: { id: int64, name: { type: 'string' }, categoryId: int64, status: petStatus },
+    });
     expect(pet.required).toEqual(['id', ...schemas.NewPet!.required!]);
     expect(Object.keys(pet.properties!).sort()).toEqual(['id', ...Object.keys(schemas.NewPet!.properties!)].sort());
     expect(schemas.Pets).toEqual({ description: 'A JSON array of Pet objects.', type: 'array', items: pet });

@@ -8,7 +8,10 @@ describe('pagerCommand', () => {
   test.each([
     [{}, { words: ['less', '-FRX'], chosen: false }],
     [{ PAGER: 'more' }, { words: ['more'], chosen: true }],
-    [{ PAGER: 'more', PETSTORE_PAGER: 'bat --paging=always' }, { words: ['bat', '--paging=always'], chosen: true }],
+    [
+      { PAGER: 'more', PETSTORE_PAGER: 'bat --paging=always' },
+      { words: ['bat', '--paging=always'], chosen: true },
+    ],
     [{ PAGER: 'more', PETSTORE_PAGER: '' }, undefined],
     [{ PAGER: 'more', PETSTORE_PAGER: 'cat' }, undefined],
     [{ PAGER: ' cat ' }, undefined],
@@ -25,7 +28,7 @@ describe('splitWords', () => {
     ["  '/opt/my pager/bin/p'   -x ", ['/opt/my pager/bin/p', '-x']],
     ['less "--prompt=a \\"b\\" \\\\ c"', ['less', '--prompt=a "b" \\ c']],
     ['a\\ b c', ['a b', 'c']],
-    ["x''y \"\"", ['xy', '']],
+    ['x\'\'y ""', ['xy', '']],
     ["'unterminated", ['unterminated']],
     ['', []],
   ])('%j → %j', (text, words) => {

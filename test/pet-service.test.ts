@@ -28,7 +28,12 @@ interface Outcome {
 }
 
 /** One request on a fresh connection; resolves (never rejects) when the answer ends or the exchange fails. */
-function call(target: PetService, method: string, path: string, { body, key = KEY }: { body?: string; key?: string | null } = {}): Promise<Outcome> {
+function call(
+  target: PetService,
+  method: string,
+  path: string,
+  { body, key = KEY }: { body?: string; key?: string | null } = {},
+): Promise<Outcome> {
   return new Promise((resolve) => {
     const outcome: Outcome = { chunks: [], body: '' };
     const done = (error?: Error & { code?: string }) => {
@@ -68,12 +73,22 @@ describe('paging GET /pets', () => {
       path = /^<([^>]+)>; rel="next"$/.exec(String(r.headers?.link ?? ''))?.[1];
     }
     expect(names).toEqual(['p1', 'p2', 'p3', 'p4', 'p5']);
-    expect(urls).toEqual(['/v1/pets?limit=2', expect.stringMatching(/^\/v1\/pets\?limit=2&cursor=[\w-]+$/), expect.stringMatching(/cursor=/)]);
+    expect(urls).toEqual([
+      '/v1/pets?limit=2',
+      expect.stringMatching(/^\/v1\/pets\?limit=2&cursor=[\w-]+$/),
+      expect.stringMatching(/cursor=/),
+    ]);
   });
 
   test('petstore list --all follows the links to the last pet', async () => {
     const s = await start({ seed: ['p1', 'p2', 'p3', 'p4', 'p5'].map(pet) });
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: s.baseUrl, PETSTORE_API_KEY: KEY };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      XDG_CONFIG_HOME: tempConfigHome(),
+      PETSTORE_BASE_URL: s.baseUrl,
+      PETSTORE_API_KEY: KEY,
+    };
     const r = await spawnPetstore(['list', '--all', '--limit', '2'], env);
     expect(r).toEqual({ code: 0, stderr: '', stdout: [1, 2, 3, 4, 5].map((id) => `${id}\tp${id}\t1\tavailable\n`).join('') });
   });
@@ -112,9 +127,27 @@ describe('answers of the interface', () => {
     ['GET', '/v1/pets?cursor=Zm9v', undefined, KEY, error(400, 'invalid_cursor', 'cursor is not one this service gave')],
     ['POST', '/v1/pets', '{"name":', KEY, error(400, 'invalid_body', 'body is not valid JSON')],
     ['POST', '/v1/pets', '{"categoryId":1}', KEY, error(400, 'invalid_body', 'name is required and must be a non-empty string')],
-    ['POST', '/v1/pets', '{"name":"x","categoryId":"1"}', KEY, error(400, 'invalid_body', 'categoryId is required and must be an int64 integer')],
-    ['POST', '/v1/pets', '{"name":"x","categoryId":9223372036854775808}', KEY, error(400, 'invalid_body', 'categoryId is required and must be an int64 integer')],
-    ['POST', '/v1/pets', '{"name":"x","categoryId":1,"status":"lost"}', KEY, error(400, 'invalid_body', 'status must be one of available, pending, sold')],
+    [
+      'POST',
+      '/v1/pets',
+      '{"name":"x","categoryId":"1"}',
+      KEY,
+      error(400, 'invalid_body', 'categoryId is required and must be an int64 integer'),
+    ],
+    [
+      'POST',
+      '/v1/pets',
+      '{"name":"x","categoryId":9223372036854775808}',
+      KEY,
+      error(400, 'invalid_body', 'categoryId is required and must be an int64 integer'),
+    ],
+    [
+      'POST',
+      '/v1/pets',
+      '{"name":"x","categoryId":1,"status":"lost"}',
+      KEY,
+      error(400, 'invalid_body', 'status must be one of available, pending, sold'),
+    ],
     ['POST', '/v1/pets', '{"name":"x","categoryId":1,"colour":"red"}', KEY, error(400, 'invalid_body', 'unknown field colour')],
     ['GET', '/v1/pets/999', undefined, KEY, error(404, 'not_found', 'no animal with id 999')],
     ['GET', '/v1/pets/abc', undefined, KEY, error(404, 'not_found', 'no animal with id abc')],
@@ -130,7 +163,10 @@ describe('answers of the interface', () => {
   test('ids are int64, exact, from firstId; requests are recorded', async () => {
     const s = await start({ firstId: 9007199254740993n, seed: false });
     const created = await call(s, 'POST', '/v1/pets', { body: '{"name":"Rex","categoryId":9223372036854775807}' });
-    expect({ status: created.status, body: created.body }).toEqual({ status: 201, body: '{"id":9007199254740993,"name":"Rex","categoryId":9223372036854775807}' });
+    expect({ status: created.status, body: created.body }).toEqual({
+      status: 201,
+      body: '{"id":9007199254740993,"name":"Rex","categoryId":9223372036854775807}',
+    });
     const got = await call(s, 'GET', '/v1/pets/9007199254740993');
     expect(got.body).toBe(created.body);
     expect(s.requests.map(({ method, url, body }) => ({ method, url, body }))).toEqual([
@@ -149,7 +185,12 @@ describe('answers of the interface', () => {
 
 describe('faults', () => {
   test('a list of fixed answers, the last repeating; json keeps bigints exact', async () => {
-    const s = await start({ faults: [{ status: 503, body: 'busy' }, { status: 200, headers: { 'x-step': '2' }, json: { big: 2n ** 63n - 1n } }] });
+    const s = await start({
+      faults: [
+        { status: 503, body: 'busy' },
+        { status: 200, headers: { 'x-step': '2' }, json: { big: 2n ** 63n - 1n } },
+      ],
+    });
     const answers = [await call(s, 'GET', '/v1/pets'), await call(s, 'GET', '/v1/pets'), await call(s, 'GET', '/v1/pets')];
     expect(answers.map((a) => [a.status, a.body, a.headers?.['x-step']])).toEqual([
       [503, 'busy', undefined],
@@ -159,7 +200,10 @@ describe('faults', () => {
   });
 
   test('a function of the request; undefined serves from the store', async () => {
-    const s = await start({ faults: (request) => (request.method === 'POST' ? { status: 500, json: { code: 'internal', message: 'down', status: 500 } } : undefined) });
+    const s = await start({
+      faults: (request) =>
+        request.method === 'POST' ? { status: 500, json: { code: 'internal', message: 'down', status: 500 } } : undefined,
+    });
     expect((await call(s, 'GET', '/v1/pets/1')).status).toBe(200);
     expect((await call(s, 'POST', '/v1/pets', { body: '{"name":"x","categoryId":1}' })).status).toBe(500);
     expect(s.pets.size).toBe(4);

@@ -62,7 +62,8 @@ describe('the Prism contract run', () => {
       stdout: '{"id":5,"name":"Rex","categoryId":1,"status":"lost"}\n',
       stderr: '',
     });
-    const excerpt = '"{"type":"https://stoplight.io/prism/errors#VIOLATIONS","title":"Request/Response not valid","status":500,"detail":"Your …"';
+    const excerpt =
+      '"{"type":"https://stoplight.io/prism/errors#VIOLATIONS","title":"Request/Response not valid","status":500,"detail":"Your …"';
     expect(await petstore(['get', '5', '--json'])).toEqual({
       code: 1,
       stdout: '',

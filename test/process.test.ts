@@ -24,8 +24,11 @@ describe('process hygiene', () => {
     // 19 pets, under the default --limit of 20 (a full page would add a warning), and 95 kB, more than a pipe holds.
     const pets = Array.from({ length: 19 }, (_, i) => ({ ...PET, id: i + 1, name: 'x'.repeat(5000) }));
     server = await startPetService({ key: 'k', faults: [{ status: 200, json: pets }] });
-    const r = await spawnAsync('bash', ['-c', `"${process.execPath}" "${BIN}" list --json | head -c 1; exit \${PIPESTATUS[0]}`],
-      baseEnv({ PETSTORE_BASE_URL: server.baseUrl }));
+    const r = await spawnAsync(
+      'bash',
+      ['-c', `"${process.execPath}" "${BIN}" list --json | head -c 1; exit \${PIPESTATUS[0]}`],
+      baseEnv({ PETSTORE_BASE_URL: server.baseUrl }),
+    );
     expect(r.stdout).toBe('[');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -48,7 +51,8 @@ describe('process hygiene', () => {
 
   test('concurrent config set, unset, auth login and logout from many processes lose no update', async () => {
     const home = tempConfigHome();
-    const petstore = (args: string[], stdin = '') => spawnAsync(process.execPath, [BIN, ...args], baseEnv({ XDG_CONFIG_HOME: home, PETSTORE_API_KEY: '' }), stdin);
+    const petstore = (args: string[], stdin = '') =>
+      spawnAsync(process.execPath, [BIN, ...args], baseEnv({ XDG_CONFIG_HOME: home, PETSTORE_API_KEY: '' }), stdin);
     // Four writers at once, each setting its own environments one after another...
     const writers = Array.from({ length: 3 }, async (_, w) => {
       for (let i = 0; i < 8; i += 1) {
@@ -59,7 +63,9 @@ describe('process hygiene', () => {
     // ...while one more logs in and out of production and sets and unsets a scratch environment.
     const churn = (async () => {
       for (let i = 0; i < 3; i += 1) {
-        expect((await petstore(['auth', 'login', '--with-token', '--skip-verify', '--base-url', 'https://prod.example/v1'], `key-${i}\n`)).code).toBe(0);
+        expect(
+          (await petstore(['auth', 'login', '--with-token', '--skip-verify', '--base-url', 'https://prod.example/v1'], `key-${i}\n`)).code,
+        ).toBe(0);
         expect((await petstore(['config', 'set', 'base-url', 'https://scratch.example/v1', '--env', 'scratch'])).code).toBe(0);
         expect((await petstore(['config', 'unset', 'base-url', '--env', 'scratch'])).code).toBe(0);
       }

@@ -17,7 +17,20 @@ const numberish = fc.oneof(
   fc.string(),
   fc.integer({ min: -200, max: 200 }).map(String),
   fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }).map(String),
-  fc.constantFrom('1e3', '1.5', ' 1', '1 ', '0x10', '+5', '', '-', '007', '9223372036854775807', '9223372036854775808', '-9223372036854775808'),
+  fc.constantFrom(
+    '1e3',
+    '1.5',
+    ' 1',
+    '1 ',
+    '0x10',
+    '+5',
+    '',
+    '-',
+    '007',
+    '9223372036854775807',
+    '9223372036854775808',
+    '-9223372036854775808',
+  ),
 );
 
 async function expectRejected(argv: string[]) {
@@ -32,7 +45,10 @@ describe('flag properties', () => {
     await fc.assert(
       fc.asyncProperty(numberish, async (limit) => {
         if (!isLimitText(limit)) return expectRejected(['list', `--limit=${limit}`]);
-        const scope = nock(BASE).get('/v1/pets').query({ limit: String(Number(limit)) }).reply(200, []);
+        const scope = nock(BASE)
+          .get('/v1/pets')
+          .query({ limit: String(Number(limit)) })
+          .reply(200, []);
         const r = await run(['list', `--limit=${limit}`], { env: serviceEnv() });
         expect(r.code).toBe(0);
         expect(scope.isDone()).toBe(true);

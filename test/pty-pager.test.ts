@@ -33,7 +33,10 @@ function fakePager(name = 'pager'): { dir: string; file: string; record: (what: 
 }
 
 async function serve(pets = 2): Promise<NodeJS.ProcessEnv> {
-  server = await startPetService({ key: 'k', seed: Array.from({ length: pets }, (_, i) => ({ name: `Pet${i + 1}`, categoryId: 1, status: 'sold' as const })) });
+  server = await startPetService({
+    key: 'k',
+    seed: Array.from({ length: pets }, (_, i) => ({ name: `Pet${i + 1}`, categoryId: 1, status: 'sold' as const })),
+  });
   return { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k', PETSTORE_NO_DEPRECATION_WARNING: '1' };
 }
 
@@ -50,13 +53,19 @@ describe('data at a terminal goes through the pager', () => {
   test('PETSTORE_PAGER (split into words as a shell would): the table is its input; a warning comes after the pager has exited', async () => {
     const env = await serve(3);
     const pager = fakePager();
-    const run = runInPty(['list', '--limit', '2'], { env: { ...env, PAGER_RECORD: pager.dir, PETSTORE_PAGER: `${quote(pager.file)} --flag 'two words'` }, cols: 120 });
+    const run = runInPty(['list', '--limit', '2'], {
+      env: { ...env, PAGER_RECORD: pager.dir, PETSTORE_PAGER: `${quote(pager.file)} --flag 'two words'` },
+      cols: 120,
+    });
     expect(await run.exited).toBe(0);
     expect(pager.record('args')).toBe('--flag\ntwo words\n');
     expect(plain(pager.record('input')!)).toBe(`${TABLE.join('\n')}\n`);
     // Colours reach the pager, as they would reach the terminal.
     expect(pager.record('input')).toContain('\u001b[1mID');
-    expect(await run.text()).toEqual(['[pager done]', 'warning: showing one page of 2 pets; the service has more: --all fetches every page']);
+    expect(await run.text()).toEqual([
+      '[pager done]',
+      'warning: showing one page of 2 pets; the service has more: --all fetches every page',
+    ]);
   });
 
   test('PAGER when PETSTORE_PAGER is not set', async () => {
@@ -71,7 +80,9 @@ describe('data at a terminal goes through the pager', () => {
   test('neither set: less -FRX, with LESS=FRX for a less without options', async () => {
     const env = await serve();
     const pager = fakePager('less');
-    const run = runInPty(['list'], { env: { ...env, PAGER_RECORD: pager.dir, PETSTORE_PAGER: undefined, PATH: `${pager.dir}:${process.env.PATH}` } });
+    const run = runInPty(['list'], {
+      env: { ...env, PAGER_RECORD: pager.dir, PETSTORE_PAGER: undefined, PATH: `${pager.dir}:${process.env.PATH}` },
+    });
     expect(await run.exited).toBe(0);
     expect(pager.record('args')).toBe('-FRX\n');
     expect(pager.record('env')).toBe('LESS=FRX\n');
@@ -95,9 +106,12 @@ describe('data at a terminal goes through the pager', () => {
   test('auth status pages its record; its error (a rejected key, exit 4) comes after the pager', async () => {
     const env = await serve();
     const pager = fakePager();
-    const run = runInPty(['auth', 'status'], { env: { ...env, PETSTORE_API_KEY: 'wrong', PAGER_RECORD: pager.dir, PETSTORE_PAGER: pager.file }, cols: 120 });
+    const run = runInPty(['auth', 'status'], {
+      env: { ...env, PETSTORE_API_KEY: 'wrong', PAGER_RECORD: pager.dir, PETSTORE_PAGER: pager.file },
+      cols: 120,
+    });
     expect(await run.exited).toBe(4);
-    expect(plain(pager.record('input')!)).toMatch(/^Environment: +production\n[^]*\nCheck: +rejected \(HTTP 401\)\n$/);
+    expect(plain(pager.record('input')!)).toMatch(/^Environment: +production\n[\s\S]*\nCheck: +rejected \(HTTP 401\)\n$/);
     expect((await run.text()).slice(0, 2)).toEqual(['[pager done]', 'error: the service rejected the key of production (HTTP 401)']);
   });
 });
@@ -107,12 +121,21 @@ describe('no pager', () => {
     const env = await serve();
     const pager = fakePager();
     const out = path.join(pager.dir, 'out.tsv');
-    const toFile = runInPty(['list'], { env: { ...env, PETSTORE_PAGER: pager.file, PAGER_RECORD: pager.dir }, shell: `exec $PETSTORE > ${out}` });
+    const toFile = runInPty(['list'], {
+      env: { ...env, PETSTORE_PAGER: pager.file, PAGER_RECORD: pager.dir },
+      shell: `exec $PETSTORE > ${out}`,
+    });
     expect(await toFile.exited).toBe(0);
     expect(fs.readFileSync(out, 'utf8')).toBe('1\tPet1\t1\tsold\n2\tPet2\t1\tsold\n');
-    const piped = runInPty(['list', '--json'], { env: { ...env, PETSTORE_PAGER: pager.file, PAGER_RECORD: pager.dir }, shell: '$PETSTORE | cat', cols: 200 });
+    const piped = runInPty(['list', '--json'], {
+      env: { ...env, PETSTORE_PAGER: pager.file, PAGER_RECORD: pager.dir },
+      shell: '$PETSTORE | cat',
+      cols: 200,
+    });
     expect(await piped.exited).toBe(0);
-    expect(await piped.text()).toEqual(['[{"id":1,"name":"Pet1","categoryId":1,"status":"sold"},{"id":2,"name":"Pet2","categoryId":1,"status":"sold"}]']);
+    expect(await piped.text()).toEqual([
+      '[{"id":1,"name":"Pet1","categoryId":1,"status":"sold"},{"id":2,"name":"Pet2","categoryId":1,"status":"sold"}]',
+    ]);
     expect(pager.record('input')).toBeUndefined();
   });
 
@@ -133,7 +156,10 @@ describe('no pager', () => {
   });
 
   test('a pager that quits before reading (the user pressed q): a quiet end, exit 0', async () => {
-    server = await startPetService({ key: 'k', seed: Array.from({ length: 150 }, (_, i) => ({ name: `${i}`.padEnd(1000, 'x'), categoryId: 1 })) });
+    server = await startPetService({
+      key: 'k',
+      seed: Array.from({ length: 150 }, (_, i) => ({ name: `${i}`.padEnd(1000, 'x'), categoryId: 1 })),
+    });
     const env = { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' };
     // 100 KB of rows: more than a pipe holds, so that writing meets the pager gone (EPIPE).
     const run = runInPty(['list', '--limit', '100', '--format', 'tsv'], { env: { ...env, PETSTORE_PAGER: 'true' }, cols: 120 });
@@ -151,15 +177,23 @@ const hasLess = (() => {
   }
 })();
 
-test.skipIf(!hasLess)('the real less: a long table waits at its prompt; Ctrl-C is left to less; q ends it and petstore exits 0', async () => {
-  const env = await serve(60);
-  const run = runInPty(['list'], { env: { ...env, PETSTORE_PAGER: undefined, PAGER: undefined }, rows: 20 });
-  await run.waitFor('│ 16 │');
-  // Three times: the third would end petstore at once, taking the terminal from under less.
-  for (let i = 0; i < 3; i += 1) run.type('\u0003');
-  run.type('q');
-  expect(await run.exited).toBe(0);
-  const lines = await run.text();
-  expect(lines.slice(0, 4)).toEqual(['┌────┬───────┬─────────────┬────────┐', '│ ID │ NAME  │ CATEGORY ID │ STATUS │', '├────┼───────┼─────────────┼────────┤', '│ 1  │ Pet1  │ 1           │ sold   │']);
-  expect(lines.join('\n')).not.toContain('│ 60 │');
-});
+test.skipIf(!hasLess)(
+  'the real less: a long table waits at its prompt; Ctrl-C is left to less; q ends it and petstore exits 0',
+  async () => {
+    const env = await serve(60);
+    const run = runInPty(['list'], { env: { ...env, PETSTORE_PAGER: undefined, PAGER: undefined }, rows: 20 });
+    await run.waitFor('│ 16 │');
+    // Three times: the third would end petstore at once, taking the terminal from under less.
+    for (let i = 0; i < 3; i += 1) run.type('\u0003');
+    run.type('q');
+    expect(await run.exited).toBe(0);
+    const lines = await run.text();
+    expect(lines.slice(0, 4)).toEqual([
+      '┌────┬───────┬─────────────┬────────┐',
+      '│ ID │ NAME  │ CATEGORY ID │ STATUS │',
+      '├────┼───────┼─────────────┼────────┤',
+      '│ 1  │ Pet1  │ 1           │ sold   │',
+    ]);
+    expect(lines.join('\n')).not.toContain('│ 60 │');
+  },
+);

@@ -85,7 +85,10 @@ describe('a table at a terminal of 80 columns', () => {
 
 describe('output that is not the terminal is never cut', () => {
   test('redirected to a file: the rows (TSV) and a --format table keep the whole name; the terminal shows nothing', async () => {
-    const env = await serve([{ name: LONG, categoryId: 1, status: 'sold' }, { name: CJK, categoryId: 2 }]);
+    const env = await serve([
+      { name: LONG, categoryId: 1, status: 'sold' },
+      { name: CJK, categoryId: 2 },
+    ]);
     const dir = tempDir();
     const tsv = path.join(dir, 'pets.tsv');
     const table = path.join(dir, 'pets.txt');

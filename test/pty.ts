@@ -149,7 +149,9 @@ export interface GatedService {
  * answers it with `answer(method, url)`: a slow service whose slowness the
  * test controls, without sleeping.
  */
-export async function gatedService(answer: (method: string, url: string) => { status: number; json: unknown; headers?: Record<string, string> }): Promise<GatedService> {
+export async function gatedService(
+  answer: (method: string, url: string) => { status: number; json: unknown; headers?: Record<string, string> },
+): Promise<GatedService> {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   let arrive!: () => void;

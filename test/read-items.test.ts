@@ -68,7 +68,11 @@ describe('readItemBatches reads input exactly as given', () => {
   });
 
   test('the same in a JSON array', async () => {
-    const input = Buffer.concat([Buffer.from('[{"name":"x'), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":1},\n{"name":"y","categoryId":2}]')]);
+    const input = Buffer.concat([
+      Buffer.from('[{"name":"x'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('","categoryId":1},\n{"name":"y","categoryId":2}]'),
+    ]);
     const items = await fromBytes([input]);
     expect(items[0]).toMatchObject({ line: 1, index: 0, error: expect.stringMatching(/^not valid UTF-8: /) });
     expect(items[1]).toEqual({ line: 2, index: 1, value: { name: 'y', categoryId: 2n } });

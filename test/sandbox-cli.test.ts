@@ -41,7 +41,19 @@ describe('npm run sandbox', () => {
     const r = await spawnAsync(process.execPath, [SANDBOX, '--help'], { PATH: process.env.PATH });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    for (const flag of ['--port', '--key', '--first-id', '--no-seed', '--page-size', '--no-links', '--tls-cert', '--tls-key', '--drop-every', '--delay', '--help']) {
+    for (const flag of [
+      '--port',
+      '--key',
+      '--first-id',
+      '--no-seed',
+      '--page-size',
+      '--no-links',
+      '--tls-cert',
+      '--tls-key',
+      '--drop-every',
+      '--delay',
+      '--help',
+    ]) {
       expect(r.stdout).toContain(flag);
     }
   });
@@ -101,7 +113,11 @@ describe('npm run sandbox', () => {
   test('--delay 400: every answer comes late (a 200 ms --timeout gives up), --drop-every still applies', async () => {
     const { baseUrl, stderr } = await sandbox(['--key', 'cli-key', '--no-seed', '--delay', '400', '--drop-every', '2']);
     const host = new URL(baseUrl).host;
-    expect(await petstore(['list', '--timeout', '200'], baseUrl)).toEqual({ code: 1, stdout: '', stderr: `error: request to ${host} timed out after 200 ms\n` });
+    expect(await petstore(['list', '--timeout', '200'], baseUrl)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: request to ${host} timed out after 200 ms\n`,
+    });
     const codes = [];
     for (const name of ['a', 'b']) codes.push((await petstore(['add', '--name', name, '--category-id', '1'], baseUrl)).code);
     expect(codes).toEqual([0, 1]);
@@ -111,7 +127,14 @@ describe('npm run sandbox', () => {
 
   test('--tls-cert and --tls-key serve https', async () => {
     const pki = await createTestPki();
-    const { baseUrl } = await sandbox(['--key', 'cli-key', '--tls-cert', path.join(pki.dir, 'server.cert.pem'), '--tls-key', path.join(pki.dir, 'server.key.pem')]);
+    const { baseUrl } = await sandbox([
+      '--key',
+      'cli-key',
+      '--tls-cert',
+      path.join(pki.dir, 'server.cert.pem'),
+      '--tls-key',
+      path.join(pki.dir, 'server.key.pem'),
+    ]);
     expect(baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/v1$/);
     const r = await petstore(['get', '1', '--json'], baseUrl, { NODE_EXTRA_CA_CERTS: pki.caFile });
     expect(r).toEqual({ code: 0, stdout: '{"id":1,"name":"Rex","categoryId":1,"status":"available"}\n', stderr: '' });

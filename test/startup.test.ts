@@ -31,7 +31,9 @@ function resolvedModules(args: string[], configHome: string): { specifiers: stri
 /** A config folder with a stored config file, so that reading settings needs conf. */
 function storedConfigHome(): string {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-test-'));
-  const r = spawnSync(process.execPath, [BIN, 'config', 'set', 'base-url', 'http://127.0.0.1:9/v1'], { env: { PATH: process.env.PATH, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: home } });
+  const r = spawnSync(process.execPath, [BIN, 'config', 'set', 'base-url', 'http://127.0.0.1:9/v1'], {
+    env: { PATH: process.env.PATH, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: home },
+  });
   expect(r.status).toBe(0);
   return home;
 }
@@ -65,7 +67,10 @@ test('a clone that was not built says how to build it', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-unbuilt-'));
   fs.mkdirSync(path.join(root, 'bin'));
   for (const name of fs.readdirSync(path.dirname(BIN))) fs.copyFileSync(path.join(path.dirname(BIN), name), path.join(root, 'bin', name));
-  const r = spawnSync(process.execPath, [path.join(root, 'bin', 'petstore.js'), '--help'], { env: { PATH: process.env.PATH }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(root, 'bin', 'petstore.js'), '--help'], {
+    env: { PATH: process.env.PATH },
+    encoding: 'utf8',
+  });
   expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
     status: 1,
     stdout: '',
@@ -78,7 +83,10 @@ test('--verbose and PETSTORE_DEBUG=1 stack traces name the src/ files (source ma
     [['list', '--base-url', 'http://127.0.0.1:9/v1', '--retries', '0', '--verbose'], {}],
     [['list', '--base-url', 'http://127.0.0.1:9/v1', '--retries', '0'], { PETSTORE_DEBUG: '1' }],
   ] as const) {
-    const r = spawnSync(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, PETSTORE_API_KEY: 'k', ...env }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH, PETSTORE_API_KEY: 'k', ...env },
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/\n {4}at .*\(.*src\/api\/client\.ts:\d+:\d+\)\n/);
   }

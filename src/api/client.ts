@@ -102,7 +102,8 @@ export class PetstoreClient {
     this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(timeout)]);
     this.baseHeaders = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json', 'user-agent': options.userAgent };
     const host = options.baseUrl.host;
-    const tooLarge = () => new RequestError(`response from ${host} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; aborted`, 'body_too_large');
+    const tooLarge = () =>
+      new RequestError(`response from ${host} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; aborted`, 'body_too_large');
     this.limits = { maxBytes: MAX_BODY_BYTES, tooLarge };
   }
 
@@ -130,12 +131,18 @@ export class PetstoreClient {
     const started = log ? performance.now() : 0;
     if (log) {
       log(`> ${request.method} ${url.href}`);
-      for (const [name, value] of Object.entries(headers)) log(`> ${name}: ${name.toLowerCase() === 'authorization' ? 'Bearer [redacted]' : value}`);
+      for (const [name, value] of Object.entries(headers))
+        log(`> ${name}: ${name.toLowerCase() === 'authorization' ? 'Bearer [redacted]' : value}`);
     }
     try {
       const path = `${url.pathname}${url.search}`;
       const waited = this.options.onWait?.(url.host);
-      const answer = exchange(this.dispatcher, { origin: this.origin, path, method: request.method, headers, body: request.body }, signal, this.limits);
+      const answer = exchange(
+        this.dispatcher,
+        { origin: this.origin, path, method: request.method, headers, body: request.body },
+        signal,
+        this.limits,
+      );
       const response = await (waited ? answer.finally(waited) : answer);
       response.url = url.href;
       log?.(`< HTTP ${response.status} (${Math.round(performance.now() - started)} ms, ${Buffer.byteLength(response.text)} bytes)`);
@@ -203,8 +210,12 @@ export class PetstoreClient {
     // undici follows no redirect without its redirect interceptor, which is not
     // installed: a redirect could carry the key to another origin.
     if (status >= 300 && status < 400) {
-      const location = first(response.headers['location']);
-      return new RequestError(`the service answered HTTP ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed`, 'redirect', status);
+      const location = first(response.headers.location);
+      return new RequestError(
+        `the service answered HTTP ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed`,
+        'redirect',
+        status,
+      );
     }
     const parsed = ServiceErrorBody.safeParse(tryParse(response.text));
     if (status === 404 && (notFound === 'route' || !parsed.success)) {
@@ -230,7 +241,11 @@ export class PetstoreClient {
     const data = parseBody(response);
     const checked = expected.schema.safeParse(data);
     if (!checked.success) {
-      throw new RequestError(`unexpected response (HTTP ${response.status}): ${describeIssue(checked.error, expected.root)}`, 'unexpected_response', response.status);
+      throw new RequestError(
+        `unexpected response (HTTP ${response.status}): ${describeIssue(checked.error, expected.root)}`,
+        'unexpected_response',
+        response.status,
+      );
     }
     // The checked value is returned as parsed, not zod's copy, so that key order
     // and unknown fields reach `--json` exactly as the service sent them.
@@ -253,8 +268,8 @@ export class PetstoreClient {
 
   private noticeDeprecation(headers: Exchange['headers']): void {
     if (this.warnedDeprecation) return;
-    const deprecation = first(headers['deprecation']);
-    const sunset = first(headers['sunset']);
+    const deprecation = first(headers.deprecation);
+    const sunset = first(headers.sunset);
     if (!deprecation && !sunset) return;
     this.warnedDeprecation = true;
     const parts: string[] = [];

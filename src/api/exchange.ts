@@ -25,7 +25,11 @@ export class BodyReadError extends RequestError {
     readonly headers: Exchange['headers'],
     override readonly cause: unknown,
   ) {
-    super(cause instanceof Error ? cause.message : String(cause), cause instanceof CliError ? cause.code : 'body_read_failed', answeredStatus);
+    super(
+      cause instanceof Error ? cause.message : String(cause),
+      cause instanceof CliError ? cause.code : 'body_read_failed',
+      answeredStatus,
+    );
   }
 }
 

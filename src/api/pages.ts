@@ -34,7 +34,10 @@ export class PageTrail {
       throw new RequestError(`refusing to follow the next page link to another origin: ${next.origin}`, 'cross_origin_link');
     }
     if (this.seen.has(next.href)) {
-      throw new RequestError(`stopped at page ${this.page}: the next page link repeats a page already fetched (${next.href})`, 'repeated_page');
+      throw new RequestError(
+        `stopped at page ${this.page}: the next page link repeats a page already fetched (${next.href})`,
+        'repeated_page',
+      );
     }
     if (this.page >= MAX_PAGES) {
       throw new RequestError(`stopped after ${MAX_PAGES} pages: the service still links a next page (${next.href})`, 'too_many_pages');

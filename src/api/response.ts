@@ -20,7 +20,7 @@ export function retryHint(response: Exchange): string | undefined {
 
 /** The RFC 8288 `rel="next"` target of a Link header, resolved against the request URL. */
 export function nextLink(headers: Exchange['headers'], requestUrl: URL): URL | undefined {
-  const values = headers['link'];
+  const values = headers.link;
   const text = Array.isArray(values) ? values.join(', ') : values;
   if (!text) return undefined;
   let target: string | undefined;
@@ -84,6 +84,10 @@ export function parseBody(response: Exchange): unknown {
   try {
     return parseJson(response.text);
   } catch {
-    throw new RequestError(`unexpected response (HTTP ${response.status}): malformed JSON: ${describeBody(response)}`, 'unexpected_response', response.status);
+    throw new RequestError(
+      `unexpected response (HTTP ${response.status}): malformed JSON: ${describeBody(response)}`,
+      'unexpected_response',
+      response.status,
+    );
   }
 }

@@ -12,9 +12,20 @@ import { interceptors, type Dispatcher, type RetryHandler } from 'undici';
 export const RETRY_STATUS_CODES = [408, 429, 502, 503, 504];
 /** Connection errors after which a GET may be sent again. */
 const GET_ERROR_CODES = [
-  'ECONNRESET', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETDOWN', 'ENETUNREACH', 'EHOSTDOWN',
-  'EHOSTUNREACH', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETDOWN',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'EHOSTUNREACH',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
 ];
 /** Errors that prove no byte of the request reached the server. */
 const NEVER_CONNECTED_CODES = ['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT'];
@@ -92,8 +103,10 @@ export function retryInterceptor(options: RetryPolicyOptions): Dispatcher.Dispat
     }
     const backoff = Math.min(BASE_DELAY_MS * 2 ** (state.counter - 1), MAX_BACKOFF_MS) * random();
     const delay = asked ?? backoff;
-    options.log?.(`* retry ${state.counter} of ${options.retries} in ${Math.round(delay)} ms (${statusCode ? `HTTP ${statusCode}` : code})`);
-    return setTimeout(() => callback(null), delay) as unknown as void;
+    options.log?.(
+      `* retry ${state.counter} of ${options.retries} in ${Math.round(delay)} ms (${statusCode ? `HTTP ${statusCode}` : code})`,
+    );
+    return setTimeout(() => callback(null), delay) as unknown as undefined;
   };
   return interceptors.retry({
     retry,

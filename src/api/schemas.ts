@@ -20,10 +20,9 @@ const MISSING = 'required field missing';
 const missingOr = (message: string) => (issue: { input?: unknown }) => (issue.input === undefined ? MISSING : message);
 
 /** Interface type "integer, format int64", held as a bigint. */
-export const Int64 = z.bigint({ error: missingOr('must be an integer (int64)') }).check(
-  z.gte(INT64_MIN, `must be at least ${INT64_MIN}`),
-  z.lte(INT64_MAX, `must be at most ${INT64_MAX}`),
-);
+export const Int64 = z
+  .bigint({ error: missingOr('must be an integer (int64)') })
+  .check(z.gte(INT64_MIN, `must be at least ${INT64_MIN}`), z.lte(INT64_MAX, `must be at most ${INT64_MAX}`));
 
 /**
  * An int64 written by a user as decimal digits (an optional minus sign, no
@@ -31,7 +30,10 @@ export const Int64 = z.bigint({ error: missingOr('must be an integer (int64)') }
  * outside the int64 range.
  */
 export const Int64Text = z.pipe(
-  z.pipe(z.string().check(z.regex(/^-?\d+$/, 'must be an integer written as decimal digits')), z.transform((text: string) => BigInt(text))),
+  z.pipe(
+    z.string().check(z.regex(/^-?\d+$/, 'must be an integer written as decimal digits')),
+    z.transform((text: string) => BigInt(text)),
+  ),
   Int64,
 );
 
@@ -88,7 +90,13 @@ export type ListPetsQuery = z.infer<typeof ListPetsQuery>;
  * read as a number and then checked by `schema` (its bounds).
  */
 export function wholeNumberText<T extends z.ZodMiniType<number, number>>(schema: T, message: string) {
-  return z.pipe(z.pipe(z.string().check(z.regex(/^\d+$/, message)), z.transform((text: string) => Number(text))), schema);
+  return z.pipe(
+    z.pipe(
+      z.string().check(z.regex(/^\d+$/, message)),
+      z.transform((text: string) => Number(text)),
+    ),
+    schema,
+  );
 }
 
 /** Decimal text for `--limit`: digits only, then checked against the limit bounds. */
@@ -98,10 +106,7 @@ export const LimitText = wholeNumberText(Limit, LIMIT_RANGE);
 export function describeIssue(error: z.core.$ZodError, root: string): string {
   const issue = error.issues[0];
   if (!issue) return `${root}: invalid`;
-  const path = issue.path.reduce<string>(
-    (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}.${String(part)}`),
-    root,
-  );
+  const path = issue.path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : `${acc}.${String(part)}`), root);
   if (issue.code === 'unrecognized_keys') return `${path}: unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
   const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
   return `${path}: ${missing ? MISSING : issue.message}`;

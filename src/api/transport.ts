@@ -26,7 +26,11 @@ export interface Timeouts {
 
 /** A network failure whose message comes with a hint line, such as how to trust a CA. Exit 1. */
 export class NetworkError extends RequestError {
-  constructor(message: string, code: string, override readonly hint?: string) {
+  constructor(
+    message: string,
+    code: string,
+    override readonly hint?: string,
+  ) {
     super(message, code);
   }
 }
@@ -54,14 +58,19 @@ export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefi
     proxy = undefined;
   }
   if (!proxy || (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') || !proxy.hostname) {
-    throw new UsageError(`invalid value for ${variable}: it must be a proxy URL such as http://proxy.example:3128 (the value is not shown)`);
+    throw new UsageError(
+      `invalid value for ${variable}: it must be a proxy URL such as http://proxy.example:3128 (the value is not shown)`,
+    );
   }
   return { url: proxy, variable };
 }
 
 /** True when a NO_PROXY entry covers `url`'s host and port. */
 function listedInNoProxy(url: URL, noProxy: string): boolean {
-  const host = url.hostname.replace(/^\[(.+)\]$/, '$1').replace(/(.)\.$/, '$1').toLowerCase();
+  const host = url.hostname
+    .replace(/^\[(.+)\]$/, '$1')
+    .replace(/(.)\.$/, '$1')
+    .toLowerCase();
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
   return noProxy.split(/[,\s]+/).some((entry) => {
     if (!entry) return false;
@@ -145,7 +154,10 @@ export function describeNetworkFailure(error: unknown, host: string, proxy?: Pro
     return new NetworkError(`cannot verify the TLS certificate of ${whose}: ${problem} (${tlsCode})`, 'tls_certificate', TRUST_HINT);
   }
   if (code && (/^ERR_SSL_/.test(code) || code === 'EPROTO')) {
-    return new RequestError(`the TLS handshake with ${proxy?.url.protocol === 'https:' ? whose : host} failed (${code}); is it an https server?`, 'tls_failed');
+    return new RequestError(
+      `the TLS handshake with ${proxy?.url.protocol === 'https:' ? whose : host} failed (${code}); is it an https server?`,
+      'tls_failed',
+    );
   }
   if (code === 'UND_ERR_HEADERS_OVERFLOW') {
     return new RequestError(
@@ -168,12 +180,16 @@ export function describeNetworkFailure(error: unknown, host: string, proxy?: Pro
       );
     }
     if (refused) return new RequestError(`${viaProxy} could not open a tunnel to ${host}: HTTP ${refused[1]}`, 'proxy_refused');
-    if (code === 'UND_ERR_PRX_CONN') return new RequestError(`${viaProxy} closed the connection before a tunnel to ${host} was open`, 'proxy_failed');
+    if (code === 'UND_ERR_PRX_CONN')
+      return new RequestError(`${viaProxy} closed the connection before a tunnel to ${host} was open`, 'proxy_failed');
     if (code && UNREACHABLE_CODES.includes(code)) return new RequestError(`cannot reach ${viaProxy}: ${code}`, 'network_error');
   }
   // The connection was open and the request may have been read: not "cannot reach".
   if (code && DROPPED_CODES.includes(code)) {
-    return new RequestError(`the connection to ${host} closed before its answer came (${code}); the request may have reached it`, 'connection_closed');
+    return new RequestError(
+      `the connection to ${host} closed before its answer came (${code}); the request may have reached it`,
+      'connection_closed',
+    );
   }
   return new RequestError(`cannot reach ${host}: ${code ?? message}`, 'network_error');
 }

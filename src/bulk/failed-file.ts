@@ -48,7 +48,6 @@ export class FailedWriteError extends Error {
 const SLICE = 1 << 20;
 const errnoCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
 
-
 /** Writes all of `text` to `fd`, synchronously. */
 function writeAll(fd: number, text: string): void {
   const data = Buffer.from(text);
@@ -84,7 +83,11 @@ export class FailedFile {
         release = await lockfile.lock(file, { realpath: false, retries: 0, stale: 30_000 });
       } catch (error) {
         if (errnoCode(error) === 'ELOCKED') {
-          throw new UsageError(`--failed ${file} is being written by another petstore add --file; give each load its own file`, undefined, 'failed_file_locked');
+          throw new UsageError(
+            `--failed ${file} is being written by another petstore add --file; give each load its own file`,
+            undefined,
+            'failed_file_locked',
+          );
         }
         throw new UsageError(`cannot write --failed ${file}: ${errnoCode(error)}`);
       }

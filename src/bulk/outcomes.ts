@@ -33,7 +33,8 @@ export function resolveItem(item: InputItem): ResolvedItem {
   const line = item.value;
   if (!isFailedLine(line)) return item;
   const previous = (OUTCOMES.includes(line.outcome as string) ? line.outcome : 'failed') as Outcome;
-  const source = line.item === null && typeof line.text === 'string' ? itemFromText(line.text, item.line, item.index) : { ...item, value: line.item };
+  const source =
+    line.item === null && typeof line.text === 'string' ? itemFromText(line.text, item.line, item.index) : { ...item, value: line.item };
   return { ...source, previous, record: line };
 }
 
@@ -56,7 +57,11 @@ export function classifySendError(error: unknown): SendResult {
   const success = status !== null && status >= 200 && status < 300;
   if (error instanceof BodyReadError) {
     if (success && error.code === 'body_too_large') return { outcome: 'created_unreadable', status, why: describeCause(error.cause) };
-    const report = { code: error.code, message: `the service answered HTTP ${error.answeredStatus}, then ${describeCause(error.cause)}`, status: error.answeredStatus };
+    const report = {
+      code: error.code,
+      message: `the service answered HTTP ${error.answeredStatus}, then ${describeCause(error.cause)}`,
+      status: error.answeredStatus,
+    };
     return success ? { outcome: 'unknown', report } : { outcome: 'failed', report };
   }
   if (success) return { outcome: 'created_unreadable', status, why: (error as Error).message };
@@ -64,7 +69,11 @@ export function classifySendError(error: unknown): SendResult {
   if (error instanceof ServiceError) return { outcome: 'failed', report, authFailure: error.status === 401 ? error : undefined };
   if (error instanceof RequestError && error.status !== null) return { outcome: 'failed', report };
   if (error instanceof RequestError && error.notSent) return { outcome: 'not_sent', report };
-  if (error instanceof InterruptedError) return { outcome: 'unknown', report: { code: 'interrupted', message: 'sent, then the load was stopped before the service answered', status: null } };
+  if (error instanceof InterruptedError)
+    return {
+      outcome: 'unknown',
+      report: { code: 'interrupted', message: 'sent, then the load was stopped before the service answered', status: null },
+    };
   return { outcome: 'unknown', report };
 }
 

@@ -136,7 +136,11 @@ class ItemReader {
     } else if (this.mode === 'array') {
       // An element the input ended in is reported with its text, complete or not, and never sent.
       const text = rest.trim();
-      out.push(text ? { line: this.partLine, index: this.index, error: 'the input ends inside the JSON array', text } : { line: this.line, error: 'the input ends inside the JSON array' });
+      out.push(
+        text
+          ? { line: this.partLine, index: this.index, error: 'the input ends inside the JSON array', text }
+          : { line: this.line, error: 'the input ends inside the JSON array' },
+      );
     }
   }
 
@@ -160,8 +164,7 @@ class ItemReader {
 
   private ndjson(chunk: Buffer, from: number, out: InputItem[]): void {
     let start = from;
-    let newline: number;
-    while ((newline = chunk.indexOf(NEWLINE, start)) !== -1) {
+    for (let newline = chunk.indexOf(NEWLINE, start); newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
       const piece = chunk.subarray(start, newline);
       let item: InputItem | undefined;
       if (this.spanning.empty) item = itemFromBytes(piece, this.line);
@@ -199,7 +202,7 @@ class ItemReader {
         else if (b === 0x22 /* " */) this.inString = false;
         continue;
       }
-      if (this.depth === 0 && (b === 0x2c /* , */ || b === 0x5d /* ] */)) {
+      if (this.depth === 0 && (b === 0x2c /* , */ || b === 0x5d) /* ] */) {
         const piece = chunk.subarray(elementStart, i);
         let item: InputItem | undefined;
         if (this.spanning.empty) item = itemFromBytes(piece, this.partLine, this.index);

@@ -34,6 +34,7 @@ const SHELLS: readonly Shell[] = [
     name: 'zsh',
     title: 'zsh',
     install: [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion the user types, not a template
       'petstore completion zsh > "${fpath[1]}/_petstore"   # a folder on $fpath, before compinit runs',
       "echo 'source <(petstore completion zsh)' >> ~/.zshrc   # after compinit",
     ],
@@ -48,7 +49,10 @@ const SHELLS: readonly Shell[] = [
   {
     name: 'powershell',
     title: 'PowerShell',
-    install: ['petstore completion powershell >> $PROFILE', 'petstore completion powershell | Out-String | Invoke-Expression   # this session only'],
+    install: [
+      'petstore completion powershell >> $PROFILE',
+      'petstore completion powershell | Out-String | Invoke-Expression   # this session only',
+    ],
     script: async () => (await import('../completion/powershell.js')).powershellScript,
   },
 ];
@@ -63,7 +67,11 @@ export function newCompletionCommand(f: Factory) {
   for (const shell of SHELLS) {
     const command = new Command(shell.name)
       .description(`Print the completion script for ${shell.title}`)
-      .addHelpText('after', `\nTo install it, run one of:\n${shell.install.map((line) => `  ${line}`).join('\n')}\n` + examples(`petstore completion ${shell.name}`, shell.install[0]!))
+      .addHelpText(
+        'after',
+        `\nTo install it, run one of:\n${shell.install.map((line) => `  ${line}`).join('\n')}\n` +
+          examples(`petstore completion ${shell.name}`, shell.install[0]!),
+      )
       .action(async () => {
         const [{ completionSpecs }, render] = await Promise.all([import('../completion/tree.js'), shell.script()]);
         f.io.writeOut(render(completionSpecs(rootOf(command))));
@@ -81,7 +89,8 @@ export function newCompleteCommand(f: Factory) {
     .description('Print the values shell completion offers, one a line (used by the completion scripts)')
     .argument('<source>', `what to print: ${SOURCES.join(', ')}`)
     .action(async (source) => {
-      if (!SOURCES.includes(source as ValueSource)) throw new UsageError(`unknown completion source "${source}" (allowed: ${SOURCES.join(', ')})`);
+      if (!SOURCES.includes(source as ValueSource))
+        throw new UsageError(`unknown completion source "${source}" (allowed: ${SOURCES.join(', ')})`);
       await printEnvironmentNames(f);
     });
 }

@@ -18,7 +18,11 @@ export function commandPath(command: CommandUnknownOpts): string {
 function unknownCommand(parent: CommandUnknownOpts, name: string): UsageError {
   const names = parent.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden).map((c) => c.name());
   if (names.length === 0) {
-    return new UsageError(`"${commandPath(parent)}" has no subcommands (found "${name}")`, `Run "${commandPath(parent)} --help" for its usage.`, 'unknown_command');
+    return new UsageError(
+      `"${commandPath(parent)}" has no subcommands (found "${name}")`,
+      `Run "${commandPath(parent)} --help" for its usage.`,
+      'unknown_command',
+    );
   }
   const near = closest(name, names);
   return new UsageError(

@@ -58,7 +58,10 @@ export function describeOption(option: { description?: string; argChoices?: stri
 }
 
 /** Adds the output flags of a command that prints data of `shape`: `--format` and `--jq`. */
-export function withOutputFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>, shape: OutputShape) {
+export function withOutputFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+  shape: OutputShape,
+) {
   const formats = formatsFor(shape);
   const description =
     shape === 'stream'

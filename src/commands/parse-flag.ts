@@ -22,5 +22,9 @@ export function parseFlag<T extends z.ZodMiniType>(schema: T, text: string, flag
 export function parseWholeNumber(text: string | undefined, bounds: Bounds, flag: string): number {
   if (text === undefined) return bounds.default;
   const message = rangeMessage(bounds);
-  return parseFlag(wholeNumberText(z.number().check(z.int(message), z.gte(bounds.min, message), z.lte(bounds.max, message)), message), text, flag);
+  return parseFlag(
+    wholeNumberText(z.number().check(z.int(message), z.gte(bounds.min, message), z.lte(bounds.max, message)), message),
+    text,
+    flag,
+  );
 }

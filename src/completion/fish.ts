@@ -14,9 +14,13 @@ const described = (name: string, description: string) => q(`${name}\t${descripti
 export function fishScript(specs: readonly CommandSpec[]): string {
   const commands = specs
     .filter((spec) => spec.commands.length > 0)
-    .map((spec) => `        case ${q(spec.path.join(' '))}\n            printf '%s\\n' ${spec.commands.map((c) => described(c.name, c.description)).join(' ')}`);
+    .map(
+      (spec) =>
+        `        case ${q(spec.path.join(' '))}\n            printf '%s\\n' ${spec.commands.map((c) => described(c.name, c.description)).join(' ')}`,
+    );
   const flags = specs.map(
-    (spec) => `        case ${q(spec.path.join(' '))}\n            printf '%s\\n' ${spec.flags.map((flag) => described(flag.names[0]!, flag.description)).join(' ')}`,
+    (spec) =>
+      `        case ${q(spec.path.join(' '))}\n            printf '%s\\n' ${spec.flags.map((flag) => described(flag.names[0]!, flag.description)).join(' ')}`,
   );
   const values = valueCases(specs).map(({ keys, value }) => {
     const words = valueWords(value);

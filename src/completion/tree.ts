@@ -43,7 +43,7 @@ export interface CommandSpec {
   takesArguments: boolean;
 }
 
-function valueOf(option: Option): ValueCompletion | undefined {
+function valueCompletionOf(option: Option): ValueCompletion | undefined {
   if (!option.required) return undefined;
   const source = valueSourceOf(option);
   if (source) return { kind: 'source', source };
@@ -53,7 +53,7 @@ function valueOf(option: Option): ValueCompletion | undefined {
 
 function flagOf(option: Option, inherited: boolean): FlagSpec {
   const names = [option.long, option.short].filter((name): name is string => name !== undefined);
-  return { names, description: option.description, value: valueOf(option), inherited };
+  return { names, description: option.description, value: valueCompletionOf(option), inherited };
 }
 
 /**
@@ -72,7 +72,13 @@ export function completionSpecs(program: CommandUnknownOpts): CommandSpec[] {
       commands: subcommands.map((sub) => ({ name: sub.name(), description: sub.description() })),
       flags: [
         ...help.visibleOptions(command).map((option) => flagOf(option, path.length === 0)),
-        ...(path.length === 0 ? [] : program.createHelp().visibleOptions(program).filter((o) => o.long !== '--help').map((o) => flagOf(o, true))),
+        ...(path.length === 0
+          ? []
+          : program
+              .createHelp()
+              .visibleOptions(program)
+              .filter((o) => o.long !== '--help')
+              .map((o) => flagOf(o, true))),
       ],
       takesArguments: subcommands.length === 0 && command.registeredArguments.length > 0,
     });

@@ -14,10 +14,15 @@ export function zshScript(specs: readonly CommandSpec[]): string {
   const commands = specs
     .filter((spec) => spec.commands.length > 0)
     .map((spec) => `    (${q(spec.path.join(' '))}) reply=(${spec.commands.map((c) => described(c.name, c.description)).join(' ')}) ;;`);
-  const flags = specs.map((spec) => `    (${q(spec.path.join(' '))}) reply=(${spec.flags.map((flag) => described(flag.names[0]!, flag.description)).join(' ')}) ;;`);
+  const flags = specs.map(
+    (spec) =>
+      `    (${q(spec.path.join(' '))}) reply=(${spec.flags.map((flag) => described(flag.names[0]!, flag.description)).join(' ')}) ;;`,
+  );
   const values = valueCases(specs).map(({ keys, value }) => {
     const patterns = keys.map((key) => (key.startsWith('* ') ? `*${q(key.slice(1))}` : q(key))).join('|');
-    return `    (${patterns}) reply=(${valueWords(value).map((word) => q(word)).join(' ')}) ;;`;
+    return `    (${patterns}) reply=(${valueWords(value)
+      .map((word) => q(word))
+      .join(' ')}) ;;`;
   });
   const withArguments = specs.filter((spec) => spec.takesArguments).map((spec) => q(spec.path.join(' ')));
   return `#compdef petstore

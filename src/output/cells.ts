@@ -10,7 +10,8 @@ import { sanitizeText } from '../text.js';
 export function cellText(value: unknown): string {
   if (value === undefined || value === null) return '-';
   if (typeof value === 'string') return sanitizeText(value);
-  if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean' || value instanceof JsonNumber) return String(value);
+  if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean' || value instanceof JsonNumber)
+    return String(value);
   return sanitizeText(stringifyJson(value));
 }
 

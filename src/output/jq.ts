@@ -59,7 +59,8 @@ export class JqFilter {
     let errors = lines.filter((line) => line.startsWith('jq: error')).map((line) => line.replace(/^jq: error(?: \(at [^)]*\))?: /, ''));
     let messages = lines.filter((line) => !line.startsWith('jq: error'));
     // halt_error writes its message without jq's prefix.
-    if (result.exitCode !== 0 && errors.length === 0) [errors, messages] = [messages.length ? messages : [`jq stopped with exit status ${result.exitCode}`], []];
+    if (result.exitCode !== 0 && errors.length === 0)
+      [errors, messages] = [messages.length ? messages : [`jq stopped with exit status ${result.exitCode}`], []];
     for (const message of messages) out.warn(`jq: ${message}`, 'jq_message');
     const text = formatResults(result.stdout, out.isTTY);
     // jq's exit status is that of its last input: an error on an earlier one shows only on stderr.

@@ -117,7 +117,8 @@ export class Pager {
         if (kept === undefined) return resolve();
         this.direct = true;
         this.kept = undefined;
-        if (command.chosen) fallback.warn(`cannot start the pager "${file}": ${error.code ?? error.message}; printing directly`, 'pager_failed');
+        if (command.chosen)
+          fallback.warn(`cannot start the pager "${file}": ${error.code ?? error.message}; printing directly`, 'pager_failed');
         if (kept.length) fallback.write(kept.join(''));
         resolve();
       });

@@ -46,7 +46,12 @@ function fields(item: Item, view: View): Array<[string, unknown, Column | undefi
   const listed = view.columns.map((c): [string, unknown, Column] => [c.label ?? c.key, item[c.key], c]);
   if (!view.showOtherFields) return listed;
   const known = new Set(view.columns.map((c) => c.key));
-  return [...listed, ...Object.keys(item).filter((key) => !known.has(key)).map((key): [string, unknown, undefined] => [key, item[key], undefined])];
+  return [
+    ...listed,
+    ...Object.keys(item)
+      .filter((key) => !known.has(key))
+      .map((key): [string, unknown, undefined] => [key, item[key], undefined]),
+  ];
 }
 
 /** Items as tab-separated rows of the view's columns: no header, colour or borders. */
@@ -74,7 +79,9 @@ async function keyValue(out: OutputTarget, items: readonly Item[], view: View): 
     }
     const width = Math.max(...entries.map(([key]) => displayWidth(key))) + 1;
     blocks.push(
-      entries.map(([key, value, column]) => `${chalk.dim(`${key}:`.padEnd(width))} ${column?.colour ? column.colour(chalk, value) : value}\n`).join(''),
+      entries
+        .map(([key, value, column]) => `${chalk.dim(`${key}:`.padEnd(width))} ${column?.colour ? column.colour(chalk, value) : value}\n`)
+        .join(''),
     );
   }
   return blocks.join('\n');
@@ -84,7 +91,12 @@ async function table(out: OutputTarget, items: readonly Item[], view: View): Pro
   if (items.length === 0) return `${view.empty}\n`;
   const rows = items.map((item) => view.columns.map((c) => cellText(item[c.key])));
   const headers = view.columns.map((c) => c.header);
-  const fitted = fitColumns(headers, rows, view.columns.map((c) => Boolean(c.shrinks)), out.columns);
+  const fitted = fitColumns(
+    headers,
+    rows,
+    view.columns.map((c) => Boolean(c.shrinks)),
+    out.columns,
+  );
   const chalk = await chalkFor(out);
   const paints = view.columns.map((c) => (c.colour ? (text: string) => c.colour!(chalk, text) : undefined));
   return drawTable(headers, fitted, (text) => chalk.bold(text), paints);

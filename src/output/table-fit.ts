@@ -14,7 +14,12 @@ const borderWidth = (columns: number) => 3 * columns + 1;
  * already, when `terminalColumns` is undefined, or when nothing may shrink.
  * Other columns are never cut; a shrinkable column keeps at least its header's width.
  */
-export function fitColumns(headers: readonly string[], rows: string[][], shrinks: readonly boolean[], terminalColumns: number | undefined): string[][] {
+export function fitColumns(
+  headers: readonly string[],
+  rows: string[][],
+  shrinks: readonly boolean[],
+  terminalColumns: number | undefined,
+): string[][] {
   if (terminalColumns === undefined || !shrinks.some(Boolean)) return rows;
   const widths = headers.map((h) => displayWidth(h));
   for (const row of rows) {
@@ -27,7 +32,10 @@ export function fitColumns(headers: readonly string[], rows: string[][], shrinks
   if (excess <= 0) return rows;
   // Shrink the widest shrinkable columns first, down to their header's width.
   const limits = [...widths];
-  const shrinkable = headers.map((_, i) => i).filter((i) => shrinks[i]).sort((a, b) => widths[b]! - widths[a]!);
+  const shrinkable = headers
+    .map((_, i) => i)
+    .filter((i) => shrinks[i])
+    .sort((a, b) => widths[b]! - widths[a]!);
   for (const i of shrinkable) {
     const floor = Math.max(displayWidth(headers[i]!), 1);
     const cut = Math.min(excess, limits[i]! - floor);
@@ -36,5 +44,7 @@ export function fitColumns(headers: readonly string[], rows: string[][], shrinks
     excess -= cut;
     if (excess <= 0) break;
   }
-  return rows.map((row) => row.map((text, i) => (shrinks[i] && displayWidth(text) > limits[i]! ? truncateToWidth(text, limits[i]!) : text)));
+  return rows.map((row) =>
+    row.map((text, i) => (shrinks[i] && displayWidth(text) > limits[i]! ? truncateToWidth(text, limits[i]!) : text)),
+  );
 }

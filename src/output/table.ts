@@ -16,7 +16,12 @@ export type Paint = (text: string) => string;
  * `paintHeader` applied to headers and `paintCell[i]` to the cells of column i.
  * Ends with a newline.
  */
-export function drawTable(headers: readonly string[], rows: readonly string[][], paintHeader: Paint, paintCell: ReadonlyArray<Paint | undefined>): string {
+export function drawTable(
+  headers: readonly string[],
+  rows: readonly string[][],
+  paintHeader: Paint,
+  paintCell: ReadonlyArray<Paint | undefined>,
+): string {
   const widths = headers.map((h) => displayWidth(h));
   for (const row of rows) {
     for (let i = 0; i < row.length; i += 1) {

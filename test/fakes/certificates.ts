@@ -56,7 +56,10 @@ function newKeys(): Promise<CryptoKeyPair> {
 
 async function pemKey(keys: CryptoKeyPair): Promise<string> {
   const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
-  return `-----BEGIN PRIVATE KEY-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n').trimEnd()}\n-----END PRIVATE KEY-----\n`;
+  return `-----BEGIN PRIVATE KEY-----\n${der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .trimEnd()}\n-----END PRIVATE KEY-----\n`;
 }
 
 async function createCa(commonName: string): Promise<Issuer> {

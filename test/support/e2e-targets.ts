@@ -60,7 +60,9 @@ export const throughPrism: E2eTarget = {
   categoryId: String(Number.MAX_SAFE_INTEGER),
   idRange: 'up to 2^53 - 1',
   getNotice: (json) =>
-    json ? '{"warning":"the service says this endpoint is deprecated","code":"deprecated_endpoint"}\n' : 'warning: the service says this endpoint is deprecated\n',
+    json
+      ? '{"warning":"the service says this endpoint is deprecated","code":"deprecated_endpoint"}\n'
+      : 'warning: the service says this endpoint is deprecated\n',
   async start() {
     const sandbox = await startSandbox({ key: E2E_KEY, firstId: throughPrism.firstId });
     const prism = await startPrismProxy(sandbox.baseUrl).catch(async (error: unknown) => {

@@ -26,10 +26,20 @@ export function newApiCommand(f: Factory, runF: (options: ApiOptions) => Promise
   const command = new Command('api')
     .description('Send an authenticated request to any path under the base URL (such as the store section, /store/orders)')
     .argument('<path>', 'a path under the base URL (/store/orders), or a URL of its origin')
-    .addOption(valueOption('-X, --method <method>', 'the HTTP method', { choices: API_METHODS, defaultText: 'GET; POST when a body is given' }))
+    .addOption(
+      valueOption('-X, --method <method>', 'the HTTP method', { choices: API_METHODS, defaultText: 'GET; POST when a body is given' }),
+    )
     .option('--input <file>', 'the request body, sent as is: a file, or - for standard input (fields then go to the query string)')
-    .option('-f, --raw-field <key=value>', 'a string field of the JSON body, or of the query string for GET (repeatable; a[b]=, a[]= nest)', field('--raw-field'))
-    .option('-F, --field <key=value>', 'a typed field: numbers, true, false and null as JSON, @file (@- stdin) as its text (repeatable)', field('--field'))
+    .option(
+      '-f, --raw-field <key=value>',
+      'a string field of the JSON body, or of the query string for GET (repeatable; a[b]=, a[]= nest)',
+      field('--raw-field'),
+    )
+    .option(
+      '-F, --field <key=value>',
+      'a typed field: numbers, true, false and null as JSON, @file (@- stdin) as its text (repeatable)',
+      field('--field'),
+    )
     .option('-H, --header <header>', 'a request header, "Name: value" (repeatable)', collect)
     .option('-i, --include', 'print the status line and response headers before the body')
     .option('--paginate', 'follow Link rel="next" to the last page; JSON array pages are merged into one array');
@@ -41,7 +51,7 @@ export function newApiCommand(f: Factory, runF: (options: ApiOptions) => Promise
         '2 for 400, else 1. -H Authorization is refused: the key is that of auth login.\n' +
         examples(
           'petstore api /store/orders',
-          'petstore api /pets -X GET -F limit=2 --paginate --jq \'.[].id\'',
+          "petstore api /pets -X GET -F limit=2 --paginate --jq '.[].id'",
           'petstore api /pets -f name=Rex -F categoryId=9007199254740993 -f status=available -i',
         ),
     )

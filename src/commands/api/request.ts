@@ -11,9 +11,10 @@ import { API_METHODS } from './api.js';
 
 /** Headers a user may not set with -H: the key is petstore's to send, and the rest frame the connection. */
 const REFUSED_HEADERS: Readonly<Record<string, string>> = {
-  authorization: 'petstore sends the API key of "auth login" (or PETSTORE_API_KEY) itself, and a key on the command line ends up in shell history',
+  authorization:
+    'petstore sends the API key of "auth login" (or PETSTORE_API_KEY) itself, and a key on the command line ends up in shell history',
   'proxy-authorization': 'proxy credentials belong in the proxy URL (HTTPS_PROXY)',
-  host: 'the host is the base URL\'s',
+  host: "the host is the base URL's",
   'content-length': 'petstore frames the body itself',
   'transfer-encoding': 'petstore frames the body itself',
   connection: 'petstore manages its connections',
@@ -104,7 +105,8 @@ function assign(body: Record<string, unknown>, key: string, value: unknown, flag
       child.push(value);
       return;
     }
-    if (typeof child !== 'object' || child === null || Array.isArray(child)) throw clash(`${name} is already set to something that is not an object`);
+    if (typeof child !== 'object' || child === null || Array.isArray(child))
+      throw clash(`${name} is already set to something that is not an object`);
     node = child as Record<string, unknown>;
   }
   const last = path.at(-1)!;
@@ -118,7 +120,8 @@ function parseHeaders(lines: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const line of lines) {
     const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$/s.exec(line);
-    if (!match || /[\r\n\0]/.test(match[2]!)) throw new UsageError(`invalid value for --header: "${line}": expected "Name: value" on one line`);
+    if (!match || /[\r\n\0]/.test(match[2]!))
+      throw new UsageError(`invalid value for --header: "${line}": expected "Name: value" on one line`);
     const name = match[1]!.toLowerCase();
     const refused = REFUSED_HEADERS[name];
     if (refused) throw new UsageError(`--header ${match[1]} is not allowed: ${refused}`);
@@ -131,7 +134,8 @@ function parseHeaders(lines: readonly string[]): Record<string, string> {
 function parseMethod(text: string | undefined, hasBody: boolean): string {
   if (text === undefined) return hasBody ? 'POST' : 'GET';
   const method = text.toUpperCase();
-  if (!(API_METHODS as readonly string[]).includes(method)) throw new UsageError(`invalid value for --method: "${text}": allowed values: ${API_METHODS.join(', ')}`);
+  if (!(API_METHODS as readonly string[]).includes(method))
+    throw new UsageError(`invalid value for --method: "${text}": allowed values: ${API_METHODS.join(', ')}`);
   return method;
 }
 
@@ -145,7 +149,8 @@ export async function apiOptions(path: string, flags: ApiFlags, stdin: NodeJS.Re
   if (readsStdin.length > 1) throw new UsageError('standard input can be read once: give "-" to one of --input and -F key=@-');
   if (flags.paginate && method !== 'GET') throw new UsageError(`--paginate follows the pages of a GET, not of ${method}`);
   const bodyless = method === 'GET' || method === 'HEAD';
-  if (bodyless && flags.input !== undefined) throw new UsageError(`--input sends a body, which ${method} does not take: use -X POST, PUT or PATCH`);
+  if (bodyless && flags.input !== undefined)
+    throw new UsageError(`--input sends a body, which ${method} does not take: use -X POST, PUT or PATCH`);
   const fields: Array<[string, unknown, string]> = [];
   for (const { flag, text } of flags.fields) {
     const at = text.indexOf('=');
@@ -153,7 +158,15 @@ export async function apiOptions(path: string, flags: ApiFlags, stdin: NodeJS.Re
     const raw = text.slice(at + 1);
     fields.push([text.slice(0, at), flag === '--field' ? await typedValue(raw, stdin, flag) : raw, flag]);
   }
-  const options: ApiOptions = { method, path, query: [], headers, include: flags.include ?? false, paginate: flags.paginate ?? false, jq: flags.jq };
+  const options: ApiOptions = {
+    method,
+    path,
+    query: [],
+    headers,
+    include: flags.include ?? false,
+    paginate: flags.paginate ?? false,
+    jq: flags.jq,
+  };
   if (bodyless || flags.input !== undefined) {
     options.query = fields.map(([key, value]) => [key, typeof value === 'string' ? value : stringifyJson(value)]);
     if (flags.input !== undefined) options.body = await readText(flags.input, stdin, `--input ${flags.input}`);

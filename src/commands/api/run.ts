@@ -64,7 +64,9 @@ function targetUrl(client: PetstoreClient, options: ApiOptions): URL {
       throw new UsageError(`invalid URL: "${options.path}": give a path under the base URL, such as /store/orders`);
     }
     if (url.origin !== client.origin) {
-      throw new UsageError(`refusing to send the API key to another origin: ${url.origin}; give a path under the base URL or a URL of ${client.origin}`);
+      throw new UsageError(
+        `refusing to send the API key to another origin: ${url.origin}; give a path under the base URL or a URL of ${client.origin}`,
+      );
     }
   } else url = client.url(options.path);
   for (const [name, value] of options.query) url.searchParams.append(name, value);
@@ -102,7 +104,11 @@ async function printBodies(f: Factory, bodies: readonly Body[], jq: string | und
     const text = bodies.find((body) => 'text' in body);
     if (text && 'response' in text) {
       const type = text.response.headers['content-type'];
-      throw new RequestError(`--jq needs a JSON body; the service answered HTTP ${text.response.status} (${type ?? 'no content type'}): ${describeBody(text.response)}`, 'not_json', text.response.status);
+      throw new RequestError(
+        `--jq needs a JSON body; the service answered HTTP ${text.response.status} (${type ?? 'no content type'}): ${describeBody(text.response)}`,
+        'not_json',
+        text.response.status,
+      );
     }
     if (bodies.length === 0) return;
     const { printJq } = await import('../../output/jq.js');

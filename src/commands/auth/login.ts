@@ -24,7 +24,11 @@ export function newLoginCommand(f: Factory, runF: (options: LoginOptions) => Pro
     .option('--skip-verify', 'store the key without checking it against the service')
     .addHelpText(
       'after',
-      examples('petstore auth login', 'petstore auth login --with-token < key.txt', 'echo "$KEY" | petstore auth login --env staging --with-token'),
+      examples(
+        'petstore auth login',
+        'petstore auth login --with-token < key.txt',
+        'echo "$KEY" | petstore auth login --env staging --with-token',
+      ),
     )
     .action(async (flags) => runF({ withToken: flags.withToken ?? false, skipVerify: flags.skipVerify ?? false }));
 }
@@ -52,7 +56,13 @@ export function checkApiKey(raw: string): string {
 async function promptForKey(f: Factory, envName: string): Promise<string> {
   const { read } = await import('read');
   try {
-    return await read({ prompt: `API key for ${envName}: `, silent: true, replace: '', input: f.io.raw.stdin as never, output: f.io.raw.promptOutput as never });
+    return await read({
+      prompt: `API key for ${envName}: `,
+      silent: true,
+      replace: '',
+      input: f.io.raw.stdin as never,
+      output: f.io.raw.promptOutput as never,
+    });
   } catch (error) {
     if (error instanceof Error && error.message === 'canceled') throw new InterruptedError('SIGINT');
     throw error;
@@ -81,10 +91,20 @@ export async function runLogin(f: Factory, options: LoginOptions): Promise<void>
   if (!options.skipVerify) {
     const check = await verifyKey(f, baseUrl.value, key, env.value);
     if (check.result === 'rejected') {
-      throw new CliError(`${origin} rejected the key (HTTP 401, code ${check.error.serviceCode}); nothing was stored`, ExitCode.auth, 'invalid_api_key', 'Check the key, then run petstore auth login again.');
+      throw new CliError(
+        `${origin} rejected the key (HTTP 401, code ${check.error.serviceCode}); nothing was stored`,
+        ExitCode.auth,
+        'invalid_api_key',
+        'Check the key, then run petstore auth login again.',
+      );
     }
     if (check.result === 'unreachable') {
-      throw new CliError(`cannot check the key: ${check.error.message}; nothing was stored`, ExitCode.failure, 'verify_failed', 'Try again, or store it unchecked with --skip-verify.');
+      throw new CliError(
+        `cannot check the key: ${check.error.message}; nothing was stored`,
+        ExitCode.failure,
+        'verify_failed',
+        'Try again, or store it unchecked with --skip-verify.',
+      );
     }
   }
   const store = await f.store();

@@ -20,7 +20,11 @@ export function newStatusCommand(f: Factory, runF: (output: OutputSpec) => Promi
     .action(async (flags) => runF(chooseFormat(flags, f.globals.json, f.io.raw.stdoutIsTTY, 'record')));
 }
 
-const CHECK_TEXT: Record<KeyCheck['result'], string> = { valid: 'valid', rejected: 'rejected (HTTP 401)', unreachable: 'not checked: service unreachable' };
+const CHECK_TEXT: Record<KeyCheck['result'], string> = {
+  valid: 'valid',
+  rejected: 'rejected (HTTP 401)',
+  unreachable: 'not checked: service unreachable',
+};
 
 /** Prints the status record (through the pager at a terminal), then throws what the exit code must say (see the module comment). */
 export async function runStatus(f: Factory, output: OutputSpec): Promise<void> {
@@ -39,13 +43,19 @@ export async function runStatus(f: Factory, output: OutputSpec): Promise<void> {
     apiKey: apiKey ? 'set' : 'not set',
     apiKeySource: apiKey?.origin ?? null,
     apiKeyOrigin: apiKey ? (apiKey.source === 'config' ? (apiKey.boundTo ?? 'unknown') : 'any (PETSTORE_API_KEY)') : null,
-    check: check ? CHECK_TEXT[check.result] : apiKey && baseUrl ? `not checked: the key belongs to ${apiKey.boundTo ?? 'no recorded origin'}` : 'not checked',
+    check: check
+      ? CHECK_TEXT[check.result]
+      : apiKey && baseUrl
+        ? `not checked: the key belongs to ${apiKey.boundTo ?? 'no recorded origin'}`
+        : 'not checked',
   };
   const [{ printOne }, { recordView }] = await Promise.all([import('../../output/render.js'), import('../../output/views.js')]);
   await printOne(f.io.out, record, recordView(Object.keys(record)), output);
   if (!apiKey) throw missingApiKey(env.value);
   if (!baseUrl) throw missingBaseUrl(env.value);
   if (!check) await settings.apiKeyFor(baseUrl.value);
-  if (check?.result === 'rejected') throw new CliError(`the service rejected the key of ${env.value} (HTTP 401)`, ExitCode.auth, 'invalid_api_key', check.error.hint);
-  if (check?.result === 'unreachable') throw new CliError(`cannot check the key: ${check.error.message}`, ExitCode.failure, 'verify_failed');
+  if (check?.result === 'rejected')
+    throw new CliError(`the service rejected the key of ${env.value} (HTTP 401)`, ExitCode.auth, 'invalid_api_key', check.error.hint);
+  if (check?.result === 'unreachable')
+    throw new CliError(`cannot check the key: ${check.error.message}`, ExitCode.failure, 'verify_failed');
 }

@@ -49,7 +49,13 @@ export function newConfigCommand(f: Factory) {
       .description('Change one setting of the selected environment (creating it when new)')
       .argument('<key>', 'the setting: base-url')
       .argument('<value>', 'its new value')
-      .addHelpText('after', examples('petstore config set base-url https://petstore.example.com/v1', 'petstore config set base-url http://127.0.0.1:4010/v1 --env local'))
+      .addHelpText(
+        'after',
+        examples(
+          'petstore config set base-url https://petstore.example.com/v1',
+          'petstore config set base-url http://127.0.0.1:4010/v1 --env local',
+        ),
+      )
       .action(async (key, value) => setSetting(f, key, value)),
   );
   config.addCommand(
@@ -103,11 +109,17 @@ async function setSetting(f: Factory, key: string, value: string): Promise<void>
   if (!env.exists) f.io.info(`Created environment ${env.value}`, 'environment_created');
   f.io.info(`Set ${key} of ${env.value} to ${url.href}`, 'config_set');
   if (!hasVersionSegment(url)) {
-    f.io.warn(`${url.href} does not end in ${VERSION_SEGMENT}; the interface's base addresses do (as in https://petstore.example.com${VERSION_SEGMENT})`, 'base_url_without_version');
+    f.io.warn(
+      `${url.href} does not end in ${VERSION_SEGMENT}; the interface's base addresses do (as in https://petstore.example.com${VERSION_SEGMENT})`,
+      'base_url_without_version',
+    );
   }
   const keyOrigin = store.environment(env.value).apiKeyOrigin;
   if (keyOrigin !== undefined && keyOrigin !== url.origin) {
-    f.io.warn(`the stored key of ${env.value} belongs to ${keyOrigin} and will not be sent to ${url.origin}; run petstore auth login${env.value === 'production' ? '' : ` --env ${env.value}`}`, 'key_for_other_origin');
+    f.io.warn(
+      `the stored key of ${env.value} belongs to ${keyOrigin} and will not be sent to ${url.origin}; run petstore auth login${env.value === 'production' ? '' : ` --env ${env.value}`}`,
+      'key_for_other_origin',
+    );
   }
 }
 

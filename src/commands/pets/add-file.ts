@@ -15,7 +15,7 @@ import { classifySendError, describeLines, resolveItem, type ResolvedItem } from
 import { Progress } from '../../bulk/progress.js';
 import { readItemBatches } from '../../bulk/read-items.js';
 import { RequestPool } from '../../bulk/request-pool.js';
-import { CliError, ExitCode, InterruptedError, type ErrorReport } from '../../errors.js';
+import { CliError, ExitCode, type InterruptedError, type ErrorReport } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { OutputSpec } from '../../output/format.js';
 import { JqStream } from '../../output/jq.js';
@@ -50,7 +50,8 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
   let failed: FailedFile | undefined;
   try {
     if (options.failed) failed = await FailedFile.open(options.failed);
-    if (typed && f.io.raw.stderrIsTTY) f.io.info('reading pets from the terminal, one JSON object per line; Ctrl-D ends the input', 'reading_terminal');
+    if (typed && f.io.raw.stderrIsTTY)
+      f.io.info('reading pets from the terminal, one JSON object per line; Ctrl-D ends the input', 'reading_terminal');
     const jq = options.output.jq === undefined ? undefined : await JqStream.open(f.io.out, options.output.jq);
     await new BulkLoad(f, options, failed, input.size, !typed, jq).run(await f.client(), input.stream);
   } finally {
@@ -90,7 +91,10 @@ class BulkLoad {
     if (this.f.signal.aborted) onSignal();
     const detach = this.f.io.raw.onStdoutError?.((error) => {
       this.output.fail();
-      this.halt({ reason: 'stdout', error: new CliError(`cannot write to standard output: ${error.code ?? error.message}`, ExitCode.failure, 'stdout_error') });
+      this.halt({
+        reason: 'stdout',
+        error: new CliError(`cannot write to standard output: ${error.code ?? error.message}`, ExitCode.failure, 'stdout_error'),
+      });
     });
     try {
       try {
@@ -138,7 +142,8 @@ class BulkLoad {
     if (this.stop) return this.record(item, 'not_sent', notSentReport(this.stop));
     if (item.error !== undefined) return this.record(item, 'failed', { code: 'invalid_input', message: item.error, status: null });
     const checked = NewPet.safeParse(item.value);
-    if (!checked.success) return this.record(item, 'failed', { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
+    if (!checked.success)
+      return this.record(item, 'failed', { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
     await this.pool.slot();
     // Checked first: awaiting even a settled promise costs every item a turn of the microtask queue.
     if (this.output.isBlocked) await this.output.drained();
@@ -157,7 +162,10 @@ class BulkLoad {
       const result = classifySendError(error);
       if (result.outcome === 'created_unreadable') {
         this.tally.created += 1;
-        this.message(`warning: ${where(item)} was created (HTTP ${result.status}), but its answer could not be read: ${result.why}; it is not sent again`, 'created_unreadable');
+        this.message(
+          `warning: ${where(item)} was created (HTTP ${result.status}), but its answer could not be read: ${result.why}; it is not sent again`,
+          'created_unreadable',
+        );
         return;
       }
       if (result.authFailure) this.halt({ reason: 'auth', error: result.authFailure });
@@ -170,10 +178,19 @@ class BulkLoad {
     this.tally[outcome === 'failed' ? 'failed' : outcome === 'unknown' ? 'unknown' : 'notSent'] += 1;
     if (outcome !== 'not_sent') {
       const status = report.status ? ` (HTTP ${report.status})` : '';
-      this.message(`${outcome === 'failed' ? 'failed' : 'unknown'}: ${where(item)} ${itemName(item.value)}: ${report.message}${status}`, outcome);
+      this.message(
+        `${outcome === 'failed' ? 'failed' : 'unknown'}: ${where(item)} ${itemName(item.value)}: ${report.message}${status}`,
+        outcome,
+      );
     }
     const text = item.value === undefined ? item.text : undefined;
-    this.writeFailed(item.line, { line: item.line, outcome, item: item.value ?? null, ...(text === undefined ? {} : { text }), error: report });
+    this.writeFailed(item.line, {
+      line: item.line,
+      outcome,
+      item: item.value ?? null,
+      ...(text === undefined ? {} : { text }),
+      error: report,
+    });
   }
 
   /** An `unknown` item of an earlier load, not sent again without --retry-unknown: carried over unchanged. */
@@ -235,11 +252,17 @@ class BulkLoad {
     const cut = this.inputCut ? `; nothing after line ${this.lastLine} was read` : '';
     this.f.io.info(`${prefix}created ${t.created} of ${t.read} pets; ${parts.join(', ')}${written}${cut}`, 'summary', { ...t });
     if (t.skipped) {
-      this.f.io.warn(`${t.skipped} item${t.skipped === 1 ? '' : 's'} of unknown outcome (sent before, perhaps created) not sent again; --retry-unknown sends them`, 'unknown_skipped');
+      this.f.io.warn(
+        `${t.skipped} item${t.skipped === 1 ? '' : 's'} of unknown outcome (sent before, perhaps created) not sent again; --retry-unknown sends them`,
+        'unknown_skipped',
+      );
     }
     if (this.unrecorded.length || this.stop?.reason === 'failed_file') {
       const rest = this.inputCut ? `, and of every line after ${this.lastLine}` : '';
-      this.f.io.warn(`the outcomes of these input lines were not recorded: ${describeLines(this.unrecorded) || 'none'}${rest}`, 'unrecorded');
+      this.f.io.warn(
+        `the outcomes of these input lines were not recorded: ${describeLines(this.unrecorded) || 'none'}${rest}`,
+        'unrecorded',
+      );
     }
     if (this.stop) throw this.stop.error;
     if (this.jq?.failure) throw this.jq.failure;
@@ -248,7 +271,12 @@ class BulkLoad {
 }
 
 function notSentReport(stop: Stop): ErrorReport {
-  const why = { signal: `the load was ${stop.error.message}`, auth: 'the service rejected the API key (HTTP 401)', stdout: 'standard output could not be written', failed_file: '--failed could not be written' }[stop.reason];
+  const why = {
+    signal: `the load was ${stop.error.message}`,
+    auth: 'the service rejected the API key (HTTP 401)',
+    stdout: 'standard output could not be written',
+    failed_file: '--failed could not be written',
+  }[stop.reason];
   return { code: 'not_sent', message: `not sent: ${why}`, status: null };
 }
 

@@ -95,6 +95,10 @@ export async function runAdd(f: Factory, options: AddOptions): Promise<void> {
     const { runAddFile } = await import('./add-file.js');
     return runAddFile(f, options.load);
   }
-  const [client, { printOne }, { PET_VIEW }] = await Promise.all([f.client(), import('../../output/render.js'), import('../../output/views.js')]);
+  const [client, { printOne }, { PET_VIEW }] = await Promise.all([
+    f.client(),
+    import('../../output/render.js'),
+    import('../../output/views.js'),
+  ]);
   await printOne(f.io.out, await client.createPet(options.pet), PET_VIEW, options.output);
 }

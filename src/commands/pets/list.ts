@@ -31,11 +31,7 @@ export function newListCommand(f: Factory, runF: (options: ListOptions) => Promi
     .option('--all', 'follow the service\'s next-page links (Link rel="next") to the last page')
     .addHelpText(
       'after',
-      examples(
-        'petstore list --status available',
-        "petstore list --limit 100 --jq '.[].name'",
-        'petstore list --all --format ndjson',
-      ),
+      examples('petstore list --status available', "petstore list --limit 100 --jq '.[].name'", 'petstore list --all --format ndjson'),
     )
     .action(async (flags) => runF(await listOptions(flags, f.globals.json, f.io.raw.stdoutIsTTY)));
 }
@@ -63,7 +59,11 @@ export async function listOptions(flags: ListFlags, json: boolean, stdoutIsTTY: 
  */
 export async function runList(f: Factory, options: ListOptions): Promise<void> {
   f.io.pageOutput();
-  const [client, { printList }, { PET_VIEW }] = await Promise.all([f.client(), import('../../output/render.js'), import('../../output/views.js')]);
+  const [client, { printList }, { PET_VIEW }] = await Promise.all([
+    f.client(),
+    import('../../output/render.js'),
+    import('../../output/views.js'),
+  ]);
   const { format } = options.output;
   const streams = format === 'tsv' || format === 'ndjson' || format === 'kv';
   const gathered: Pet[] = [];
