@@ -1,8 +1,9 @@
 /**
  * Values as the text of one cell of human output: sanitised for the terminal,
- * numbers exactly as sent, and truncation by display width.
+ * numbers exactly as sent. (Display widths are in ./width.ts, loaded only for
+ * tables and key/value views: it starts ICU's segmenter, which costs tens of
+ * milliseconds.)
  */
-import stringWidth from 'string-width';
 import { stringifyJson, JsonNumber } from '../api/json.js';
 import { sanitizeText } from '../text.js';
 
@@ -13,29 +14,4 @@ export function cellText(value: unknown): string {
   if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean' || value instanceof JsonNumber)
     return String(value);
   return sanitizeText(stringifyJson(value));
-}
-
-/** Columns `text` takes on a terminal (CJK and most emoji count two). */
-export function displayWidth(text: string): number {
-  return stringWidth(text);
-}
-
-const segmenter = new Intl.Segmenter();
-
-/**
- * `text` cut to at most `width` columns, ending in `…` when it was cut;
- * graphemes are never split.
- */
-export function truncateToWidth(text: string, width: number): string {
-  if (displayWidth(text) <= width) return text;
-  if (width <= 1) return width === 1 ? '…' : '';
-  let out = '';
-  let used = 0;
-  for (const { segment } of segmenter.segment(text)) {
-    const w = displayWidth(segment);
-    if (used + w > width - 1) break;
-    out += segment;
-    used += w;
-  }
-  return `${out}…`;
 }

@@ -8,10 +8,8 @@
 import type { ChalkInstance } from 'chalk';
 import { stringifyJson } from '../api/json.js';
 import type { OutputTarget } from '../iostreams.js';
-import { cellText, displayWidth } from './cells.js';
+import { cellText } from './cells.js';
 import type { OutputSpec } from './format.js';
-import { fitColumns } from './table-fit.js';
-import { drawTable } from './table.js';
 
 type Item = Record<string, unknown>;
 
@@ -77,6 +75,7 @@ async function keyValue(out: OutputTarget, items: readonly Item[], view: View): 
       blocks.push(entries.map(([key, value]) => `${key}\t${value}\n`).join(''));
       continue;
     }
+    const { displayWidth } = await import('./width.js');
     const width = Math.max(...entries.map(([key]) => displayWidth(key))) + 1;
     blocks.push(
       entries
@@ -91,6 +90,7 @@ async function table(out: OutputTarget, items: readonly Item[], view: View): Pro
   if (items.length === 0) return `${view.empty}\n`;
   const rows = items.map((item) => view.columns.map((c) => cellText(item[c.key])));
   const headers = view.columns.map((c) => c.header);
+  const [{ fitColumns }, { drawTable }] = await Promise.all([import('./table-fit.js'), import('./table.js')]);
   const fitted = fitColumns(
     headers,
     rows,

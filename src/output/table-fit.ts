@@ -3,7 +3,7 @@
  * terminal, the columns that may shrink (a pet's NAME) are cut with "…" by
  * display width, so that no row wraps. Output that is not a terminal is never cut.
  */
-import { displayWidth, truncateToWidth } from './cells.js';
+import { displayWidth, truncateToWidth } from './width.js';
 
 /** Columns a table (./table.ts) adds around its cells: "│ " before each, " │" after the last. */
 const borderWidth = (columns: number) => 3 * columns + 1;

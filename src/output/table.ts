@@ -6,7 +6,7 @@
  * pets, and which lays out each cell as an object: a page of 130,000 pets
  * must print in a few seconds.
  */
-import { displayWidth } from './cells.js';
+import { displayWidth } from './width.js';
 
 /** How a cell's text looks on the terminal once padded (colour, bold); identity when plain. */
 export type Paint = (text: string) => string;
