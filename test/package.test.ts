@@ -28,11 +28,17 @@ const NODE_PATH = `${path.dirname(process.execPath)}:/usr/bin:/bin`;
  * against a fresh sandbox with `env`: `add` Rex, then `list --json` the
  * available pets. Returns both results and the requests the sandbox received.
  */
-async function addThenList(petstore: string, env: NodeJS.ProcessEnv): Promise<{ added: ChildResult; listed: ChildResult; requests: string[] }> {
+async function addThenList(
+  petstore: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ added: ChildResult; listed: ChildResult; requests: string[] }> {
   const sandbox = await startSandbox({ key: KEY, firstId: 1n });
   try {
     const flags = ['--base-url', sandbox.baseUrl, '--json'];
-    const added = await spawnAsync(petstore, ['add', '--name', 'Rex', '--category-id', '1', '--status', 'available', ...flags], { ...env, PETSTORE_API_KEY: KEY });
+    const added = await spawnAsync(petstore, ['add', '--name', 'Rex', '--category-id', '1', '--status', 'available', ...flags], {
+      ...env,
+      PETSTORE_API_KEY: KEY,
+    });
     const listed = await spawnAsync(petstore, ['list', '--status', 'available', ...flags], { ...env, PETSTORE_API_KEY: KEY });
     return { added, listed, requests: sandbox.requests.map((r) => `${r.method} ${r.url}`) };
   } finally {
@@ -58,7 +64,9 @@ function owningPackage(file: string): { folder: string; name: string; version: s
 
 describe('third-party notice', () => {
   test('names every package whose code is in the bundles, with version, licence and licence text', () => {
-    const metafiles = JSON.parse(read('dist/metafile.json')) as Array<{ outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> }>;
+    const metafiles = JSON.parse(read('dist/metafile.json')) as Array<{
+      outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+    }>;
     const bundled = new Map<string, ReturnType<typeof owningPackage>>();
     for (const output of metafiles.flatMap((m) => Object.values(m.outputs))) {
       for (const [file, { bytesInOutput }] of Object.entries(output.inputs)) {
@@ -78,8 +86,27 @@ describe('third-party notice', () => {
     expect(notice.match(/^License: /gm)?.length).toBe(bundled.size);
     // What package.json listed as dependencies before the bundle held them all.
     const ids = [...bundled.keys()];
-    const former = ['@commander-js/extra-typings', 'atomically', 'chalk', 'commander', 'conf', 'env-paths', 'http-link-header', 'jq-wasm', 'proper-lockfile', 'read', 'string-width', 'strip-ansi', 'undici', 'zod'];
-    for (const name of former) expect(ids.some((id) => id.startsWith(`${name}@`)), name).toBe(true);
+    const former = [
+      '@commander-js/extra-typings',
+      'atomically',
+      'chalk',
+      'commander',
+      'conf',
+      'env-paths',
+      'http-link-header',
+      'jq-wasm',
+      'proper-lockfile',
+      'read',
+      'string-width',
+      'strip-ansi',
+      'undici',
+      'zod',
+    ];
+    for (const name of former)
+      expect(
+        ids.some((id) => id.startsWith(`${name}@`)),
+        name,
+      ).toBe(true);
     expect(notice).toContain('/*! formdata-polyfill. MIT License. Jimmy Wärting <https://jimmy.warting.se/opensource> */');
   });
 });
@@ -100,7 +127,9 @@ describe('the licence collection of scripts/notices.mjs', () => {
     fakePackage(root, 'node_modules/host/node_modules/dup', '2.0.0', 'dup two');
     const sources = ['node_modules/dup/index.js', 'node_modules/host/index.js', 'node_modules/host/node_modules/dup/index.js'];
     const packages = await collectLicences(root, sources);
-    expect(packages.map((p: { name: string; version: string; license: string; text: string }) => [p.name, p.version, p.license, p.text])).toEqual([
+    expect(
+      packages.map((p: { name: string; version: string; license: string; text: string }) => [p.name, p.version, p.license, p.text]),
+    ).toEqual([
       ['dup', '1.0.0', 'MIT', 'dup one'],
       ['dup', '2.0.0', 'MIT', 'dup two'],
       ['host', '3.0.0', 'MIT', 'host'],
@@ -117,16 +146,29 @@ describe('the licence collection of scripts/notices.mjs', () => {
 
 describe('npm package', () => {
   test('npm pack ships the bin, the bundles, the notice, the man pages (and completion scripts), README and LICENSE, and nothing else', async () => {
-    const r = await spawnAsync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { PATH: process.env.PATH, HOME: tempDir('npm-home') });
+    const r = await spawnAsync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      PATH: process.env.PATH,
+      HOME: tempDir('npm-home'),
+    });
     expect(r.code).toBe(0);
     const shipped = (JSON.parse(r.stdout)[0].files as Array<{ path: string }>).map((f) => f.path).sort();
-    const built = (folder: string) => (fs.existsSync(path.join(ROOT, folder)) ? fs.readdirSync(path.join(ROOT, folder)).map((f) => `${folder}/${f}`) : []);
+    const built = (folder: string) =>
+      fs.existsSync(path.join(ROOT, folder)) ? fs.readdirSync(path.join(ROOT, folder)).map((f) => `${folder}/${f}`) : [];
     const manPages = built('dist/man');
     expect(manPages.length).toBeGreaterThan(0);
     expect(pkg.man.map((m: string) => path.normalize(m)).sort()).toEqual(manPages.sort());
     // The source map is read for --verbose stack traces; completion scripts, should the build make files of them, ship too.
     const bundles = ['dist/petstore.cjs', 'dist/petstore.cjs.map', 'dist/launch.cjs', 'dist/THIRD-PARTY-NOTICES.txt'];
-    const expected = ['LICENSE', 'README.md', 'package.json', 'bin/package.json', 'bin/petstore.js', ...bundles, ...manPages, ...built('dist/completion')];
+    const expected = [
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'bin/package.json',
+      'bin/petstore.js',
+      ...bundles,
+      ...manPages,
+      ...built('dist/completion'),
+    ];
     expect(shipped).toEqual(expected.sort());
     expect(pkg.dependencies).toBeUndefined();
   });
@@ -138,7 +180,10 @@ describe('npm package', () => {
     expect(packed.code).toBe(0);
     const tarball = path.join(work, `petstore-${pkg.version}.tgz`);
     const prefix = path.join(work, 'prefix');
-    const installed = await spawnAsync('npm', ['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], { ...env, PATH: process.env.PATH });
+    const installed = await spawnAsync('npm', ['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], {
+      ...env,
+      PATH: process.env.PATH,
+    });
     expect(installed.code).toBe(0);
     expect(installed.stdout).toMatch(/^added 1 package in /m);
     expect(fs.readdirSync(path.join(prefix, 'lib/node_modules'))).toEqual(['petstore']);
@@ -202,7 +247,11 @@ describe.runIf(process.env.PETSTORE_E2E_BIN)('standalone executable (PETSTORE_E2
 
   test('runs with an empty environment: no Node.js on PATH, no HOME', async () => {
     expect(await spawnAsync(command, ['--version'], {})).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
-    expect(await spawnAsync(command, ['--help'], {})).toEqual({ code: 0, stdout: spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' }).stdout, stderr: '' });
+    expect(await spawnAsync(command, ['--help'], {})).toEqual({
+      code: 0,
+      stdout: spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' }).stdout,
+      stderr: '',
+    });
   });
 
   test('adds and lists against the sandbox with only HOME and the key set, and keeps its code cache under HOME', async () => {
@@ -210,10 +259,18 @@ describe.runIf(process.env.PETSTORE_E2E_BIN)('standalone executable (PETSTORE_E2
     expect(await addThenList(command, env)).toEqual(ADDED_AND_LISTED);
     const cache = path.join(env.HOME, '.cache', 'petstore');
     const prefix = `code-[0-9a-f]{16}-v${pkg.devDependencies.node}-${process.arch}`;
-    expect(fs.readdirSync(cache).sort()).toEqual([expect.stringMatching(new RegExp(`^${prefix}-add\\.v8cache$`)), expect.stringMatching(new RegExp(`^${prefix}-list\\.v8cache$`))]);
+    expect(fs.readdirSync(cache).sort()).toEqual([
+      expect.stringMatching(new RegExp(`^${prefix}-add\\.v8cache$`)),
+      expect.stringMatching(new RegExp(`^${prefix}-list\\.v8cache$`)),
+    ]);
     // A second round runs from those caches and leaves them as they were.
     const written = fs.readdirSync(cache).map((name) => fs.statSync(path.join(cache, name)).mtimeMs);
     expect(await addThenList(command, env)).toEqual(ADDED_AND_LISTED);
-    expect(fs.readdirSync(cache).sort().map((name) => fs.statSync(path.join(cache, name)).mtimeMs)).toEqual(written);
+    expect(
+      fs
+        .readdirSync(cache)
+        .sort()
+        .map((name) => fs.statSync(path.join(cache, name)).mtimeMs),
+    ).toEqual(written);
   });
 });
