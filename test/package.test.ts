@@ -1,13 +1,12 @@
 // The npm package and the build behind it: what `npm pack` ships, that the
 // tarball installs as one package that works, that the third-party notice
-// names every package inside the bundles, which Node versions the bin
-// accepts, and (with PETSTORE_E2E_BIN) that the standalone executable runs
-// with nothing around it.
+// names every package inside the bundles, and (with PETSTORE_E2E_BIN) that the
+// standalone executable runs with nothing around it. Supported Node versions:
+// node-versions.test.ts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import semver from 'semver';
 import { describe, expect, test } from 'vitest';
 // @ts-expect-error: the build scripts are plain JavaScript without type declarations
 import { collectLicences, noticeText } from '../scripts/notices.mjs';
@@ -202,43 +201,6 @@ describe('npm package', () => {
       expect(man.status).toBe(0);
       expect(man.stdout).toContain('NAME\n       petstore - Command-line client for the pet store service\n');
     }
-  });
-});
-
-describe('supported Node.js versions', () => {
-  const refusal = (version: string) =>
-    `petstore needs Node.js 22.22.2 or a later 22, 24.15 or a later 24, or 26 and newer (found v${version}).\n` +
-    'Two ways out:\n' +
-    '  - install a supported Node.js (the current LTS will do), or\n' +
-    '  - use the standalone executable, which needs no Node.js (Linux): in a clone of petstore run\n' +
-    `    "npm ci && npm run build:standalone", then copy dist/petstore-${process.platform}-${process.arch} to a folder on your PATH,\n` +
-    '    for example ~/.local/bin/petstore (README, "Install").\n';
-
-  test.each([
-    ['20.20.2', false],
-    ['22.20.0', false],
-    ['22.22.1', false],
-    ['22.22.2', true],
-    ['22.23.1', true],
-    ['23.11.1', false],
-    ['24.14.1', false],
-    ['24.15.0', true],
-    ['24.21.0', true],
-    ['25.9.0', false],
-    ['26.0.0', true],
-    ['27.2.0', true],
-  ])('Node %s: accepted %s, as package.json engines says', async (version, accepted) => {
-    expect(semver.satisfies(version, pkg.engines.node)).toBe(accepted);
-    const fake = `data:text/javascript,Object.defineProperty(process.versions,'node',{value:'${version}'})`;
-    const r = await spawnAsync(process.execPath, ['--import', fake, BIN, '--version'], { PATH: NODE_PATH });
-    expect(r).toEqual(accepted ? { code: 0, stdout: `${pkg.version}\n`, stderr: '' } : { code: 1, stdout: '', stderr: refusal(version) });
-  });
-
-  test('the Node running these tests is supported, and CI installs the lowest one engines allows', () => {
-    expect(semver.satisfies(process.versions.node, pkg.engines.node)).toBe(true);
-    const lowest = JSON.parse(read('.ci/lowest-node/package.json')).devDependencies.node;
-    expect(lowest).toBe(semver.minVersion(pkg.engines.node)!.version);
-    expect(JSON.parse(read('.ci/lowest-node/package-lock.json')).packages['node_modules/node'].version).toBe(lowest);
   });
 });
 
