@@ -29,6 +29,10 @@ function cachedCode(file: string | undefined): Buffer | undefined {
   }
 }
 
+/**
+ * Runs the embedded bundle for `argv` (the arguments after the executable) and
+ * writes the command's code cache after a successful run without a usable one.
+ */
 async function run(argv: readonly string[]): Promise<void> {
   const file = codeCacheFile(argv, process.env, PETSTORE_BUNDLE_HASH);
   const cachedData = cachedCode(file);
