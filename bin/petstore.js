@@ -1,12 +1,20 @@
 #!/usr/bin/env node
 // Entry of the petstore command. Kept to syntax every Node version parses, so
-// that an old Node gets a one-line message instead of a crash.
+// that an unsupported Node gets a message saying what to do instead of a crash.
 'use strict';
 
-var REQUIRED = [22, 20];
-var found = process.versions.node.split('.').map(Number);
-if (found[0] < REQUIRED[0] || (found[0] === REQUIRED[0] && found[1] < REQUIRED[1])) {
-  process.stderr.write('petstore needs Node.js ' + REQUIRED.join('.') + ' or newer (found v' + process.versions.node + ')\n');
+// The Node.js versions of package.json's "engines": those that every bundled
+// package supports (read@6 and mute-stream@4 set the bounds).
+var v = process.versions.node.split('.').map(Number);
+if (!((v[0] === 22 && (v[1] > 22 || (v[1] === 22 && v[2] >= 2))) || (v[0] === 24 && v[1] >= 15) || v[0] >= 26)) {
+  process.stderr.write(
+    'petstore needs Node.js 22.22.2 or a later 22, 24.15 or a later 24, or 26 and newer (found v' + process.versions.node + ').\n' +
+      'Two ways out:\n' +
+      '  - install a supported Node.js (the current LTS will do), or\n' +
+      '  - use the standalone executable, which needs no Node.js (Linux): in a clone of petstore run\n' +
+      '    "npm ci && npm run build:standalone", then copy dist/petstore-' + process.platform + '-' + process.arch + ' to a folder on your PATH,\n' +
+      '    for example ~/.local/bin/petstore (README, "Install").\n'
+  );
   process.exit(1);
 }
 

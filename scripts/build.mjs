@@ -1,34 +1,43 @@
 // Bundles src/ with esbuild into dist/petstore.cjs, one CommonJS file whose
 // modules start only when a command needs them (undici, conf and zod are
-// esbuild lazy-init wrappers), and src/launch.ts into dist/launch.cjs, which
-// loads that bundle with a complete V8 code cache (see src/launch.ts).
+// esbuild lazy-init wrappers), src/launch.ts into dist/launch.cjs, which
+// loads that bundle with a complete V8 code cache (see src/launch.ts), and
+// src/standalone.ts into dist/standalone.cjs, the main script of the
+// standalone executable (scripts/build-standalone.mjs). Then writes what the
+// npm package ships beside them: the man page (scripts/man.mjs) and
+// dist/THIRD-PARTY-NOTICES.txt (scripts/notices.mjs). dist/metafile.json
+// (esbuild's account of what went into each bundle) is for the package test
+// and is not shipped.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
+import { bundledSources, collectLicences, noticeText } from './notices.mjs';
 
 const require = createRequire(import.meta.url);
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = (name) => fileURLToPath(new URL(`../dist/${name}`, import.meta.url));
+const { name, version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // jq's WebAssembly (the jq-wasm/jq.wasm export) travels inside the bundle, so
 // that neither the npm package nor a single executable needs a file beside it;
 // brotli-compressed, because every start reads and hashes the whole bundle
 // (0.37 MB of base64 instead of 1.24 MB; src/output/jq.ts decompresses it).
 const jqWasm = brotliCompressSync(readFileSync(require.resolve('jq-wasm/jq.wasm')), { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-const shared = { bundle: true, format: 'cjs', platform: 'node', target: 'node22', logLevel: 'warning' };
+rmSync(dist(''), { recursive: true, force: true });
+// Licence comments inside bundled files go to <bundle>.LEGAL.txt, then into the notice.
+const shared = { absWorkingDir: root, bundle: true, format: 'cjs', platform: 'node', target: 'node22', logLevel: 'warning', metafile: true, legalComments: 'external' };
 const minify = process.env.PETSTORE_BUILD_DEBUG !== '1';
 
-const { metafile } = await build({
+const main = await build({
   ...shared,
-  metafile: true,
   entryPoints: ['src/entry.ts'],
-  outfile: 'dist/petstore.cjs',
+  outfile: dist('petstore.cjs'),
   // Read only when a stack trace is asked for (src/launch.ts); names src/ files, without their text.
   sourcemap: 'linked',
   sourcesContent: false,
   minify,
-  legalComments: 'linked',
   // ES modules that read import.meta.url (jq-wasm's, which import() resolves
   // to) get the bundle's own URL: esbuild leaves import.meta empty in CommonJS.
   // ("use strict" first: the bundle's own directive would no longer be one.)
@@ -41,7 +50,7 @@ const { metafile } = await build({
 });
 
 // src/launch.ts runs the bundle through vm.Script without a module loader.
-const dynamicImports = Object.entries(metafile.inputs).flatMap(([file, input]) =>
+const dynamicImports = Object.entries(main.metafile.inputs).flatMap(([file, input]) =>
   input.imports.filter((i) => i.kind === 'dynamic-import' && i.external).map((i) => `${file}: import('${i.path}')`),
 );
 if (dynamicImports.length > 0) throw new Error(`the bundle must not import() at run time:\n${dynamicImports.join('\n')}`);
@@ -50,12 +59,23 @@ if (dynamicImports.length > 0) throw new Error(`the bundle must not import() at 
 const commands = require('../dist/petstore.cjs').commandNames();
 (await import('./man.mjs')).writeManPage();
 // The code cache is keyed by this hash: a rebuilt bundle never meets an old cache.
-const bundleHash = createHash('sha256').update(readFileSync(new URL('../dist/petstore.cjs', import.meta.url))).digest('hex').slice(0, 16);
-await build({
-  ...shared,
-  entryPoints: ['src/launch.ts'],
-  outfile: 'dist/launch.cjs',
-  minify,
-  legalComments: 'linked',
-  define: { PETSTORE_BUNDLE_HASH: JSON.stringify(bundleHash), PETSTORE_COMMANDS: JSON.stringify(commands) },
-});
+const bundleHash = createHash('sha256').update(readFileSync(dist('petstore.cjs'))).digest('hex').slice(0, 16);
+const launcherDefine = {
+  PETSTORE_VERSION: JSON.stringify(version),
+  PETSTORE_BUNDLE_HASH: JSON.stringify(bundleHash),
+  PETSTORE_COMMANDS: JSON.stringify(commands),
+};
+const launcher = await build({ ...shared, entryPoints: ['src/launch.ts'], outfile: dist('launch.cjs'), minify, define: launcherDefine });
+const standalone = await build({ ...shared, entryPoints: ['src/standalone.ts'], outfile: dist('standalone.cjs'), minify, define: launcherDefine });
+
+const metafiles = [main.metafile, launcher.metafile, standalone.metafile];
+writeFileSync(dist('metafile.json'), JSON.stringify(metafiles));
+let legalComments = '';
+for (const file of ['petstore.cjs', 'launch.cjs', 'standalone.cjs'].map((f) => dist(`${f}.LEGAL.txt`))) {
+  if (!existsSync(file)) continue;
+  legalComments += readFileSync(file, 'utf8').replace(/^Bundled license information:\n+/, '');
+  rmSync(file);
+}
+const packages = await collectLicences(root, bundledSources(metafiles));
+const notice = noticeText(`${name} ${version}`, 'dist/petstore.cjs, dist/launch.cjs and the standalone executable', packages, legalComments);
+writeFileSync(dist('THIRD-PARTY-NOTICES.txt'), notice);

@@ -139,10 +139,12 @@ describe('a host that answered is never described as unreachable', () => {
   test('an https base URL for a server that speaks plain http', async () => {
     const service = services.http;
     const r = await petstore(['list', '--retries', '0'], { PETSTORE_BASE_URL: `https://${service.host}/v1` });
+    // The TLS stack's reason for an answer that is not TLS: Node 22's differs from Node 24's (CI runs both).
+    const reason = process.versions.node.startsWith('22.') ? 'ERR_SSL_PACKET_LENGTH_TOO_LONG' : 'ERR_SSL_WRONG_VERSION_NUMBER';
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: the TLS handshake with ${service.host} failed (ERR_SSL_WRONG_VERSION_NUMBER); is it an https server?\n`,
+      stderr: `error: the TLS handshake with ${service.host} failed (${reason}); is it an https server?\n`,
     });
   });
 });

@@ -1,0 +1,238 @@
+// The npm package and the build behind it: what `npm pack` ships, that the
+// tarball installs as one package that works, that the third-party notice
+// names every package inside the bundles, and (with PETSTORE_E2E_BIN) that the
+// standalone executable runs with nothing around it. Supported Node versions:
+// node-versions.test.ts.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, test } from 'vitest';
+// @ts-expect-error: the build scripts are plain JavaScript without type declarations
+import { collectLicences, noticeText } from '../scripts/notices.mjs';
+import { BIN, petstoreInvocation, spawnAsync, type ChildResult } from './helpers.js';
+import { startSandbox } from './support/sandbox.js';
+
+const ROOT = path.dirname(path.dirname(BIN));
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+const pkg = JSON.parse(read('package.json'));
+const KEY = 'package-test-key';
+const REX = '{"id":1,"name":"Rex","categoryId":1,"status":"available"}';
+const tempDir = (label: string) => fs.mkdtempSync(path.join(os.tmpdir(), `petstore-${label}-`));
+/** PATH with the Node that runs these tests and the system's tools. */
+const NODE_PATH = `${path.dirname(process.execPath)}:/usr/bin:/bin`;
+
+/**
+ * Runs `petstore` (a command: the installed bin or the standalone executable)
+ * against a fresh sandbox with `env`: `add` Rex, then `list --json` the
+ * available pets. Returns both results and the requests the sandbox received.
+ */
+async function addThenList(
+  petstore: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ added: ChildResult; listed: ChildResult; requests: string[] }> {
+  const sandbox = await startSandbox({ key: KEY, firstId: 1n });
+  try {
+    const flags = ['--base-url', sandbox.baseUrl, '--json'];
+    const added = await spawnAsync(petstore, ['add', '--name', 'Rex', '--category-id', '1', '--status', 'available', ...flags], {
+      ...env,
+      PETSTORE_API_KEY: KEY,
+    });
+    const listed = await spawnAsync(petstore, ['list', '--status', 'available', ...flags], { ...env, PETSTORE_API_KEY: KEY });
+    return { added, listed, requests: sandbox.requests.map((r) => `${r.method} ${r.url}`) };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** What addThenList gives when all went well. */
+const ADDED_AND_LISTED = {
+  added: { code: 0, stdout: `${REX}\n`, stderr: '' },
+  listed: { code: 0, stdout: `[${REX}]\n`, stderr: '' },
+  requests: ['POST /v1/pets', 'GET /v1/pets?limit=20&status=available'],
+};
+
+/** The installed package that `file` (a path below some node_modules) belongs to: its folder's package.json. */
+function owningPackage(file: string): { folder: string; name: string; version: string; license: string } {
+  for (let dir = path.dirname(path.join(ROOT, file)); ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    const json = fs.existsSync(manifest) ? JSON.parse(fs.readFileSync(manifest, 'utf8')) : {};
+    if (json.name && json.version) return { folder: dir, name: json.name, version: json.version, license: json.license };
+  }
+}
+
+describe('third-party notice', () => {
+  test('names every package whose code is in the bundles, with version, licence and licence text', () => {
+    const metafiles = JSON.parse(read('dist/metafile.json')) as Array<{
+      outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+    }>;
+    const bundled = new Map<string, ReturnType<typeof owningPackage>>();
+    for (const output of metafiles.flatMap((m) => Object.values(m.outputs))) {
+      for (const [file, { bytesInOutput }] of Object.entries(output.inputs)) {
+        if (bytesInOutput > 0 && file.includes('node_modules/')) {
+          const p = owningPackage(file);
+          bundled.set(`${p.name}@${p.version}`, p);
+        }
+      }
+    }
+    const notice = read('dist/THIRD-PARTY-NOTICES.txt');
+    for (const { folder, name, version, license } of bundled.values()) {
+      const licenceFile = fs.readdirSync(folder).find((f) => /^(licen[cs]e|copying)/i.test(f));
+      expect(licenceFile, `${name} has a licence file`).toBeDefined();
+      const text = fs.readFileSync(path.join(folder, licenceFile!), 'utf8').replace(/\r\n?/g, '\n').trim();
+      expect(notice, `${name} ${version}`).toContain(`${name} ${version}\nLicense: ${license}\n\n${text}\n`);
+    }
+    expect(notice.match(/^License: /gm)?.length).toBe(bundled.size);
+    // What package.json listed as dependencies before the bundle held them all.
+    const ids = [...bundled.keys()];
+    const former = [
+      '@commander-js/extra-typings',
+      'atomically',
+      'chalk',
+      'commander',
+      'conf',
+      'env-paths',
+      'http-link-header',
+      'jq-wasm',
+      'proper-lockfile',
+      'read',
+      'string-width',
+      'strip-ansi',
+      'undici',
+      'zod',
+    ];
+    for (const name of former)
+      expect(
+        ids.some((id) => id.startsWith(`${name}@`)),
+        name,
+      ).toBe(true);
+    expect(notice).toContain('/*! formdata-polyfill. MIT License. Jimmy Wärting <https://jimmy.warting.se/opensource> */');
+  });
+});
+
+describe('the licence collection of scripts/notices.mjs', () => {
+  /** A package folder under `root` with a package.json and, unless `licence` is undefined, a LICENSE. */
+  function fakePackage(root: string, folder: string, version: string, licence: string | undefined) {
+    fs.mkdirSync(path.join(root, folder), { recursive: true });
+    fs.writeFileSync(path.join(root, folder, 'package.json'), JSON.stringify({ name: path.basename(folder), version, license: 'MIT' }));
+    fs.writeFileSync(path.join(root, folder, 'index.js'), '');
+    if (licence !== undefined) fs.writeFileSync(path.join(root, folder, 'LICENSE'), licence);
+  }
+
+  test('keeps two versions of one package, each with its own licence text', async () => {
+    const root = tempDir('licences');
+    fakePackage(root, 'node_modules/dup', '1.0.0', 'dup one\r\n');
+    fakePackage(root, 'node_modules/host', '3.0.0', 'host');
+    fakePackage(root, 'node_modules/host/node_modules/dup', '2.0.0', 'dup two');
+    const sources = ['node_modules/dup/index.js', 'node_modules/host/index.js', 'node_modules/host/node_modules/dup/index.js'];
+    const packages = await collectLicences(root, sources);
+    expect(
+      packages.map((p: { name: string; version: string; license: string; text: string }) => [p.name, p.version, p.license, p.text]),
+    ).toEqual([
+      ['dup', '1.0.0', 'MIT', 'dup one'],
+      ['dup', '2.0.0', 'MIT', 'dup two'],
+      ['host', '3.0.0', 'MIT', 'host'],
+    ]);
+    expect(noticeText('x 1.0.0', 'dist/x.cjs', packages, '')).toContain('dup 1.0.0\nLicense: MIT\n\ndup one\n\n===');
+  });
+
+  test('a package without a licence file stops the build', async () => {
+    const root = tempDir('licences');
+    fakePackage(root, 'node_modules/bare', '1.0.0', undefined);
+    await expect(collectLicences(root, ['node_modules/bare/index.js'])).rejects.toThrow('no licence file found in: bare@1.0.0');
+  });
+});
+
+describe('npm package', () => {
+  test('npm pack ships the bin, the bundles, the notice, the man pages (and completion scripts), README and LICENSE, and nothing else', async () => {
+    const r = await spawnAsync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      PATH: process.env.PATH,
+      HOME: tempDir('npm-home'),
+    });
+    expect(r.code).toBe(0);
+    const shipped = (JSON.parse(r.stdout)[0].files as Array<{ path: string }>).map((f) => f.path).sort();
+    const built = (folder: string) =>
+      fs.existsSync(path.join(ROOT, folder)) ? fs.readdirSync(path.join(ROOT, folder)).map((f) => `${folder}/${f}`) : [];
+    const manPages = built('dist/man');
+    expect(manPages.length).toBeGreaterThan(0);
+    expect(pkg.man.map((m: string) => path.normalize(m)).sort()).toEqual(manPages.sort());
+    // The source map is read for --verbose stack traces; completion scripts, should the build make files of them, ship too.
+    const bundles = ['dist/petstore.cjs', 'dist/petstore.cjs.map', 'dist/launch.cjs', 'dist/THIRD-PARTY-NOTICES.txt'];
+    const expected = [
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'bin/package.json',
+      'bin/petstore.js',
+      ...bundles,
+      ...manPages,
+      ...built('dist/completion'),
+    ];
+    expect(shipped).toEqual(expected.sort());
+    expect(pkg.dependencies).toBeUndefined();
+  });
+
+  test('the tarball installs as exactly one package; petstore --help, its man page and list work from the prefix', async () => {
+    const work = tempDir('pack');
+    const env = { PATH: NODE_PATH, HOME: path.join(work, 'home'), npm_config_cache: path.join(work, 'cache') };
+    const packed = await spawnAsync('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { ...env, PATH: process.env.PATH });
+    expect(packed.code).toBe(0);
+    const tarball = path.join(work, `petstore-${pkg.version}.tgz`);
+    const prefix = path.join(work, 'prefix');
+    const installed = await spawnAsync('npm', ['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], {
+      ...env,
+      PATH: process.env.PATH,
+    });
+    expect(installed.code).toBe(0);
+    expect(installed.stdout).toMatch(/^added 1 package in /m);
+    expect(fs.readdirSync(path.join(prefix, 'lib/node_modules'))).toEqual(['petstore']);
+    expect(fs.existsSync(path.join(prefix, 'lib/node_modules/petstore/node_modules'))).toBe(false);
+
+    const petstore = path.join(prefix, 'bin/petstore');
+    const help = await spawnAsync(petstore, ['--help'], env);
+    expect(help).toEqual({ code: 0, stdout: spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', env }).stdout, stderr: '' });
+    expect(await addThenList(petstore, env)).toEqual(ADDED_AND_LISTED);
+
+    for (const page of pkg.man as string[]) {
+      const linked = path.join(prefix, 'share/man/man1', path.basename(page));
+      expect(fs.readFileSync(linked, 'utf8')).toBe(read(page));
+      const man = spawnSync('man', ['-l', linked], { encoding: 'utf8', env: { ...env, MANWIDTH: '80' } });
+      if (man.error) continue; // no man(1) on this machine: the page is installed, nobody can read it here
+      expect(man.status).toBe(0);
+      expect(man.stdout).toContain('NAME\n       petstore - Command-line client for the pet store service\n');
+    }
+  });
+});
+
+describe.runIf(process.env.PETSTORE_E2E_BIN)('standalone executable (PETSTORE_E2E_BIN)', () => {
+  const { command } = petstoreInvocation();
+
+  test('runs with an empty environment: no Node.js on PATH, no HOME', async () => {
+    expect(await spawnAsync(command, ['--version'], {})).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    expect(await spawnAsync(command, ['--help'], {})).toEqual({
+      code: 0,
+      stdout: spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' }).stdout,
+      stderr: '',
+    });
+  });
+
+  test('adds and lists against the sandbox with only HOME and the key set, and keeps its code cache under HOME', async () => {
+    const env = { HOME: tempDir('standalone-home') };
+    expect(await addThenList(command, env)).toEqual(ADDED_AND_LISTED);
+    const cache = path.join(env.HOME, '.cache', 'petstore');
+    const prefix = `code-[0-9a-f]{16}-v${pkg.devDependencies.node}-${process.arch}`;
+    expect(fs.readdirSync(cache).sort()).toEqual([
+      expect.stringMatching(new RegExp(`^${prefix}-add\\.v8cache$`)),
+      expect.stringMatching(new RegExp(`^${prefix}-list\\.v8cache$`)),
+    ]);
+    // A second round runs from those caches and leaves them as they were.
+    const written = fs.readdirSync(cache).map((name) => fs.statSync(path.join(cache, name)).mtimeMs);
+    expect(await addThenList(command, env)).toEqual(ADDED_AND_LISTED);
+    expect(
+      fs
+        .readdirSync(cache)
+        .sort()
+        .map((name) => fs.statSync(path.join(cache, name)).mtimeMs),
+    ).toEqual(written);
+  });
+});
