@@ -57,7 +57,7 @@ if (dynamicImports.length > 0) throw new Error(`the bundle must not import() at 
 
 // The code cache is keyed per command; the names come from the registry in the bundle.
 const commands = require('../dist/petstore.cjs').commandNames();
-(await import('./man.mjs')).writeManPage();
+await (await import('./man.mjs')).writeManPage();
 // The code cache is keyed by this hash: a rebuilt bundle never meets an old cache.
 const bundleHash = createHash('sha256').update(readFileSync(dist('petstore.cjs'))).digest('hex').slice(0, 16);
 const launcherDefine = {

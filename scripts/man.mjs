@@ -91,10 +91,10 @@ export function manPage(program, version, date) {
 }
 
 /** Writes dist/man/petstore.1 from the built bundle (dist/petstore.cjs) and package.json's version. */
-export function writeManPage() {
+export async function writeManPage() {
   const root = new URL('../', import.meta.url);
   const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
-  const program = createRequire(import.meta.url)('../dist/petstore.cjs').commandTree();
+  const program = await createRequire(import.meta.url)('../dist/petstore.cjs').commandTree();
   mkdirSync(new URL('dist/man/', root), { recursive: true });
   // SOURCE_DATE_EPOCH (reproducible builds) dates the page, else the day of the build.
   const epoch = process.env.SOURCE_DATE_EPOCH;

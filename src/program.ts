@@ -9,7 +9,7 @@ import type { Factory, GlobalOptions } from './factory.js';
 import { RETRIES, TIMEOUT_MS } from './flag-bounds.js';
 import { describeOption, helpOrder, valueOption } from './commands/kit.js';
 import { helpfulGroup } from './commands/help.js';
-import { COMMANDS } from './commands/registry.js';
+import { COMMANDS, type CommandEntry } from './commands/registry.js';
 
 export const EXIT_CODES_HELP = `
 Exit codes:
@@ -56,8 +56,36 @@ export async function globalOptions(flags: GlobalFlags): Promise<GlobalOptions> 
   };
 }
 
-/** Builds the `petstore` program for one invocation; its actions run with `f`. */
-export function buildProgram(f: Factory) {
+/** Global flags that take a value: the word after them is not a command. */
+const VALUE_FLAGS = ['--env', '--base-url', '--timeout', '--retries'];
+
+/** The first word of `argv` that is not a flag or a flag's value: the command asked for, if any. */
+export function commandWord(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg === '--') return argv[i + 1];
+    if (VALUE_FLAGS.includes(arg)) i += 1;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return undefined;
+}
+
+/**
+ * The registry entries a command line needs: the one it names, or every one
+ * when it names none (help), an unknown one (for a suggestion), or one that
+ * reads the whole tree (completion).
+ */
+function entriesFor(argv: readonly string[] | undefined): readonly CommandEntry[] {
+  const word = argv && commandWord(argv);
+  const named = COMMANDS.find((entry) => entry.name === word);
+  return named && !named.needsTree ? [named] : COMMANDS;
+}
+
+/**
+ * Builds the `petstore` program for one invocation (with only the command
+ * `argv` names, when it names one; the whole tree without `argv`); its actions run with `f`.
+ */
+export async function buildProgram(f: Factory, argv?: readonly string[]) {
   const program = new Command('petstore')
     .description('Command-line client for the pet store service.')
     .version(f.version, '-V, --version', 'print the version')
@@ -75,7 +103,8 @@ export function buildProgram(f: Factory) {
     .option('--verbose', 'log requests (key redacted) and stack traces to stderr')
     .addHelpText('after', EXIT_CODES_HELP);
   program.hook('preAction', async () => f.setGlobals(await globalOptions(program.opts())));
-  for (const make of COMMANDS) {
+  const makers = await Promise.all(entriesFor(argv).map((entry) => entry.load()));
+  for (const make of makers) {
     const command = make(f);
     // `__complete` and the like serve the completion scripts, not users: hidden from help and suggestions.
     program.addCommand(command, { hidden: command.name().startsWith('__') });

@@ -5,18 +5,19 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, test } from 'vitest';
 import { commandTree } from '../src/main.js';
+import { commandWord } from '../src/program.js';
 import { run, spawnPetstore, tempConfigHome } from './helpers.js';
 
 const GLOBAL_FLAGS = ['--env <name>', '--base-url <url>', '--json', '--no-color', '--timeout <ms>', '--retries <n>', '--verbose'];
 
 /** Every command a user can reach, as the words after `petstore` (the root is []). */
-function commandPaths(): string[][] {
+async function commandPaths(): Promise<string[][]> {
   const paths: string[][] = [];
   const visit = (command: CommandUnknownOpts, path: string[]) => {
     paths.push(path);
     for (const sub of command.createHelp().visibleCommands(command)) visit(sub, [...path, sub.name()]);
   };
-  visit(commandTree(), []);
+  visit(await commandTree(), []);
   return paths;
 }
 
@@ -100,8 +101,9 @@ describe('asking for help', () => {
   });
 });
 
+const paths = await commandPaths();
+
 describe('what each help shows', () => {
-  const paths = commandPaths();
 
   test('the tree has every command', () => {
     expect(paths.map((p) => p.join(' '))).toEqual([
@@ -184,5 +186,21 @@ describe('version', () => {
     const [a, b] = await Promise.all([spawnPetstore(['version'], env), spawnPetstore(['--version'], env)]);
     expect(a).toEqual({ code: 0, stdout: b.stdout, stderr: '' });
     expect(b.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
+  });
+});
+
+describe('only the command asked for is built', () => {
+  test.each([
+    [['get', '1'], 'get'],
+    [['--env', 'staging', 'list'], 'list'],
+    [['--timeout', '500', '--json', 'add', '--name', 'x'], 'add'],
+    [['--base-url', 'https://h/v1', '--', 'auth'], 'auth'],
+    [['--json'], undefined],
+  ])('%j names %s', (argv, word) => {
+    expect(commandWord(argv)).toBe(word);
+  });
+
+  test('a global flag\'s value that is also a command name is not taken for the command', async () => {
+    expect(await run(['--env', 'list', 'version'])).toEqual({ code: 0, stdout: '1.2.3\n', stderr: '', unmatched: [] });
   });
 });

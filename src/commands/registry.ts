@@ -1,28 +1,31 @@
 /**
- * Every command of petstore, once. The program, the code-cache keys of
- * launch.ts (through the build) and shell completion all derive from this list.
- * Adding a command is its module and one line here.
+ * Every command of petstore, once: its name and how to load its declaration.
+ * The program, the code-cache keys of launch.ts (through the build) and shell
+ * completion all derive from this list. Adding a command is its module and
+ * one line here. A command module is loaded only when its command runs (or
+ * help, completion or an unknown command needs the whole tree), so that each
+ * call starts only the code it uses.
  */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Factory } from '../factory.js';
-import { newApiCommand } from './api/api.js';
-import { newAuthCommand } from './auth/auth.js';
-import { newCompleteCommand, newCompletionCommand } from './completion.js';
-import { newConfigCommand } from './config/config.js';
-import { newAddCommand } from './pets/add.js';
-import { newGetCommand } from './pets/get.js';
-import { newListCommand } from './pets/list.js';
-import { newVersionCommand } from './version.js';
+
+/** A top-level command: its name, and its declaration, loaded on demand. */
+export interface CommandEntry {
+  name: string;
+  load: () => Promise<(f: Factory) => CommandUnknownOpts>;
+  /** Its action reads the whole command tree (completion generates scripts from it). */
+  needsTree?: boolean;
+}
 
 /** The top-level commands, in the order help lists them. */
-export const COMMANDS: ReadonlyArray<(f: Factory) => CommandUnknownOpts> = [
-  newListCommand,
-  newAddCommand,
-  newGetCommand,
-  newApiCommand,
-  newAuthCommand,
-  newConfigCommand,
-  newVersionCommand,
-  newCompletionCommand,
-  newCompleteCommand,
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'list', load: async () => (await import('./pets/list.js')).newListCommand },
+  { name: 'add', load: async () => (await import('./pets/add.js')).newAddCommand },
+  { name: 'get', load: async () => (await import('./pets/get.js')).newGetCommand },
+  { name: 'api', load: async () => (await import('./api/api.js')).newApiCommand },
+  { name: 'auth', load: async () => (await import('./auth/auth.js')).newAuthCommand },
+  { name: 'config', load: async () => (await import('./config/config.js')).newConfigCommand },
+  { name: 'version', load: async () => (await import('./version.js')).newVersionCommand },
+  { name: 'completion', load: async () => (await import('./completion.js')).newCompletionCommand, needsTree: true },
+  { name: '__complete', load: async () => (await import('./completion.js')).newCompleteCommand },
 ];
