@@ -7,7 +7,7 @@ import { dropEvery, startPetService } from './pet-service.mjs';
 
 const USAGE = `Usage: npm run sandbox -- [options]
 
-An in-memory pet store service on 127.0.0.1 (../shared/petstore-interface.md).
+An in-memory pet store service on 127.0.0.1, as openapi/petstore.yaml describes it.
 
 Options:
   --port <n>          port to listen on, 0 for a free one (default 4010)

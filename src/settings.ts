@@ -63,7 +63,7 @@ export class Settings {
   async envName({ mayCreate = false } = {}): Promise<Resolved<string> & { exists: boolean }> {
     const picked = this.pickEnv();
     if (BUILT_IN_ENVS.includes(picked.value)) return { ...picked, exists: true };
-    const known = [...BUILT_IN_ENVS, ...Object.keys((await this.store()).environments())];
+    const known = [...new Set([...BUILT_IN_ENVS, ...Object.keys((await this.store()).environments())])];
     const exists = known.includes(picked.value);
     if (!exists && !mayCreate) {
       const near = closest(picked.value, known);

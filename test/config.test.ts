@@ -137,3 +137,14 @@ describe('a config file that is not safely ours is refused, and nothing is writt
     expect(fs.readFileSync(configFile(home), 'utf8')).toBe(before);
   });
 });
+
+test('config list on a narrow terminal fits: long values are cut with …; piped, never', async () => {
+  const home = tempConfigHome();
+  await run(['config', 'set', 'base-url', `https://${'long'.repeat(20)}.example/v1`, '--env', 'staging'], { configHome: home });
+  const narrow = await run(['config', 'list', '--no-color', '--format', 'table'], { configHome: home, stdoutIsTTY: true, columns: 80 });
+  const lines = narrow.stdout.trimEnd().split('\n');
+  expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(80);
+  expect(narrow.stdout).toContain('…');
+  const piped = await run(['config', 'list'], { configHome: home });
+  expect(piped.stdout).toContain(`https://${'long'.repeat(20)}.example/v1/`);
+});

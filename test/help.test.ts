@@ -104,7 +104,6 @@ describe('asking for help', () => {
 const paths = await commandPaths();
 
 describe('what each help shows', () => {
-
   test('the tree has every command', () => {
     expect(paths.map((p) => p.join(' '))).toEqual([
       '',
@@ -200,7 +199,7 @@ describe('only the command asked for is built', () => {
     expect(commandWord(argv)).toBe(word);
   });
 
-  test('a global flag\'s value that is also a command name is not taken for the command', async () => {
+  test("a global flag's value that is also a command name is not taken for the command", async () => {
     expect(await run(['--env', 'list', 'version'])).toEqual({ code: 0, stdout: '1.2.3\n', stderr: '', unmatched: [] });
   });
 });

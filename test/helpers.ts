@@ -29,6 +29,8 @@ export interface RunSetup {
   stdinIsTTY?: boolean;
   signal?: AbortSignal;
   configHome?: string;
+  /** Width of the terminal stdout is (with stdoutIsTTY). */
+  columns?: number;
   /** Random numbers for retry jitter (0: retry at once); Math.random when not given. */
   random?: () => number;
 }
@@ -59,6 +61,7 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
         stdoutIsTTY: setup.stdoutIsTTY ?? false,
         stderrIsTTY: setup.stdoutIsTTY ?? false,
         stdinIsTTY: setup.stdinIsTTY ?? false,
+        columns: setup.columns,
       },
       env: { XDG_CONFIG_HOME: setup.configHome ?? tempConfigHome(), ...setup.env },
       signal: setup.signal,

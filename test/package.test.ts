@@ -144,7 +144,7 @@ describe('the licence collection of scripts/notices.mjs', () => {
 });
 
 describe('npm package', () => {
-  test('npm pack ships the bin, the bundles, the notice, the man pages (and completion scripts), README and LICENSE, and nothing else', async () => {
+  test('npm pack ships the bin, the bundles, the notice, the man pages (and completion scripts), README with the docs it links, and LICENSE, and nothing else', async () => {
     const r = await spawnAsync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
       PATH: process.env.PATH,
       HOME: tempDir('npm-home'),
@@ -167,6 +167,7 @@ describe('npm package', () => {
       ...bundles,
       ...manPages,
       ...built('dist/completion'),
+      ...built('docs'),
     ];
     expect(shipped).toEqual(expected.sort());
     expect(pkg.dependencies).toBeUndefined();

@@ -1,5 +1,5 @@
 // Process hygiene of the real binary: broken pipes, signals and concurrent
-// config writes. (Proxies: network-paths.test.ts.)
+// config writes. (Proxies: network-direct.test.ts and network-proxy.test.ts.)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
