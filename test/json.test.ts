@@ -23,3 +23,15 @@ describe('parseJson and stringifyJson', () => {
     expect(stringifyJson({ s: 'a\u009b\u0007b' })).toBe('{"s":"a\\u009b\\u0007b"}');
   });
 });
+
+test('keys are kept as sent, "__proto__" included; the input is not changed', () => {
+  const text = '{"__proto__":{"x":1},"constructor":2,"big":9007199254740993}';
+  const parsed = parseJson(text);
+  expect(stringifyJson(parsed)).toBe(text);
+  expect(typeof (parsed as { big: unknown }).big).toBe('bigint');
+});
+
+test('"__proto__" stays a key when every number is small (the fast path)', () => {
+  const text = '{"__proto__":{"x":1},"a":2}';
+  expect(stringifyJson(parseJson(text))).toBe(text);
+});

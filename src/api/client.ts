@@ -8,13 +8,14 @@
  */
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
-import { InterruptedError, RequestError, ServiceError } from '../errors.js';
-import { BodyReadError, exchange, first, type Exchange, type ExchangeLimits } from './exchange.js';
+import { InterruptedError, RequestError } from '../errors.js';
+import { BodyReadError, exchange, type Exchange, type ExchangeLimits } from './exchange.js';
 import { stringifyJson } from './json.js';
 import { PageTrail } from './pages.js';
-import { describeBody, describeDate, isTimeout, nextLink, parseBody, retryHint, tryParse } from './response.js';
+import { deprecationNotice, isTimeout, nextLink, parseBody } from './response.js';
 import { provesNotSent, retryInterceptor } from './retry.js';
-import { describeIssue, Pet, Pets, ServiceErrorBody, type ListPetsQuery, type NewPet } from './schemas.js';
+import { describeIssue, Pet, Pets, type ListPetsQuery, type NewPet } from './schemas.js';
+import { failureOf } from './failures.js';
 import { describeNetworkFailure, openDispatcher, type ProxyChoice } from './transport.js';
 
 /** Largest response body read, in bytes (16 MiB). */
@@ -64,6 +65,8 @@ export interface SendRequest {
    * Ctrl-C; `null` for only the connect, header and body timeouts; or a signal of the caller's.
    */
   signal?: AbortSignal | null;
+  /** A deadline over the whole exchange (connect, headers and body), in milliseconds. */
+  deadlineMs?: number;
 }
 
 /** What an operation expects of a response. */
@@ -87,6 +90,9 @@ export class PetstoreClient {
   private warnedDeprecation = false;
   // Built once: a bulk load sends thousands of requests with the same headers and limits.
   private readonly baseHeaders: Record<string, string>;
+  private readonly jsonHeaders: Record<string, string>;
+  /** URLs of the paths sent to, parsed once; never changed in place. */
+  private readonly urls = new Map<string, URL>();
   private readonly limits: ExchangeLimits;
   /** Origin of the base URL: every request goes there (next-page links are held to it). */
   readonly origin: string;
@@ -101,15 +107,25 @@ export class PetstoreClient {
     this.dispatcher = agent.compose(retryInterceptor({ retries: options.retries, log: options.log, random: options.random }));
     this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(timeout)]);
     this.baseHeaders = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json', 'user-agent': options.userAgent };
+    this.jsonHeaders = { ...this.baseHeaders, 'content-type': 'application/json' };
     const host = options.baseUrl.host;
     const tooLarge = () =>
       new RequestError(`response from ${host} is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; aborted`, 'body_too_large');
     this.limits = { maxBytes: MAX_BODY_BYTES, tooLarge };
   }
 
-  /** The absolute URL of a path under the base URL (a leading "/" is taken as relative to the base URL too). */
+  /**
+   * The absolute URL of a path under the base URL (a leading "/" is taken as
+   * relative to the base URL too). Parsed once per path and shared: copy it
+   * (`new URL(url)`) before changing it.
+   */
   url(path: string): URL {
-    return new URL(path.replace(/^\/+/, ''), this.options.baseUrl);
+    let url = this.urls.get(path);
+    if (!url) {
+      url = new URL(path.replace(/^\/+/, ''), this.options.baseUrl);
+      this.urls.set(path, url);
+    }
+    return url;
   }
 
   /**
@@ -119,13 +135,17 @@ export class PetstoreClient {
    * (wrapping the cause) when the status arrived but the body could not be read.
    */
   async send(request: SendRequest): Promise<Exchange> {
-    const url = typeof request.path === 'string' ? this.url(request.path) : request.path;
+    const target = typeof request.path === 'string' ? this.url(request.path) : request.path;
+    // URLs are shared (a bulk load's POSTs all go to one): a query goes on a copy.
+    const url = request.query ? new URL(target) : target;
     if (url.origin !== this.origin) throw new RequestError(`refusing to send the API key to another origin: ${url.origin}`, 'cross_origin');
     if (request.query) for (const [name, value] of request.query) url.searchParams.append(name, value);
-    const headers =
-      request.body === undefined && !request.headers
+    // The common requests (a bulk load's thousands of POSTs) reuse headers built once.
+    const headers = request.headers
+      ? { ...(request.body === undefined ? this.baseHeaders : this.jsonHeaders), ...request.headers }
+      : request.body === undefined
         ? this.baseHeaders
-        : { ...this.baseHeaders, ...(request.body === undefined ? {} : { 'content-type': 'application/json' }), ...request.headers };
+        : this.jsonHeaders;
     const signal = request.signal === undefined ? this.deadline : request.signal;
     const log = this.options.log;
     const started = log ? performance.now() : 0;
@@ -142,6 +162,7 @@ export class PetstoreClient {
         { origin: this.origin, path, method: request.method, headers, body: request.body },
         signal,
         this.limits,
+        request.deadlineMs,
       );
       const response = await (waited ? answer.finally(waited) : answer);
       response.url = url.href;
@@ -184,8 +205,8 @@ export class PetstoreClient {
    * NewPet. Returns the created Pet (201). Never retried once sent. `signal`
    * as in {@link SendRequest}.
    */
-  async createPet(pet: NewPet, signal?: AbortSignal | null): Promise<Pet> {
-    const response = await this.send({ method: 'POST', path: 'pets', body: stringifyJson(pet), signal });
+  async createPet(pet: NewPet, limits: Pick<SendRequest, 'signal' | 'deadlineMs'> = {}): Promise<Pet> {
+    const response = await this.send({ method: 'POST', path: 'pets', body: stringifyJson(pet), ...limits });
     return this.expect(response, { ok: CREATED, schema: Pet, root: 'pet', notFound: 'route' });
   }
 
@@ -193,6 +214,15 @@ export class PetstoreClient {
   async getPet(petId: bigint): Promise<Pet> {
     const response = await this.send({ method: 'GET', path: `pets/${petId}` });
     return this.expect(response, { ok: OK, schema: Pet, root: 'pet', notFound: 'pet' });
+  }
+
+  /**
+   * Ends every request in flight at once with `reason` (undici's destroy); the
+   * client sends nothing after it. For a bulk load's second Ctrl-C, whose
+   * POSTs carry no signal of their own.
+   */
+  async abortAll(reason: Error): Promise<void> {
+    await this.dispatcher.destroy(reason);
   }
 
   /** Closes the keep-alive connections. */
@@ -205,34 +235,7 @@ export class PetstoreClient {
    * undefined when the status is in `ok`. For any caller of `send`.
    */
   failureOf(response: Exchange, ok: readonly number[], notFound: 'pet' | 'route' = 'route'): Error | undefined {
-    const { status } = response;
-    if (ok.includes(status)) return undefined;
-    // undici follows no redirect without its redirect interceptor, which is not
-    // installed: a redirect could carry the key to another origin.
-    if (status >= 300 && status < 400) {
-      const location = first(response.headers.location);
-      return new RequestError(
-        `the service answered HTTP ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed`,
-        'redirect',
-        status,
-      );
-    }
-    const parsed = ServiceErrorBody.safeParse(tryParse(response.text));
-    if (status === 404 && (notFound === 'route' || !parsed.success)) {
-      const said = parsed.success ? parsed.data.message : describeBody(response);
-      return new RequestError(
-        `the service has no ${response.url ? new URL(response.url).pathname : 'such path'}: HTTP 404 (${said}); the base URL may be wrong`,
-        'no_such_path',
-        404,
-        `Check the base URL ${this.options.baseUrl.href} (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1`,
-      );
-    }
-    const hint = status === 401 ? this.options.loginHint : retryHint(response);
-    if (parsed.success && status >= 400) return new ServiceError(status, parsed.data.code, parsed.data.message, hint);
-    const type = first(response.headers['content-type']);
-    const what = `the service answered HTTP ${status}${type ? ` (${type.split(';')[0]})` : ''}: ${describeBody(response)}`;
-    if (status >= 400) return new ServiceError(status, `http_${status}`, describeBody(response), hint, what);
-    return new RequestError(`unexpected response: ${what}`, 'unexpected_response', status);
+    return failureOf(response, ok, notFound, this.options);
   }
 
   private expect<T extends z.ZodMiniType>(response: Exchange, expected: Expectation<T>): z.infer<T> {
@@ -253,7 +256,7 @@ export class PetstoreClient {
   }
 
   private describeFailure(error: unknown, url: URL, signal: AbortSignal | null): Error {
-    if (error instanceof RequestError) return error;
+    if (error instanceof RequestError || error instanceof InterruptedError) return error;
     // Ctrl-C (the signal's reason is the InterruptedError), not a timeout.
     if (signal?.aborted && signal.reason instanceof InterruptedError) return signal.reason;
     const host = url.host;
@@ -268,14 +271,9 @@ export class PetstoreClient {
 
   private noticeDeprecation(headers: Exchange['headers']): void {
     if (this.warnedDeprecation) return;
-    const deprecation = first(headers.deprecation);
-    const sunset = first(headers.sunset);
-    if (!deprecation && !sunset) return;
+    const notice = deprecationNotice(headers);
+    if (!notice) return;
     this.warnedDeprecation = true;
-    const parts: string[] = [];
-    // RFC 9745's Deprecation is a date; drafts before it sent "true", which has none to give.
-    if (deprecation) parts.push(deprecation.trim() === 'true' ? 'deprecated' : `deprecated ${describeDate(deprecation)}`);
-    if (sunset) parts.push(`to be removed ${describeDate(sunset)}`);
-    this.options.warn(`the service says this endpoint is ${parts.join(', ')}`, 'deprecated_endpoint');
+    this.options.warn(notice, 'deprecated_endpoint');
   }
 }

@@ -91,3 +91,18 @@ export function parseBody(response: Exchange): unknown {
     );
   }
 }
+
+/**
+ * The warning an answer's Deprecation (RFC 9745) and Sunset (RFC 8594) headers
+ * call for, or undefined when it has neither.
+ */
+export function deprecationNotice(headers: Exchange['headers']): string | undefined {
+  const deprecation = first(headers.deprecation);
+  const sunset = first(headers.sunset);
+  if (!deprecation && !sunset) return undefined;
+  const parts: string[] = [];
+  // RFC 9745's Deprecation is a date; drafts before it sent "true", which has none to give.
+  if (deprecation) parts.push(deprecation.trim() === 'true' ? 'deprecated' : `deprecated ${describeDate(deprecation)}`);
+  if (sunset) parts.push(`to be removed ${describeDate(sunset)}`);
+  return `the service says this endpoint is ${parts.join(', ')}`;
+}

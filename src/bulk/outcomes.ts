@@ -97,3 +97,14 @@ export function describeLines(lines: readonly number[]): string {
   }
   return parts.join(', ');
 }
+
+/** Where an item is in the input, for messages: "line 4", or "line 4 (item 2)" in a JSON array. */
+export function where(item: InputItem): string {
+  return item.index === undefined ? `line ${item.line}` : `line ${item.line} (item ${item.index})`;
+}
+
+/** An item's name for messages, quoted and cut at 40 characters, or "(no name)". */
+export function itemName(value: unknown): string {
+  const name = typeof value === 'object' && value !== null ? (value as { name?: unknown }).name : undefined;
+  return typeof name === 'string' ? JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name) : '(no name)';
+}

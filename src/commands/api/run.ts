@@ -68,7 +68,7 @@ function targetUrl(client: PetstoreClient, options: ApiOptions): URL {
         `refusing to send the API key to another origin: ${url.origin}; give a path under the base URL or a URL of ${client.origin}`,
       );
     }
-  } else url = client.url(options.path);
+  } else url = new URL(client.url(options.path));
   for (const [name, value] of options.query) url.searchParams.append(name, value);
   return url;
 }

@@ -11,7 +11,8 @@ import { describeIssue, NewPet } from '../../api/schemas.js';
 import { BatchedOutput } from '../../bulk/batched-output.js';
 import { FailedFile, FailedWriteError, type FailedRecord, type Outcome } from '../../bulk/failed-file.js';
 import { openInput } from '../../bulk/open-input.js';
-import { classifySendError, describeLines, resolveItem, type ResolvedItem } from '../../bulk/outcomes.js';
+import { notSentReport, summarise, type Stop, type Tally } from '../../bulk/load-summary.js';
+import { classifySendError, itemName, resolveItem, where, type ResolvedItem } from '../../bulk/outcomes.js';
 import { Progress } from '../../bulk/progress.js';
 import { readItemBatches } from '../../bulk/read-items.js';
 import { RequestPool } from '../../bulk/request-pool.js';
@@ -33,9 +34,6 @@ export interface AddFileOptions {
   retryUnknown: boolean;
   output: OutputSpec;
 }
-
-/** Why a load stopped before its end. */
-type Stop = { reason: 'signal'; error: InterruptedError } | { reason: 'auth' | 'stdout' | 'failed_file'; error: CliError };
 
 /**
  * Runs the bulk load. Throws UsageError when the input or `--failed` cannot
@@ -61,7 +59,7 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
 }
 
 class BulkLoad {
-  private readonly tally = { read: 0, created: 0, failed: 0, unknown: 0, notSent: 0, skipped: 0 };
+  private readonly tally: Tally = { read: 0, created: 0, failed: 0, unknown: 0, notSent: 0, skipped: 0 };
   private readonly pool: RequestPool;
   private readonly output: BatchedOutput;
   private stop?: Stop;
@@ -89,6 +87,8 @@ class BulkLoad {
     const onSignal = () => this.halt({ reason: 'signal', error: this.f.signal.reason as InterruptedError });
     this.f.signal.addEventListener('abort', onSignal, { once: true });
     if (this.f.signal.aborted) onSignal();
+    const onHalt = () => void client.abortAll(this.f.signals.halt.reason as InterruptedError);
+    this.f.signals.halt.addEventListener('abort', onHalt, { once: true });
     const detach = this.f.io.raw.onStdoutError?.((error) => {
       this.output.fail();
       this.halt({
@@ -110,6 +110,7 @@ class BulkLoad {
       this.report();
     } finally {
       this.f.signal.removeEventListener('abort', onSignal);
+      this.f.signals.halt.removeEventListener('abort', onHalt);
       detach?.();
     }
   }
@@ -152,10 +153,9 @@ class BulkLoad {
   }
 
   private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet): Promise<void> {
-    // Each POST has its own deadline over the whole exchange; a second Ctrl-C ends it at once.
-    const signal = AbortSignal.any([AbortSignal.timeout(this.f.globals.timeout), this.f.signals.halt]);
     try {
-      const created = await client.createPet(pet, signal);
+      // Each POST has its own deadline over the whole exchange; a second Ctrl-C ends them all at once (run).
+      const created = await client.createPet(pet, { signal: null, deadlineMs: this.f.globals.timeout });
       this.tally.created += 1;
       this.output.push(this.options.output.format === 'ndjson' ? ndjsonLines([created]) : tsvRows([created], PET_VIEW));
     } catch (error) {
@@ -237,52 +237,15 @@ class BulkLoad {
 
   /** The summary line, then the error that gives the exit code. */
   private report(): void {
-    const t = this.tally;
-    const notCreated = t.failed + t.unknown + t.notSent + t.skipped;
-    if (t.read === 0 && !this.stop) {
-      this.f.io.info('the input holds no pets; nothing was created', 'empty_input', { created: 0 });
-      return;
-    }
-    const parts = [`${t.failed} failed`];
-    if (t.unknown) parts.push(`${t.unknown} unknown`);
-    if (t.notSent) parts.push(`${t.notSent} not sent`);
-    if (t.skipped) parts.push(`${t.skipped} of unknown outcome skipped`);
-    const written = this.failed && notCreated && this.stop?.reason !== 'failed_file' ? ` (written to ${this.failed.path})` : '';
-    const prefix = this.stop ? `${this.stop.reason === 'signal' ? this.stop.error.message : 'stopped'}: ` : '';
-    const cut = this.inputCut ? `; nothing after line ${this.lastLine} was read` : '';
-    this.f.io.info(`${prefix}created ${t.created} of ${t.read} pets; ${parts.join(', ')}${written}${cut}`, 'summary', { ...t });
-    if (t.skipped) {
-      this.f.io.warn(
-        `${t.skipped} item${t.skipped === 1 ? '' : 's'} of unknown outcome (sent before, perhaps created) not sent again; --retry-unknown sends them`,
-        'unknown_skipped',
-      );
-    }
-    if (this.unrecorded.length || this.stop?.reason === 'failed_file') {
-      const rest = this.inputCut ? `, and of every line after ${this.lastLine}` : '';
-      this.f.io.warn(
-        `the outcomes of these input lines were not recorded: ${describeLines(this.unrecorded) || 'none'}${rest}`,
-        'unrecorded',
-      );
-    }
-    if (this.stop) throw this.stop.error;
-    if (this.jq?.failure) throw this.jq.failure;
-    if (notCreated) throw new CliError(`${notCreated} of ${t.read} pets were not created`, ExitCode.failure, 'partial_failure');
+    const end = {
+      tally: this.tally,
+      stop: this.stop,
+      failedPath: this.failed?.path,
+      inputCut: this.inputCut,
+      lastLine: this.lastLine,
+      unrecorded: this.unrecorded,
+    };
+    const error = summarise(this.f.io, end) ?? this.jq?.failure;
+    if (error) throw error;
   }
-}
-
-function notSentReport(stop: Stop): ErrorReport {
-  const why = {
-    signal: `the load was ${stop.error.message}`,
-    auth: 'the service rejected the API key (HTTP 401)',
-    stdout: 'standard output could not be written',
-    failed_file: '--failed could not be written',
-  }[stop.reason];
-  return { code: 'not_sent', message: `not sent: ${why}`, status: null };
-}
-
-const where = (item: ResolvedItem) => (item.index === undefined ? `line ${item.line}` : `line ${item.line} (item ${item.index})`);
-
-function itemName(value: unknown): string {
-  const name = typeof value === 'object' && value !== null ? (value as { name?: unknown }).name : undefined;
-  return typeof name === 'string' ? JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name) : '(no name)';
 }

@@ -1,0 +1,82 @@
+/**
+ * The end of a bulk load: its counts, why it stopped early (if it did), the
+ * summary line on stderr, and the error whose exit code the load ends with.
+ */
+import { CliError, ExitCode, type ErrorReport, type InterruptedError } from '../errors.js';
+import type { IOStreams } from '../iostreams.js';
+import { describeLines } from './outcomes.js';
+
+/** What happened to the items read so far. */
+export interface Tally {
+  read: number;
+  created: number;
+  failed: number;
+  unknown: number;
+  notSent: number;
+  /** Items of unknown outcome carried over from an earlier --failed file, not sent again. */
+  skipped: number;
+}
+
+/** Why a load stopped before its end: a signal, a 401, a write error on stdout or on --failed. */
+export type Stop = { reason: 'signal'; error: InterruptedError } | { reason: 'auth' | 'stdout' | 'failed_file'; error: CliError };
+
+/** How a load ended. */
+export interface LoadEnd {
+  tally: Tally;
+  stop?: Stop;
+  /** The --failed file's path, when there is one. */
+  failedPath?: string;
+  /** The input was not read to its end (a second Ctrl-C, a broken --failed file, or a stop without --failed). */
+  inputCut: boolean;
+  /** The last input line read. */
+  lastLine: number;
+  /** Lines not created whose outcome could not be written to --failed. */
+  unrecorded: readonly number[];
+}
+
+/** The error object of an item not sent because the load stopped. */
+export function notSentReport(stop: Stop): ErrorReport {
+  const why = {
+    signal: `the load was ${stop.error.message}`,
+    auth: 'the service rejected the API key (HTTP 401)',
+    stdout: 'standard output could not be written',
+    failed_file: '--failed could not be written',
+  }[stop.reason];
+  return { code: 'not_sent', message: `not sent: ${why}`, status: null };
+}
+
+/**
+ * Writes the summary line (and warnings for skipped or unrecorded items) and
+ * returns the error the load ends with: the stop's own (130/143, 4, 1), exit 1
+ * when any item was not created, or undefined when every item was.
+ */
+export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
+  const { tally: t, stop } = end;
+  const notCreated = t.failed + t.unknown + t.notSent + t.skipped;
+  if (t.read === 0 && !stop) {
+    io.info('the input holds no pets; nothing was created', 'empty_input', { created: 0 });
+    return undefined;
+  }
+  const parts = [`${t.failed} failed`];
+  if (t.unknown) parts.push(`${t.unknown} unknown`);
+  if (t.notSent) parts.push(`${t.notSent} not sent`);
+  if (t.skipped) parts.push(`${t.skipped} of unknown outcome skipped`);
+  const written = end.failedPath && notCreated && stop?.reason !== 'failed_file' ? ` (written to ${end.failedPath})` : '';
+  const prefix = stop ? `${stop.reason === 'signal' ? stop.error.message : 'stopped'}: ` : '';
+  const cut = end.inputCut ? `; nothing after line ${end.lastLine} was read` : '';
+  io.info(`${prefix}created ${t.created} of ${t.read} pets; ${parts.join(', ')}${written}${cut}`, 'summary', { ...t });
+  if (t.skipped) {
+    const items = t.skipped === 1 ? 'item' : 'items';
+    io.warn(
+      `${t.skipped} ${items} of unknown outcome (sent before, perhaps created) not sent again; --retry-unknown sends them`,
+      'unknown_skipped',
+    );
+  }
+  if (end.unrecorded.length || stop?.reason === 'failed_file') {
+    const rest = end.inputCut ? `, and of every line after ${end.lastLine}` : '';
+    io.warn(`the outcomes of these input lines were not recorded: ${describeLines(end.unrecorded) || 'none'}${rest}`, 'unrecorded');
+  }
+  if (stop) return stop.error;
+  if (notCreated) return new CliError(`${notCreated} of ${t.read} pets were not created`, ExitCode.failure, 'partial_failure');
+  return undefined;
+}
