@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { dropEvery, startPetService, type Faults, type PetService } from '../sandbox/pet-service.mjs';
-import { BIN, spawnAsync } from './helpers.js';
+import { BIN, readNdjson, spawnAsync } from './helpers.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -22,13 +22,6 @@ const posts = () => server!.requests.filter((r) => r.method === 'POST');
 const storedNames = () => [...server!.pets.values()].map((p) => p.name).sort();
 const env = () => ({ PATH: process.env.PATH, PETSTORE_BASE_URL: server!.baseUrl, PETSTORE_API_KEY: 'k' });
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bulk-'));
-const readLines = (file: string) =>
-  fs
-    .readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
 const names = (n: number, prefix = 'p') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
 /** Output and exit code of a child started with `spawn`. */
@@ -73,7 +66,7 @@ describe('signals', () => {
       expect(r.stderr).toMatch(
         new RegExp(`^${word}: created \\d+ of 40 pets; 0 failed, \\d+ not sent \\(written to .*failed\\.ndjson\\)\\n$`),
       );
-      const lines = readLines(failed);
+      const lines = readNdjson(failed);
       expect(lines.every((l) => l.outcome === 'not_sent')).toBe(true);
       // Exactly the pets not created are in --failed, each once.
       expect([...lines.map((l) => l.item.name), ...storedNames()].sort()).toEqual([...all].sort());
@@ -105,7 +98,7 @@ describe('signals', () => {
       /^(unknown: line [12] "p[01]": sent, then the load was stopped before the service answered\n){2}interrupted: created 0 of 5 pets; 0 failed, 2 unknown, 3 not sent/,
     );
     expect(
-      readLines(failed)
+      readNdjson(failed)
         .map((l) => l.outcome)
         .sort(),
     ).toEqual(['not_sent', 'not_sent', 'not_sent', 'unknown', 'unknown']);
@@ -121,7 +114,7 @@ describe('signals', () => {
       '{"name":"slow","categoryId":1}\n',
     );
     expect(r.code).toBe(1);
-    expect(readLines(failed)).toMatchObject([{ line: 1, outcome: 'unknown', item: { name: 'slow' } }]);
+    expect(readNdjson(failed)).toMatchObject([{ line: 1, outcome: 'unknown', item: { name: 'slow' } }]);
   });
 });
 
@@ -141,7 +134,7 @@ describe('pipes, full disks and closed outputs', () => {
     );
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n').at(-3)).toBe(`created 0 of 2000 pets; 2000 failed (written to ${failed})`);
-    const after = readLines(failed);
+    const after = readNdjson(failed);
     expect(after).toHaveLength(2000);
     expect(after.map((l) => l.item.name).sort()).toEqual(names(2000).sort());
   });
@@ -187,9 +180,9 @@ describe('pipes, full disks and closed outputs', () => {
       '{"code":"stdout_error","message":"cannot write to standard output: ENOSPC","status":null}',
     );
     // Every pet is created or recorded, never both.
-    const recorded = readLines(failed).map((l) => l.item.name);
+    const recorded = readNdjson(failed).map((l) => l.item.name);
     expect([...recorded, ...storedNames()].sort()).toEqual(names(300).sort());
-    expect(readLines(failed).every((l) => l.outcome === 'not_sent')).toBe(true);
+    expect(readNdjson(failed).every((l) => l.outcome === 'not_sent')).toBe(true);
   });
 
   test('on one terminal-like stream, rows of pets created before a failure come before its message', async () => {
@@ -234,7 +227,7 @@ test('1,000 pets against a service that drops one answer in ten after creating t
   fs.writeFileSync(input, all.map((name, i) => `{"name":"${name}","categoryId":${i}}\n`).join(''));
   const first = await spawnAsync(process.execPath, [BIN, 'add', '--file', input, '--failed', path.join(dir, 'f1.ndjson')], env());
   expect(first.code).toBe(1);
-  const unknown = readLines(path.join(dir, 'f1.ndjson'));
+  const unknown = readNdjson(path.join(dir, 'f1.ndjson'));
   expect(unknown.length).toBeGreaterThan(0);
   expect(unknown.every((l) => l.outcome === 'unknown')).toBe(true);
   // The dropped answers' pets were created anyway: each pet is in the store once.
@@ -246,7 +239,7 @@ test('1,000 pets against a service that drops one answer in ten after creating t
   );
   expect(second.code).toBe(1);
   expect(storedNames()).toEqual([...all].sort());
-  expect(readLines(path.join(dir, 'f2.ndjson'))).toEqual(unknown);
+  expect(readNdjson(path.join(dir, 'f2.ndjson'))).toEqual(unknown);
   // --retry-unknown is the user's explicit choice to send them again (here: duplicates).
   const third = await spawnAsync(process.execPath, [BIN, 'add', '--file', path.join(dir, 'f2.ndjson'), '--retry-unknown'], env());
   expect(third.stderr).toContain(`of ${unknown.length} pets`);

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startPetService, type Faults, type PetService } from '../sandbox/pet-service.mjs';
-import { run } from './helpers.js';
+import { readNdjson, run } from './helpers.js';
 
 /** The fake service; a name starting with "fail" gets a 500; `delayMs` holds each answer; `faults` replaces that. */
 function startPetServer(delayMs = 0, faults?: Faults): Promise<PetService> {
@@ -39,13 +39,6 @@ function tempFile(name: string, content: string | Buffer): string {
   return file;
 }
 
-const readLines = (file: string) =>
-  fs
-    .readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
 const env = () => ({ PETSTORE_BASE_URL: server!.baseUrl, PETSTORE_API_KEY: 'k' });
 const ndjson = (names: string[]) => names.map((name, i) => `{"name":"${name}","categoryId":${i}}`).join('\n');
 
@@ -90,7 +83,7 @@ describe('add --file', () => {
     ]);
     expect(stderr.slice(4)).toEqual([`created 2 of 6 pets; 4 failed (written to ${failed})`, 'error: 4 of 6 pets were not created']);
     expect(posts().map((b) => JSON.parse(b).name)).toEqual(['ok1', 'fail-me', 'ok3']);
-    const lines = readLines(failed).sort((a, b) => a.line - b.line);
+    const lines = readNdjson(failed).sort((a, b) => a.line - b.line);
     expect(lines.map((l) => [l.line, l.outcome])).toEqual([
       [2, 'failed'],
       [3, 'failed'],
@@ -118,7 +111,7 @@ describe('add --file', () => {
     expect(again.code).toBe(1);
     expect(posts().map((b) => JSON.parse(b).name)).toEqual(['fail-me']);
     expect(again.stderr).toContain('failed: line 2 (no name): malformed JSON: not json\n');
-    expect(readLines(failedAgain).find((l) => l.line === 2)).toEqual({ ...lines[1], line: 2 });
+    expect(readNdjson(failedAgain).find((l) => l.line === 2)).toEqual({ ...lines[1], line: 2 });
   });
 
   test('a JSON array that ends inside an element: that element goes to --failed with its text, unsent; a retry sends it', async () => {
@@ -136,7 +129,7 @@ describe('add --file', () => {
         '',
       ].join('\n'),
     });
-    expect(readLines(failed)).toEqual([
+    expect(readNdjson(failed)).toEqual([
       {
         line: 2,
         outcome: 'failed',
@@ -157,7 +150,7 @@ describe('add --file', () => {
     const failed = path.join(path.dirname(file), 'failed.ndjson');
     expect((await run(['add', '--file', file, '--failed', failed], { env: env() })).code).toBe(1);
     expect(posts()).toEqual([]);
-    const [line] = readLines(failed);
+    const [line] = readNdjson(failed);
     fs.writeFileSync(failed, `${JSON.stringify({ ...line, text: '{"name":"Rex", "categoryId": 2}' })}\n`);
     const again = await run(['add', '--file', failed], { env: env() });
     expect(again).toMatchObject({ code: 0, stdout: '1\tRex\t2\t-\n' });
@@ -215,7 +208,7 @@ describe('every item has one known outcome', () => {
         `stopped: created 0 of 50 pets; 1 failed, 49 not sent (written to ${failed})\n` +
         'error: missing or invalid API key (HTTP 401, code unauthorized)\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n',
     );
-    const lines = readLines(failed);
+    const lines = readNdjson(failed);
     expect(lines.map((l) => l.outcome)).toEqual(['failed', ...Array<string>(49).fill('not_sent')]);
     expect(lines[1]).toEqual({
       line: 2,
@@ -261,7 +254,7 @@ describe('every item has one known outcome', () => {
     expect(r.stderr).toMatch(
       /^unknown: line 2 "lost": .*\ncreated 2 of 3 pets; 0 failed, 1 unknown \(written to .*f1\.ndjson\)\nerror: 1 of 3 pets were not created\n$/,
     );
-    const [line] = readLines(path.join(dir, 'f1.ndjson'));
+    const [line] = readNdjson(path.join(dir, 'f1.ndjson'));
     expect(line).toMatchObject({ line: 2, outcome: 'unknown', item: { name: 'lost', categoryId: 1 } });
     const sentBefore = posts().length;
     const skip = await run(['add', '--file', path.join(dir, 'f1.ndjson'), '--failed', path.join(dir, 'f2.ndjson')], { env: env() });
@@ -272,7 +265,7 @@ describe('every item has one known outcome', () => {
         'error: 1 of 1 pets were not created\n',
     );
     expect(posts()).toHaveLength(sentBefore);
-    expect(readLines(path.join(dir, 'f2.ndjson'))).toEqual([line]);
+    expect(readNdjson(path.join(dir, 'f2.ndjson'))).toEqual([line]);
     await server.close();
     server = await startPetServer();
     const retried = await run(['add', '--file', path.join(dir, 'f2.ndjson'), '--retry-unknown'], { env: env() });
@@ -290,7 +283,7 @@ describe('every item has one known outcome', () => {
       env: { PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'k' },
     });
     expect(r.code).toBe(1);
-    expect(readLines(failed).map((l) => [l.line, l.outcome, l.error.code])).toEqual([
+    expect(readNdjson(failed).map((l) => [l.line, l.outcome, l.error.code])).toEqual([
       [1, 'not_sent', 'network_error'],
       [2, 'not_sent', 'network_error'],
     ]);
@@ -309,7 +302,7 @@ describe('the --failed file is never lost', () => {
     const r = await run(['add', '--file', file, '--failed', link, '--concurrency', '1'], { env: env() });
     expect(r.code).toBe(1);
     expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(readLines(file).map((l) => [l.line, l.outcome, l.item.name])).toEqual([
+    expect(readNdjson(file).map((l) => [l.line, l.outcome, l.item.name])).toEqual([
       [1, 'failed', 'fail-a'],
       [3, 'failed', 'fail-b'],
     ]);
@@ -344,7 +337,7 @@ describe('input exactly as given', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('failed: line 2 (no name): not valid UTF-8: {"name":"Caf\uFFFD","categoryId":1}\n');
     expect(storedNames()).toEqual(['ok']);
-    expect(readLines(failed)).toMatchObject([{ line: 2, outcome: 'failed', item: null }]);
+    expect(readNdjson(failed)).toMatchObject([{ line: 2, outcome: 'failed', item: null }]);
   });
 
   test('a byte order mark and CRLF line ends are accepted', async () => {

@@ -123,3 +123,13 @@ export function spawnPetstore(args: string[], env: NodeJS.ProcessEnv, stdin = ''
   const { command, prefix } = petstoreInvocation();
   return spawnAsync(command, [...prefix, ...args], env, stdin);
 }
+
+/** The JSON values of an NDJSON file, one per non-blank line. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read --failed records of several shapes
+export function readNdjson(file: string): any[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line));
+}
