@@ -8,66 +8,21 @@
  */
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
-import { InterruptedError, RequestError } from '../errors.js';
+import { RequestError } from '../errors.js';
 import { BodyReadError, exchange, type Exchange, type ExchangeLimits } from './exchange.js';
 import { stringifyJson } from './json.js';
 import { PageTrail } from './pages.js';
-import { deprecationNotice, isTimeout, nextLink, parseBody } from './response.js';
-import { provesNotSent, retryInterceptor } from './retry.js';
+import { deprecationNotice, nextLink, parseBody } from './response.js';
+import { retryInterceptor } from './retry.js';
 import { describeIssue, Pet, Pets, type ListPetsQuery, type NewPet } from './schemas.js';
 import { failureOf } from './failures.js';
-import { describeNetworkFailure, openDispatcher, type ProxyChoice } from './transport.js';
+import { describeSendFailure, openDispatcher, type ProxyChoice } from './transport.js';
+import type { ClientOptions, SendRequest } from './requests.js';
+
+export type { ClientOptions, SendRequest } from './requests.js';
 
 /** Largest response body read, in bytes (16 MiB). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
-
-export interface ClientOptions {
-  /** Base address ending in "/" (see settings.parseBaseUrl); endpoint paths join onto it. */
-  baseUrl: URL;
-  apiKey: string;
-  /** Sent as User-Agent, e.g. "petstore/0.1.0". */
-  userAgent: string;
-  /** Deadline of the whole command in milliseconds; also the connect, header and body timeout. */
-  timeoutMs: number;
-  /** Retries of a GET after the first attempt (0 turns retrying off). */
-  retries: number;
-  /** Aborts every request (Ctrl-C, SIGTERM). */
-  signal: AbortSignal;
-  /** Environment, for HTTPS_PROXY, HTTP_PROXY and NO_PROXY. */
-  env: NodeJS.ProcessEnv;
-  /** Receives `--verbose` lines (the key is never in them). */
-  log?: (line: string) => void;
-  /** Receives warnings, such as a Deprecation or Sunset header (RFC 9745, RFC 8594). */
-  warn: (message: string, code: string) => void;
-  /** The last line of a 401's message: the command that fixes it. */
-  loginHint?: string;
-  /** Random numbers in [0, 1) for the jitter of retry back-off (Math.random by default; tests pass their own). */
-  random?: () => number;
-  /**
-   * Told when a request is sent (with the host), for a spinner; the function
-   * it returns, if any, is called once the whole answer has come or the request failed.
-   */
-  onWait?: (host: string) => (() => void) | undefined;
-}
-
-/** One request under the base URL. */
-export interface SendRequest {
-  method: string;
-  /** A path relative to the base URL ("pets", "pets/42"), or an absolute URL of the base URL's origin. */
-  path: string | URL;
-  query?: URLSearchParams;
-  /** Extra headers; Authorization, Accept and User-Agent are set by the client. */
-  headers?: Record<string, string>;
-  /** The body, serialised; sent as application/json unless `headers` names another content type. */
-  body?: string;
-  /**
-   * What ends the request early: by default the command's deadline and
-   * Ctrl-C; `null` for only the connect, header and body timeouts; or a signal of the caller's.
-   */
-  signal?: AbortSignal | null;
-  /** A deadline over the whole exchange (connect, headers and body), in milliseconds. */
-  deadlineMs?: number;
-}
 
 /** What an operation expects of a response. */
 interface Expectation<T extends z.ZodMiniType> {
@@ -256,17 +211,7 @@ export class PetstoreClient {
   }
 
   private describeFailure(error: unknown, url: URL, signal: AbortSignal | null): Error {
-    if (error instanceof RequestError || error instanceof InterruptedError) return error;
-    // Ctrl-C (the signal's reason is the InterruptedError), not a timeout.
-    if (signal?.aborted && signal.reason instanceof InterruptedError) return signal.reason;
-    const host = url.host;
-    if (signal?.aborted || isTimeout(error)) {
-      return new RequestError(`request to ${host} timed out after ${this.options.timeoutMs} ms`, 'timeout');
-    }
-    const failure = describeNetworkFailure(error, host, this.proxy);
-    const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-    failure.notSent = provesNotSent(code);
-    return failure;
+    return describeSendFailure(error, url.host, signal, this.options.timeoutMs, this.proxy);
   }
 
   private noticeDeprecation(headers: Exchange['headers']): void {

@@ -8,7 +8,9 @@
  */
 import { maxHeaderSize } from 'node:http';
 import { Pool, ProxyAgent, type Dispatcher } from 'undici';
-import { RequestError, UsageError } from '../errors.js';
+import { InterruptedError, RequestError, UsageError } from '../errors.js';
+import { isTimeout } from './response.js';
+import { provesNotSent } from './retry.js';
 import { isLoopback } from '../settings.js';
 
 /** The proxy requests go through, and the variable that named it (for messages; its credentials are never shown). */
@@ -192,4 +194,25 @@ export function describeNetworkFailure(error: unknown, host: string, proxy?: Pro
     );
   }
   return new RequestError(`cannot reach ${host}: ${code ?? message}`, 'network_error');
+}
+
+/**
+ * What a request to `host` that got no answer ends with: the InterruptedError
+ * of Ctrl-C (the reason of `signal`), a timeout after `timeoutMs`, or the
+ * network failure of {@link describeNetworkFailure}, marked `notSent` when it
+ * proves the request never left.
+ */
+export function describeSendFailure(
+  error: unknown,
+  host: string,
+  signal: AbortSignal | null,
+  timeoutMs: number,
+  proxy?: ProxyChoice,
+): Error {
+  if (error instanceof RequestError || error instanceof InterruptedError) return error;
+  if (signal?.aborted && signal.reason instanceof InterruptedError) return signal.reason;
+  if (signal?.aborted || isTimeout(error)) return new RequestError(`request to ${host} timed out after ${timeoutMs} ms`, 'timeout');
+  const failure = describeNetworkFailure(error, host, proxy);
+  failure.notSent = provesNotSent(codeOf(error));
+  return failure;
 }
