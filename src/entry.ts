@@ -16,12 +16,23 @@ import { sanitizeText } from './text.js';
  * lets its requests finish), the second stops waiting for them, the third exits at once.
  * While a pager runs, SIGINT is the pager's and petstore ignores it.
  */
+/** Signals closer together than this (milliseconds) count as one (see onSignal). */
+const SIGNAL_ECHO_MS = 150;
+
 export async function start(): Promise<void> {
+  const argv = process.argv.slice(2);
   const stop = new AbortController();
   const halt = new AbortController();
+  let lastSignalAt = Number.NEGATIVE_INFINITY;
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
     // Ctrl-C in a pager is the pager's (see pagerRunning); quitting it ends petstore.
     if (signal === 'SIGINT' && pagerRunning()) return;
+    // A library may catch a signal and raise it again (when-exit, which conf's
+    // atomic writes load, does): that echo arrives within milliseconds and is
+    // not a second Ctrl-C, which a person cannot type that fast.
+    const now = performance.now();
+    if (now - lastSignalAt < SIGNAL_ECHO_MS) return;
+    lastSignalAt = now;
     if (halt.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
     if (stop.signal.aborted) halt.abort(new InterruptedError(signal));
     else stop.abort(new InterruptedError(signal));
@@ -45,7 +56,10 @@ export async function start(): Promise<void> {
       return;
     }
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    process.stderr.write(`error: cannot write to standard output: ${error.code ?? error.message}\n`);
+    const message = `cannot write to standard output: ${error.code ?? error.message}`;
+    process.stderr.write(
+      argv.includes('--json') ? `${JSON.stringify({ code: 'stdout_error', message, status: null })}\n` : `error: ${message}\n`,
+    );
     process.exit(1);
   });
   // Should the event loop ever run dry while a command still awaits something,
@@ -59,7 +73,7 @@ export async function start(): Promise<void> {
   let stderrWatched = false;
   // stdin and stderr are opened on first use: creating a stdio stream costs a
   // few milliseconds, and most calls never read stdin.
-  const code = await main(process.argv.slice(2), {
+  const code = await main(argv, {
     io: {
       stdout: process.stdout,
       get stderr() {

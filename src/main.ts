@@ -117,20 +117,21 @@ function reportError(error: unknown, io: IOStreams, json: boolean, verbose: bool
       }
     }
     // Ctrl-C is the user's choice, not a failure: no trace even with --verbose.
-    if (verbose && !(error instanceof InterruptedError)) writeStack(io, error);
+    if (verbose && !(error instanceof InterruptedError)) writeStack(io, error, json);
     return error.exitCode;
   }
   // A bug, not an expected failure: say so, with the stack only on request.
   const message = error instanceof Error ? error.message : String(error);
   if (json) write(stringifyJson({ code: 'internal_error', message, status: null } satisfies ErrorReport));
   else write(`error: unexpected failure: ${sanitizeText(message)}`);
-  if (verbose) writeStack(io, error);
+  if (verbose) writeStack(io, error, json);
   else if (!json) write('Run again with --verbose or PETSTORE_DEBUG=1 for details.');
   return ExitCode.failure;
 }
 
-/** A stack trace on stderr, line by line, sanitised (for --verbose and PETSTORE_DEBUG=1). */
-function writeStack(io: IOStreams, error: unknown): void {
+/** A stack trace on stderr (for --verbose and PETSTORE_DEBUG=1): line by line, sanitised; with --json one `{"stack"}` object. */
+function writeStack(io: IOStreams, error: unknown, json: boolean): void {
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  for (const line of stack.split('\n')) io.writeError(`${sanitizeText(line)}\n`);
+  if (json) io.writeError(`${stringifyJson({ stack })}\n`);
+  else for (const line of stack.split('\n')) io.writeError(`${sanitizeText(line)}\n`);
 }

@@ -104,6 +104,31 @@ describe('signals', () => {
     ).toEqual(['not_sent', 'not_sent', 'not_sent', 'unknown', 'unknown']);
   });
 
+  test('one Ctrl-C is one, though the stored config loads a library that raises the signal again', async () => {
+    server = await start(undefined, 150);
+    const home = tempDir();
+    const stored = { PATH: process.env.PATH, XDG_CONFIG_HOME: home };
+    expect((await spawnAsync(process.execPath, [BIN, 'config', 'set', 'base-url', server.baseUrl, '--env', 'slow'], stored)).code).toBe(0);
+    expect((await spawnAsync(process.execPath, [BIN, 'auth', 'login', '--with-token', '--env', 'slow'], stored, 'k\n')).code).toBe(0);
+    const input = path.join(home, 'pets.ndjson');
+    fs.writeFileSync(
+      input,
+      names(300)
+        .map((name, i) => `{"name":"${name}","categoryId":${i}}\n`)
+        .join(''),
+    );
+    const failed = path.join(home, 'failed.ndjson');
+    const child = spawn(process.execPath, [BIN, 'add', '--file', input, '--failed', failed, '--env', 'slow'], { env: stored });
+    const done = finished(child);
+    await until(() => posts().length >= 12);
+    child.kill('SIGINT');
+    const r = await done;
+    expect(r.code).toBe(130);
+    // The requests in flight finished (none unknown), and every line not created is in --failed.
+    expect(r.stderr).toMatch(/^interrupted: created \d+ of 300 pets; 0 failed, \d+ not sent \(written to .*\)\n$/);
+    expect([...readNdjson(failed).map((l) => l.item.name), ...storedNames()].sort()).toEqual(names(300).sort());
+  });
+
   test('a dripping answer ends at --timeout as unknown; the load does not hang', async () => {
     server = await start(() => ({ drip: { status: 201, json: { id: 1, name: 'slow', categoryId: 1 }, intervalMs: 1000 } }));
     const failed = path.join(tempDir(), 'failed.ndjson');
@@ -147,16 +172,23 @@ describe('pipes, full disks and closed outputs', () => {
     const r = await spawnAsync(process.execPath, [BIN, 'add', '--file', '-', '--failed', '/dev/full', '--concurrency', '1'], env(), input);
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain('Unhandled');
-    expect(r.stderr).toMatch(/stopped: created 0 of \d+ pets; 1 failed.*\n/);
-    expect(r.stderr).toContain('warning: the outcomes of these input lines were not recorded: 1');
+    // The whole input is still read and counted; every line is named, in order.
+    expect(r.stderr).toContain('stopped: created 0 of 5 pets; 1 failed, 4 not sent\n');
+    expect(r.stderr).toContain('warning: the outcomes of these input lines were not recorded: 1-5\n');
     expect(r.stderr.trim().split('\n').at(-1)).toBe('error: cannot write --failed /dev/full: ENOSPC');
     expect(posts()).toHaveLength(1);
   });
 
   test('stdout on a full disk: list ends with one line on stderr, exit 1, no stack trace', async () => {
     server = await start();
-    const r = await spawnAsync('sh', ['-c', `"${process.execPath}" "${BIN}" list --json > /dev/full`], env());
+    const r = await spawnAsync('sh', ['-c', `"${process.execPath}" "${BIN}" list --format json > /dev/full`], env());
     expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: cannot write to standard output: ENOSPC\n' });
+    const json = await spawnAsync('sh', ['-c', `"${process.execPath}" "${BIN}" list --json > /dev/full`], env());
+    expect(json).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: '{"code":"stdout_error","message":"cannot write to standard output: ENOSPC","status":null}\n',
+    });
   });
 
   test('stdout on a full disk: a bulk load stops, records the rest as not_sent, exit 1', async () => {

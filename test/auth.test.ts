@@ -219,7 +219,7 @@ describe('auth status, token and logout', () => {
       check: 'rejected (HTTP 401)',
     });
     expect(rejected.stderr).toBe(
-      '{"code":"invalid_api_key","message":"the service rejected the key of production (HTTP 401)","status":null}\n',
+      '{"code":"invalid_api_key","message":"the service rejected the key of production (HTTP 401)","status":401}\n',
     );
     keyCheck('s3cret-key', 500);
     const down = await run(['auth', 'status', '--retries', '0'], { configHome: home });

@@ -26,7 +26,7 @@ export interface LoadEnd {
   stop?: Stop;
   /** The --failed file's path, when there is one. */
   failedPath?: string;
-  /** The input was not read to its end (a second Ctrl-C, a broken --failed file, or a stop without --failed). */
+  /** The input was not read to its end (a second Ctrl-C). */
   inputCut: boolean;
   /** The last input line read. */
   lastLine: number;
@@ -74,7 +74,10 @@ export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
   }
   if (end.unrecorded.length || stop?.reason === 'failed_file') {
     const rest = end.inputCut ? `, and of every line after ${end.lastLine}` : '';
-    io.warn(`the outcomes of these input lines were not recorded: ${describeLines(end.unrecorded) || 'none'}${rest}`, 'unrecorded');
+    io.warn(
+      `the outcomes of these input lines were not recorded: ${describeLines([...end.unrecorded].sort((a, b) => a - b)) || 'none'}${rest}`,
+      'unrecorded',
+    );
   }
   if (stop) return stop.error;
   if (notCreated) return new CliError(`${notCreated} of ${t.read} pets were not created`, ExitCode.failure, 'partial_failure');

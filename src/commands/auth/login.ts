@@ -5,7 +5,7 @@
  * `--with-token` it reads the key from standard input (for scripts).
  */
 import { Command } from '@commander-js/extra-typings';
-import { CliError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { CliError, ExitCode, InterruptedError, ServiceError, UsageError } from '../../errors.js';
 import { API_KEY_FORMAT, type Factory } from '../../factory.js';
 import { missingBaseUrl } from '../../settings.js';
 import { examples } from '../kit.js';
@@ -91,12 +91,8 @@ export async function runLogin(f: Factory, options: LoginOptions): Promise<void>
   if (!options.skipVerify) {
     const check = await verifyKey(f, baseUrl.value, key, env.value);
     if (check.result === 'rejected') {
-      throw new CliError(
-        `${origin} rejected the key (HTTP 401, code ${check.error.serviceCode}); nothing was stored`,
-        ExitCode.auth,
-        'invalid_api_key',
-        'Check the key, then run petstore auth login again.',
-      );
+      const message = `${origin} rejected the key (HTTP 401, code ${check.error.serviceCode}); nothing was stored`;
+      throw new ServiceError(401, 'invalid_api_key', message, 'Check the key, then run petstore auth login again.', message);
     }
     if (check.result === 'unreachable') {
       throw new CliError(

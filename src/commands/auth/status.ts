@@ -5,7 +5,7 @@
  * 4 when none is set or the service rejects it, 1 when the service cannot be asked.
  */
 import { Command } from '@commander-js/extra-typings';
-import { CliError, ExitCode } from '../../errors.js';
+import { CliError, ExitCode, ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { chooseFormat, type OutputSpec } from '../../output/format.js';
 import { missingApiKey, missingBaseUrl } from '../../settings.js';
@@ -54,8 +54,10 @@ export async function runStatus(f: Factory, output: OutputSpec): Promise<void> {
   if (!apiKey) throw missingApiKey(env.value);
   if (!baseUrl) throw missingBaseUrl(env.value);
   if (!check) await settings.apiKeyFor(baseUrl.value);
-  if (check?.result === 'rejected')
-    throw new CliError(`the service rejected the key of ${env.value} (HTTP 401)`, ExitCode.auth, 'invalid_api_key', check.error.hint);
+  if (check?.result === 'rejected') {
+    const message = `the service rejected the key of ${env.value} (HTTP 401)`;
+    throw new ServiceError(401, 'invalid_api_key', message, check.error.hint, message);
+  }
   if (check?.result === 'unreachable')
     throw new CliError(`cannot check the key: ${check.error.message}`, ExitCode.failure, 'verify_failed');
 }

@@ -115,7 +115,7 @@ class BulkLoad {
     }
   }
 
-  /** Reads the input to its end; after a stop, the rest is recorded as not sent (unless --failed cannot take it, or a second Ctrl-C). */
+  /** Reads the input to its end (unless a second Ctrl-C); after a stop, the rest is counted as not sent, and recorded where --failed can take it. */
   private async readAll(client: PetstoreClient, input: Readable): Promise<void> {
     try {
       for await (const batch of readItemBatches(input, (bytes) => this.progress.read(bytes))) {
@@ -124,7 +124,9 @@ class BulkLoad {
           await this.take(client, item);
           this.progress.took();
         }
-        if (this.f.signals.halt.aborted || this.stop?.reason === 'failed_file' || (this.stop && !this.failed)) {
+        // Only a second Ctrl-C stops the reading: after any other stop the rest
+        // is still counted, and recorded as not sent where --failed can take it.
+        if (this.f.signals.halt.aborted) {
           this.inputCut = true;
           return;
         }
