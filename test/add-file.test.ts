@@ -337,7 +337,40 @@ describe('input exactly as given', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('failed: line 2 (no name): not valid UTF-8: {"name":"Caf\uFFFD","categoryId":1}\n');
     expect(storedNames()).toEqual(['ok']);
-    expect(readNdjson(failed)).toMatchObject([{ line: 2, outcome: 'failed', item: null }]);
+    expect(readNdjson(failed)).toMatchObject([
+      {
+        line: 2,
+        outcome: 'failed',
+        item: null,
+        text: '{"name":"Caf\uFFFD","categoryId":1}',
+        text_base64: bad.subarray(0, -1).toString('base64'),
+      },
+    ]);
+  });
+
+  test('a --failed line of bytes that were not UTF-8 fails again on the rerun, and its bytes are kept', async () => {
+    server = await startPetServer();
+    for (const [kind, bad] of [
+      ['NDJSON', Buffer.concat([Buffer.from('{"name":"Caf'), Buffer.from([0xe9]), Buffer.from('","categoryId":1}\n')])],
+      ['a JSON array', Buffer.concat([Buffer.from('[\n  {"name":"Caf'), Buffer.from([0xe9]), Buffer.from('","categoryId":1}\n]\n')])],
+    ] as const) {
+      const file = tempFile('pets.json', bad);
+      const dir = path.dirname(file);
+      const first = await run(['add', '--file', file, '--failed', path.join(dir, 'failed.ndjson')], { env: env() });
+      expect(first.code, kind).toBe(1);
+      const again = await run(['add', '--file', path.join(dir, 'failed.ndjson'), '--failed', path.join(dir, 'failed2.ndjson')], {
+        env: env(),
+      });
+      expect(again, kind).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: expect.stringContaining(`failed: line 1 (no name): not valid UTF-8: {"name":"Caf\uFFFD","categoryId":1}\n`),
+      });
+      const kept = ({ outcome, item, text, text_base64 }: Record<string, unknown>) => ({ outcome, item, text, text_base64 });
+      expect(readNdjson(path.join(dir, 'failed2.ndjson')).map(kept), kind).toEqual(readNdjson(path.join(dir, 'failed.ndjson')).map(kept));
+      expect(Buffer.from(String(readNdjson(path.join(dir, 'failed2.ndjson'))[0]?.text_base64), 'base64').includes(0xe9), kind).toBe(true);
+    }
+    expect(storedNames()).toEqual([]);
   });
 
   test('a byte order mark and CRLF line ends are accepted', async () => {

@@ -62,7 +62,12 @@ describe('readItemBatches reads input exactly as given', () => {
     const input = Buffer.concat([Buffer.from('{"name":"a","categoryId":1}\n'), bad, Buffer.from('\n{"name":"b","categoryId":2}\n')]);
     expect(await fromBytes([input])).toEqual([
       { line: 1, value: { name: 'a', categoryId: 1n } },
-      { line: 2, error: 'not valid UTF-8: {"name":"Caf\uFFFD","categoryId":1}', text: '{"name":"Caf\uFFFD","categoryId":1}' },
+      {
+        line: 2,
+        error: 'not valid UTF-8: {"name":"Caf\uFFFD","categoryId":1}',
+        text: '{"name":"Caf\uFFFD","categoryId":1}',
+        bytes: bad,
+      },
       { line: 3, value: { name: 'b', categoryId: 2n } },
     ]);
   });

@@ -1,6 +1,6 @@
 /**
  * The `--failed` file of a bulk load: one NDJSON line per item not created,
- * `{"line", "outcome", "item", "text"?, "error"}`, to be read again by
+ * `{"line", "outcome", "item", "text"?, "text_base64"?, "error"}`, to be read again by
  * `add --file`. Its old content is never destroyed while it may still be
  * needed: the new lines go to a temporary file beside it that replaces it
  * only when the load has ended, so that it can also be the load's input
@@ -31,6 +31,8 @@ export interface FailedRecord {
   item: unknown;
   /** The whole source of input that was not JSON. */
   text?: string;
+  /** That source's bytes in base64, when they were not UTF-8 (`text` then holds replacement characters). */
+  text_base64?: string;
   error: ErrorReport;
 }
 

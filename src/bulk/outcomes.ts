@@ -6,7 +6,7 @@
 import { BodyReadError } from '../api/exchange.js';
 import { CliError, InterruptedError, RequestError, ServiceError, type ErrorReport } from '../errors.js';
 import type { Outcome } from './failed-file.js';
-import { itemFromText, type InputItem } from './read-items.js';
+import { itemFromBytes, itemFromText, type InputItem } from './read-items.js';
 
 /** An item of the input, resolved: a line of a `--failed` file stands for its item (see {@link resolveItem}). */
 export interface ResolvedItem extends InputItem {
@@ -18,7 +18,9 @@ export interface ResolvedItem extends InputItem {
 
 const OUTCOMES: readonly string[] = ['failed', 'not_sent', 'unknown'];
 
-function isFailedLine(value: unknown): value is Record<string, unknown> & { item: unknown; text?: unknown; outcome?: unknown } {
+function isFailedLine(
+  value: unknown,
+): value is Record<string, unknown> & { item: unknown; text?: unknown; text_base64?: unknown; outcome?: unknown } {
   return typeof value === 'object' && value !== null && 'item' in value && 'error' in value && 'line' in value;
 }
 
@@ -26,7 +28,8 @@ function isFailedLine(value: unknown): value is Record<string, unknown> & { item
  * The item a line of `--file` stands for. A line of a `--failed` file stands
  * for its `item`, or, when it kept the `text` of input that was not JSON, for
  * that text read again: mended, it is sent; still malformed, it fails again
- * and keeps its text. Its recorded outcome comes along (a line written before
+ * and keeps its text. Source bytes that were not UTF-8 (`text_base64`) are
+ * read from those bytes, so they fail again and are kept. Its recorded outcome comes along (a line written before
  * outcomes were recorded counts as `failed`). Any other item is returned as it is.
  */
 export function resolveItem(item: InputItem): ResolvedItem {
@@ -34,7 +37,13 @@ export function resolveItem(item: InputItem): ResolvedItem {
   if (!isFailedLine(line)) return item;
   const previous = (OUTCOMES.includes(line.outcome as string) ? line.outcome : 'failed') as Outcome;
   const source =
-    line.item === null && typeof line.text === 'string' ? itemFromText(line.text, item.line, item.index) : { ...item, value: line.item };
+    line.item !== null
+      ? { ...item, value: line.item }
+      : typeof line.text_base64 === 'string'
+        ? (itemFromBytes(Buffer.from(line.text_base64, 'base64'), item.line, item.index) ?? { ...item, value: line.item })
+        : typeof line.text === 'string'
+          ? itemFromText(line.text, item.line, item.index)
+          : { ...item, value: line.item };
   return { ...source, previous, record: line };
 }
 

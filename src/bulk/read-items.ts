@@ -22,6 +22,8 @@ export interface InputItem {
   error?: string;
   /** The item's source text, whole, when it did not parse (so that `--failed` keeps it). */
   text?: string;
+  /** The item's source bytes, when they were not UTF-8 (`text` then holds replacement characters). */
+  bytes?: Buffer;
 }
 
 const EXCERPT = 60;
@@ -43,20 +45,38 @@ export function itemFromText(text: string, line: number, index?: number): InputI
   }
 }
 
-/** The item of source text (`valid`: all of it was UTF-8), read as {@link itemFromText}; undefined when blank. */
-function itemFromDecoded(decoded: string, valid: boolean, line: number, index?: number): InputItem | undefined {
+/** `bytes` without the JSON white space at either end. */
+function trimBytes(bytes: Buffer): Buffer {
+  let start = 0;
+  let end = bytes.length;
+  while (start < end && isSpace(bytes[start]!)) start += 1;
+  while (end > start && isSpace(bytes[end - 1]!)) end -= 1;
+  return bytes.subarray(start, end);
+}
+
+/**
+ * The item of source text (`valid`: all of it was UTF-8), read as
+ * {@link itemFromText}; undefined when blank. Text that was not UTF-8 is an
+ * error that keeps its source `bytes`, so that nothing is ever created from
+ * replacement characters, not even when a `--failed` line is read again.
+ */
+function itemFromDecoded(decoded: string, source: Buffer | undefined, line: number, index?: number): InputItem | undefined {
   const text = decoded.trim();
-  if (!text) return valid ? undefined : { ...(index === undefined ? { line } : { line, index }), error: 'not valid UTF-8', text };
-  if (!valid) return { ...(index === undefined ? { line } : { line, index }), error: `not valid UTF-8: ${excerpt(text)}`, text };
+  const base = index === undefined ? { line } : { line, index };
+  if (source) return { ...base, error: text ? `not valid UTF-8: ${excerpt(text)}` : 'not valid UTF-8', text, bytes: trimBytes(source) };
+  if (!text) return undefined;
   return itemFromText(text, line, index);
 }
 
-/** The item of bytes that arrived in one chunk: decoded strictly as UTF-8, then read. */
-function itemFromBytes(bytes: Buffer, line: number, index?: number): InputItem | undefined {
+/**
+ * The item of source bytes (one chunk's, or a `--failed` line's
+ * `text_base64`): decoded strictly as UTF-8, then read.
+ */
+export function itemFromBytes(bytes: Buffer, line: number, index?: number): InputItem | undefined {
   try {
-    return itemFromDecoded(strict.decode(bytes), true, line, index);
+    return itemFromDecoded(strict.decode(bytes), undefined, line, index);
   } catch {
-    return itemFromDecoded(lenient.decode(bytes), false, line, index);
+    return itemFromDecoded(lenient.decode(bytes), bytes, line, index);
   }
 }
 
@@ -76,14 +96,14 @@ class SpanningText {
     this.parts.push(bytes);
   }
 
-  /** The item's whole text and whether it was all UTF-8; then starts afresh. */
-  take(): { text: string; valid: boolean } {
+  /** The item's whole text, and its bytes when they were not all UTF-8; then starts afresh. */
+  take(): { text: string; invalid?: Buffer } {
     const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
     this.parts = [];
     try {
-      return { text: strict.decode(bytes), valid: true };
+      return { text: strict.decode(bytes) };
     } catch {
-      return { text: lenient.decode(bytes), valid: false };
+      return { text: lenient.decode(bytes), invalid: bytes };
     }
   }
 }
@@ -129,16 +149,22 @@ class ItemReader {
       this.started = true;
       if (this.head.length) this.push(Buffer.concat([this.head, Buffer.from(' ')]), out);
     }
-    const { text: rest, valid } = this.spanning.take();
+    const { text: rest, invalid } = this.spanning.take();
     if (this.mode === 'ndjson') {
-      const last = itemFromDecoded(rest, valid, this.partLine);
+      const last = itemFromDecoded(rest, invalid, this.partLine);
       if (last) out.push(last);
     } else if (this.mode === 'array') {
       // An element the input ended in is reported with its text, complete or not, and never sent.
       const text = rest.trim();
       out.push(
         text
-          ? { line: this.partLine, index: this.index, error: 'the input ends inside the JSON array', text }
+          ? {
+              line: this.partLine,
+              index: this.index,
+              error: 'the input ends inside the JSON array',
+              text,
+              ...(invalid ? { bytes: trimBytes(invalid) } : {}),
+            }
           : { line: this.line, error: 'the input ends inside the JSON array' },
       );
     }
@@ -170,8 +196,8 @@ class ItemReader {
       if (this.spanning.empty) item = itemFromBytes(piece, this.line);
       else {
         this.spanning.add(piece);
-        const { text, valid } = this.spanning.take();
-        item = itemFromDecoded(text, valid, this.line);
+        const { text, invalid } = this.spanning.take();
+        item = itemFromDecoded(text, invalid, this.line);
       }
       if (item) out.push(item);
       this.line += 1;
@@ -208,8 +234,8 @@ class ItemReader {
         if (this.spanning.empty) item = itemFromBytes(piece, this.partLine, this.index);
         else {
           this.spanning.add(piece);
-          const { text, valid } = this.spanning.take();
-          item = itemFromDecoded(text, valid, this.partLine, this.index);
+          const { text, invalid } = this.spanning.take();
+          item = itemFromDecoded(text, invalid, this.partLine, this.index);
         }
         if (item) out.push(item);
         else if (b === 0x2c || this.index > 0) out.push({ line: this.line, index: this.index, error: 'empty array element' });

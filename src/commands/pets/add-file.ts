@@ -191,6 +191,7 @@ class BulkLoad {
       outcome,
       item: item.value ?? null,
       ...(text === undefined ? {} : { text }),
+      ...(text !== undefined && item.bytes ? { text_base64: item.bytes.toString('base64') } : {}),
       error: report,
     });
   }
