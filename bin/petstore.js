@@ -21,6 +21,11 @@ if (!((v[0] === 22 && (v[1] > 22 || (v[1] === 22 && v[2] >= 2))) || (v[0] === 24
 // `petstore --version` is answered here, before any module loads: scripts call it to probe the tool.
 var args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.on('error', function (error) {
+    if (error.code === 'EPIPE') process.exit(0);
+    process.stderr.write('error: cannot write to standard output: ' + (error.code || error.message) + '\n');
+    process.exit(1);
+  });
   process.stdout.write(require('../package.json').version + '\n');
   return;
 }

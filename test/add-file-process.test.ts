@@ -191,6 +191,13 @@ describe('pipes, full disks and closed outputs', () => {
     });
   });
 
+  test('stdout on a full disk, no request: --version, -V, version, --help and completion end with one line, exit 1', async () => {
+    for (const args of ['--version', '-V', 'version', '--help', 'completion bash']) {
+      const r = await spawnAsync('sh', ['-c', `"${process.execPath}" "${BIN}" ${args} > /dev/full`], { PATH: process.env.PATH });
+      expect(r, args).toEqual({ code: 1, stdout: '', stderr: 'error: cannot write to standard output: ENOSPC\n' });
+    }
+  });
+
   test('stdout on a full disk: a bulk load stops, records the rest as not_sent, exit 1', async () => {
     server = await start();
     const dir = tempDir();
