@@ -222,6 +222,34 @@ describe('exact output at any size', () => {
     expect(ndjson.stdout).toBe(`${body.slice(1, -1)}\n`);
   });
 
+  test('ids and category ids written 1.0, 1e2, -0 or 150e-1 are whole numbers: printed as written in every format', async () => {
+    const body =
+      '[{"id":1.0,"name":"A","categoryId":1e0},{"id":1e2,"name":"B","categoryId":-0},{"id":150e-1,"name":"C","categoryId":2.50E1}]';
+    nock(BASE).get('/v1/pets').query(true).times(3).reply(200, body, { 'content-type': 'application/json' });
+    expect(await run(['list', '--json'], { env: serviceEnv() })).toMatchObject({ code: 0, stdout: `${body}\n`, stderr: '' });
+    expect((await run(['list', '--format', 'tsv'], { env: serviceEnv() })).stdout).toBe(
+      '1.0\tA\t1e0\t-\n1e2\tB\t-0\t-\n150e-1\tC\t2.50E1\t-\n',
+    );
+    // jq's own canonical text for numbers it keeps (jq 1.8).
+    expect((await run(['list', '--jq', '.[].id'], { env: serviceEnv() })).stdout).toBe('1.0\n1E+2\n15.0\n');
+  });
+
+  test.each([
+    ['1.5', 'a fraction', 'must be an integer (int64)'],
+    ['1e400', 'out of range', 'must be an integer (int64)'],
+    ['9223372036854775808', 'above int64', 'must be at most 9223372036854775807'],
+    ['9.223372036854775808e18', 'above int64, as an exponent', 'must be an integer (int64)'],
+    ['"7"', 'a string', 'must be an integer (int64)'],
+  ])('an id of %s (%s) is not an int64: exit 1, nothing on stdout', async (id, _, why) => {
+    nock(BASE).get('/v1/pets').query(true).reply(200, `[{"id":${id},"name":"A","categoryId":1}]`, { 'content-type': 'application/json' });
+    expect(await run(['list', '--json'], { env: serviceEnv() })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `{"code":"unexpected_response","message":"unexpected response (HTTP 200): pets[0].id: ${why}","status":200}\n`,
+      unmatched: [],
+    });
+  });
+
   const many = 130_000;
   const bigPage = `[${Array.from({ length: many }, (_, i) => `{"id":${i + 1},"name":"pet-${i}","categoryId":${i % 7},"status":"available"}`).join(',')}]`;
   test.each([

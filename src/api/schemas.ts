@@ -11,6 +11,7 @@
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { INT64_MAX, INT64_MIN, LIMIT, PET_STATUSES } from './constants.js';
+import { JsonNumber } from './json.js';
 
 z.config(en());
 
@@ -23,6 +24,40 @@ const missingOr = (message: string) => (issue: { input?: unknown }) => (issue.in
 export const Int64 = z
   .bigint({ error: missingOr('must be an integer (int64)') })
   .check(z.gte(INT64_MIN, `must be at least ${INT64_MIN}`), z.lte(INT64_MAX, `must be at most ${INT64_MAX}`));
+
+const NUMBER_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * The exact value of a JSON number's text when it is a whole number in the
+ * int64 range (`1.0`, `1e2`, `-0`, `150e-1`), else undefined (`1.5`, `1e400`).
+ */
+export function wholeInt64(text: string): bigint | undefined {
+  const parts = NUMBER_PARTS.exec(text);
+  if (!parts) return undefined;
+  const [, sign, whole, fraction = '', exponent = '0'] = parts;
+  const digits = (whole! + fraction).replace(/^0+(?=\d)/, '');
+  if (/^0+$/.test(digits)) return 0n;
+  const shift = Number(exponent) - fraction.length;
+  const kept = shift >= 0 ? digits : digits.slice(0, shift);
+  if (shift < 0 && !/^0*$/.test(digits.slice(shift))) return undefined;
+  // int64 has at most 19 digits: anything longer is out of range, whatever the exponent says.
+  if ((kept.replace(/^0+/, '').length || 1) + Math.max(shift, 0) > 19) return undefined;
+  const value = BigInt(`${sign}${kept || '0'}`) * 10n ** BigInt(Math.max(shift, 0));
+  return value >= INT64_MIN && value <= INT64_MAX ? value : undefined;
+}
+
+/**
+ * Interface type "integer, format int64" in a response: an integer literal
+ * (a bigint), or a number written another way whose value is a whole number
+ * in range (`1.0`, `1e2`, `-0`; JSON Schema 2020-12, which OpenAPI 3.1 uses,
+ * counts them as integers), kept as the service wrote it (a JsonNumber).
+ */
+export const ResponseInt64 = z.union(
+  [Int64, z.custom<JsonNumber>((value) => value instanceof JsonNumber && wholeInt64(value.source) !== undefined)],
+  {
+    error: missingOr('must be an integer (int64)'),
+  },
+);
 
 /**
  * An int64 written by a user as decimal digits (an optional minus sign, no
@@ -55,9 +90,9 @@ export type NewPet = z.infer<typeof NewPet>;
  * client shows what it was sent rather than failing.
  */
 export const Pet = z.looseObject({
-  id: Int64,
+  id: ResponseInt64,
   name: z.string({ error: missingOr('must be a string') }),
-  categoryId: Int64,
+  categoryId: ResponseInt64,
   status: z.optional(z.string()),
 });
 export type Pet = z.infer<typeof Pet>;
