@@ -325,6 +325,26 @@ describe('the --failed file is never lost', () => {
     expect((await first).code).toBe(0);
     expect(posts()).toHaveLength(1);
   });
+  test('a --failed link to a file not made yet: the target is written, the link stays; a load through the other name is refused', async () => {
+    server = await startPetServer(300);
+    const file = tempFile('pets.ndjson', ndjson(['a', 'fail-b']));
+    const dir = path.dirname(file);
+    const target = path.join(dir, 'target.ndjson');
+    const link = path.join(dir, 'link.ndjson');
+    fs.symlinkSync('target.ndjson', link);
+    const first = run(['add', '--file', file, '--failed', link, '--concurrency', '1'], { env: env() });
+    while (posts().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = await run(['add', '--file', file, '--failed', target], { env: env() });
+    expect(second).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringContaining('is being written by another petstore add --file'),
+    });
+    expect((await first).code).toBe(1);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readNdjson(target).map((l) => [l.line, l.outcome, l.item.name])).toEqual([[2, 'failed', 'fail-b']]);
+    expect(storedNames()).toEqual(['a']);
+  });
 });
 
 describe('input exactly as given', () => {

@@ -56,6 +56,19 @@ function writeAll(fd: number, text: string): void {
   for (let offset = 0; offset < data.length; ) offset += fs.writeSync(fd, data, offset);
 }
 
+/** Where `given` leads when it is a link (or a chain of links) to a path that does not exist yet; else `given`. */
+function danglingTarget(given: string): string {
+  let file = given;
+  for (let hops = 0; hops < 40; hops += 1) {
+    const link = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (!link?.isSymbolicLink()) break;
+    file = path.resolve(path.dirname(file), fs.readlinkSync(file));
+  }
+  if (file === given) return given;
+  const folder = fs.statSync(path.dirname(file), { throwIfNoEntry: false });
+  return folder?.isDirectory() ? path.join(fs.realpathSync(path.dirname(file)), path.basename(file)) : file;
+}
+
 export class FailedFile {
   private closed = false;
 
@@ -77,8 +90,9 @@ export class FailedFile {
   static async open(given: string): Promise<FailedFile> {
     const existing = fs.statSync(given, { throwIfNoEntry: false });
     const direct = existing !== undefined && !existing.isFile();
-    // A link to a regular file: its target is the file replaced, so that the link stays a link.
-    const file = existing?.isFile() ? fs.realpathSync(given) : given;
+    // A link to a regular file, or to one not made yet: its target is the file
+    // written (and locked), so that the link stays a link.
+    const file = existing?.isFile() ? fs.realpathSync(given) : existing ? given : danglingTarget(given);
     let release: () => Promise<void> = async () => undefined;
     if (!direct) {
       try {
