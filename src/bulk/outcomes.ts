@@ -68,7 +68,7 @@ export function classifySendError(error: unknown): SendResult {
     if (success && error.code === 'body_too_large') return { outcome: 'created_unreadable', status, why: describeCause(error.cause) };
     const report = {
       code: error.code,
-      message: `the service answered HTTP ${error.answeredStatus}, then ${describeCause(error.cause)}`,
+      message: `the service answered HTTP ${error.answeredStatus}, but its body did not arrive whole: ${describeCause(error.cause)}`,
       status: error.answeredStatus,
     };
     return success ? { outcome: 'unknown', report } : { outcome: 'failed', report };
