@@ -21,6 +21,10 @@ const SIGNAL_ECHO_MS = 150;
 
 export async function start(): Promise<void> {
   const argv = process.argv.slice(2);
+  // Node's deprecation warnings speak to developers of the libraries, not to a
+  // user of the tool, and would break `--json`'s one-object-per-line stderr
+  // (undici gives an https proxy's IP address as the TLS server name: DEP0123).
+  if (process.env.PETSTORE_DEBUG !== '1') process.noDeprecation = true;
   const stop = new AbortController();
   const halt = new AbortController();
   let lastSignalAt = Number.NEGATIVE_INFINITY;

@@ -80,6 +80,12 @@ describe('https through a proxy', () => {
     expect(r).toEqual({ code: 0, stdout: REX, stderr: '' });
     expect(p.log.map((entry) => `${entry.method} ${entry.target}`)).toEqual(['CONNECT petstore.invalid:443']);
   });
+  test('an https proxy given by its IP address: nothing but the JSON on stdout, nothing on stderr (no warning of Node)', async () => {
+    const p = await proxyTo(service, { tls: pki.server });
+    const r = await petstore(['get', '1', '--json'], { HTTPS_PROXY: p.url.replace('localhost', '127.0.0.1') });
+    expect(r).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(p.log.map((entry) => `${entry.method} ${entry.target}`)).toEqual(['CONNECT petstore.invalid:443']);
+  });
 });
 
 describe('proxy credentials', () => {
