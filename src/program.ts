@@ -31,16 +31,8 @@ Environment variables:
   XDG_CONFIG_HOME, XDG_CACHE_HOME                      where config and code cache live
   NODE_DISABLE_COMPILE_CACHE=1                         no code cache (slower start)`;
 
-/** The global flags as commander parses them (before validation). */
-export interface GlobalFlags {
-  env?: string;
-  baseUrl?: string;
-  json?: true;
-  color: boolean;
-  timeout?: string;
-  retries?: string;
-  verbose?: true;
-}
+/** The global flags as commander parses them (before validation), inferred from their declaration. */
+export type GlobalFlags = ReturnType<ReturnType<typeof declareProgram>['opts']>;
 
 /** Checks the global flags; throws UsageError naming a bad --timeout or --retries. */
 export async function globalOptions(flags: GlobalFlags): Promise<GlobalOptions> {
@@ -86,9 +78,24 @@ function entriesFor(argv: readonly string[] | undefined): readonly CommandEntry[
  * `argv` names, when it names one; the whole tree without `argv`); its actions run with `f`.
  */
 export async function buildProgram(f: Factory, argv?: readonly string[]) {
-  const program = new Command('petstore')
+  const program = declareProgram(f.version);
+  program.hook('preAction', async () => f.setGlobals(await globalOptions(program.opts())));
+  const makers = await Promise.all(entriesFor(argv).map((entry) => entry.load()));
+  for (const make of makers) {
+    const command = make(f);
+    // `__complete` and the like serve the completion scripts, not users: hidden from help and suggestions.
+    program.addCommand(command, { hidden: command.name().startsWith('__') });
+  }
+  helpfulGroup(program);
+  styleHelp(program);
+  return program;
+}
+
+/** The root program as declared: its global flags and help (their type is inferred from here). */
+function declareProgram(version: string) {
+  return new Command('petstore')
     .description('Command-line client for the pet store service.')
-    .version(f.version, '-V, --version', 'print the version')
+    .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .addOption(
       valueOption('--env <name>', 'environment: production (default), staging, or one you configured', { complete: 'environments' }),
@@ -102,16 +109,6 @@ export async function buildProgram(f: Factory, argv?: readonly string[]) {
     )
     .option('--verbose', 'log requests (key redacted) and stack traces to stderr')
     .addHelpText('after', EXIT_CODES_HELP);
-  program.hook('preAction', async () => f.setGlobals(await globalOptions(program.opts())));
-  const makers = await Promise.all(entriesFor(argv).map((entry) => entry.load()));
-  for (const make of makers) {
-    const command = make(f);
-    // `__complete` and the like serve the completion scripts, not users: hidden from help and suggestions.
-    program.addCommand(command, { hidden: command.name().startsWith('__') });
-  }
-  helpfulGroup(program);
-  styleHelp(program);
-  return program;
 }
 
 /**

@@ -16,7 +16,10 @@ export function commandPath(command: CommandUnknownOpts): string {
 }
 
 function unknownCommand(parent: CommandUnknownOpts, name: string): UsageError {
-  const names = parent.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden).map((c) => c.name());
+  const names = parent
+    .createHelp()
+    .visibleCommands(parent)
+    .map((c) => c.name());
   if (names.length === 0) {
     return new UsageError(
       `"${commandPath(parent)}" has no subcommands (found "${name}")`,

@@ -61,12 +61,14 @@ export function describeOption(option: { description?: string; argChoices?: stri
 export function withOutputFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   command: Command<A, O, G>,
   shape: OutputShape,
+  /** Said after the default, such as which formats another mode of the command takes. */
+  note?: string,
 ) {
   const formats = formatsFor(shape);
   const description =
     shape === 'stream'
       ? 'output format of each created pet'
-      : 'output format (default: table or key/value lines on a terminal, tab-separated when piped; json with --json)';
+      : `output format (default: table or key/value lines on a terminal, tab-separated when piped; json with --json${note ? `; ${note}` : ''})`;
   const option = valueOption('--format <format>', description, { choices: formats });
   OUTPUT_OPTIONS.add(option);
   return withJqFlag(command.addOption(option));
@@ -81,8 +83,8 @@ export function withJqFlag<A extends unknown[], O extends OptionValues, G extend
   const option = new Option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw (implies JSON output)');
   OUTPUT_OPTIONS.add(option);
   return command.addOption(option).hook('preAction', async (self) => {
-    const expression = (self.opts() as { jq?: string }).jq;
-    if (expression !== undefined) await (await import('../output/jq.js')).compileJq(expression);
+    const expression: unknown = self.getOptionValue('jq');
+    if (typeof expression === 'string') await (await import('../output/jq.js')).compileJq(expression);
   });
 }
 

@@ -50,10 +50,11 @@ function defaultFormat(shape: OutputShape, isTTY: boolean, json: boolean): Outpu
 export function chooseFormat(flags: OutputFlags, json: boolean, isTTY: boolean, shape: OutputShape): OutputSpec {
   const allowed = formatsFor(shape);
   const wantsJson = json || flags.jq !== undefined;
-  if (flags.format !== undefined && !(allowed as readonly string[]).includes(flags.format)) {
+  const given = allowed.find((name) => name === flags.format);
+  if (flags.format !== undefined && given === undefined) {
     throw new UsageError(`invalid value for --format: "${flags.format}": allowed values: ${allowed.join(', ')}`);
   }
-  const format = (flags.format as OutputFormat | undefined) ?? defaultFormat(shape, isTTY, wantsJson);
+  const format = given ?? defaultFormat(shape, isTTY, wantsJson);
   if (wantsJson && format !== 'json' && format !== 'ndjson') {
     const flag = flags.jq !== undefined ? '--jq' : '--json';
     throw new UsageError(`${flag} and --format ${format} ask for different formats; give one of them`);

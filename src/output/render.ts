@@ -9,7 +9,7 @@ import type { ChalkInstance } from 'chalk';
 import { stringifyJson } from '../api/json.js';
 import type { OutputTarget } from '../iostreams.js';
 import { cellText } from './cells.js';
-import type { OutputSpec } from './format.js';
+import type { OutputFormat, OutputSpec } from './format.js';
 
 type Item = Record<string, unknown>;
 
@@ -131,4 +131,57 @@ export async function printOne(out: OutputTarget, item: Item, view: View, spec: 
   if (spec.jq !== undefined) return (await import('./jq.js')).printJq(out, spec.jq, stringifyJson(item));
   if (spec.format === 'json') return out.write(`${stringifyJson(item)}\n`);
   return printList(out, [item], view, spec);
+}
+
+/**
+ * Prints a list that arrives in parts (the pages of `list --all`): formats
+ * that can stream (tsv, ndjson, kv; with jq, ndjson) print each part as it
+ * comes; a table and a JSON document need the whole list, printed by {@link end}.
+ */
+export class ListPrinter {
+  private readonly gathered: Item[] = [];
+  private printed = false;
+
+  constructor(
+    private readonly out: OutputTarget,
+    private readonly view: View,
+    private readonly spec: OutputSpec,
+  ) {}
+
+  private get streams(): boolean {
+    return this.spec.format === 'tsv' || this.spec.format === 'ndjson' || this.spec.format === 'kv';
+  }
+
+  /** Prints or keeps one part of the list. */
+  async add(items: readonly Item[]): Promise<void> {
+    if (!this.streams) {
+      for (const item of items) this.gathered.push(item);
+      return;
+    }
+    // Key/value blocks of successive parts are kept apart like those of one part.
+    if (this.spec.format === 'kv' && this.printed && items.length) this.out.write('\n');
+    await printList(this.out, items, this.view, this.spec);
+    this.printed ||= items.length > 0;
+  }
+
+  /** Prints what was kept (nothing for a format that streams). */
+  async end(): Promise<void> {
+    if (!this.streams) await printList(this.out, this.gathered, this.view, this.spec);
+  }
+}
+
+/**
+ * The text of items printed one by one as they come (the pets `add --file`
+ * creates), in a format of the `stream` shape (see formatsFor): synchronous,
+ * so that a bulk load never waits on it.
+ */
+export function streamText(items: readonly Item[], view: View, format: OutputFormat): string {
+  switch (format) {
+    case 'ndjson':
+      return ndjsonLines(items);
+    case 'tsv':
+      return tsvRows(items, view);
+    default:
+      throw new Error(`--format ${format} cannot print items one by one`);
+  }
 }

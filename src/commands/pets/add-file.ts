@@ -20,7 +20,7 @@ import { CliError, ExitCode, type InterruptedError, type ErrorReport } from '../
 import type { Factory } from '../../factory.js';
 import type { OutputSpec } from '../../output/format.js';
 import { JqStream } from '../../output/jq.js';
-import { ndjsonLines, tsvRows } from '../../output/render.js';
+import { streamText } from '../../output/render.js';
 import { PET_VIEW } from '../../output/views.js';
 
 export interface AddFileOptions {
@@ -159,7 +159,7 @@ class BulkLoad {
       // Each POST has its own deadline over the whole exchange; a second Ctrl-C ends them all at once (run).
       const created = await client.createPet(pet, { signal: null, deadlineMs: this.f.globals.timeout });
       this.tally.created += 1;
-      this.output.push(this.options.output.format === 'ndjson' ? ndjsonLines([created]) : tsvRows([created], PET_VIEW));
+      this.output.push(streamText([created], PET_VIEW, this.options.output.format));
     } catch (error) {
       const result = classifySendError(error);
       if (result.outcome === 'created_unreadable') {

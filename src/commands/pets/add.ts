@@ -5,29 +5,13 @@ import type { NewPet } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { CONCURRENCY } from '../../flag-bounds.js';
-import { chooseFormat, type OutputSpec } from '../../output/format.js';
+import { chooseFormat, formatsFor, type OutputSpec } from '../../output/format.js';
 import { examples, valueOption, withOutputFlags } from '../kit.js';
 import type { AddFileOptions } from './add-file.js';
 
-/** The flags of `add` as commander parses them. */
-export interface AddFlags {
-  name?: string;
-  categoryId?: string;
-  status?: string;
-  file?: string;
-  concurrency?: string;
-  failed?: string;
-  retryUnknown?: true;
-  format?: string;
-  jq?: string;
-}
-
-/** One pet from flags, or a bulk load from a file. */
-export type AddOptions = { kind: 'one'; pet: NewPet; output: OutputSpec } | { kind: 'file'; load: AddFileOptions };
-
-/** Declares `add`; its action checks the flags and calls `runF` (runAdd by default). */
-export function newAddCommand(f: Factory, runF: (options: AddOptions) => Promise<void> = (options) => runAdd(f, options)) {
-  return withOutputFlags(new Command('add'), 'pet')
+/** `add` as declared: its flags, help and examples (the flags' type is inferred from here). */
+function declareAdd() {
+  return withOutputFlags(new Command('add'), 'pet', `with --file: ${formatsFor('stream').join(' or ')}`)
     .description('Add an animal (createPet), or many from a file')
     .option('--name <name>', "the animal's name (required without --file)")
     .option('--category-id <id>', 'identifier of its category, an int64 (required without --file)')
@@ -47,8 +31,18 @@ export function newAddCommand(f: Factory, runF: (options: AddOptions) => Promise
         'petstore add --file pets.ndjson --failed failed.ndjson --json > created.ndjson',
         'petstore add --file failed.ndjson --failed failed2.ndjson   # sends again what was not created',
       ),
-    )
-    .action(async (flags) => runF(await addOptions(flags, f.globals.json, f.io.raw.stdoutIsTTY)));
+    );
+}
+
+/** The flags of `add` as commander parses them. */
+export type AddFlags = ReturnType<ReturnType<typeof declareAdd>['opts']>;
+
+/** One pet from flags, or a bulk load from a file. */
+export type AddOptions = { kind: 'one'; pet: NewPet; output: OutputSpec } | { kind: 'file'; load: AddFileOptions };
+
+/** Declares `add`; its action checks the flags and calls `runF` (runAdd by default). */
+export function newAddCommand(f: Factory, runF: (options: AddOptions) => Promise<void> = (options) => runAdd(f, options)) {
+  return declareAdd().action(async (flags) => runF(await addOptions(flags, f.globals.json, f.io.raw.stdoutIsTTY)));
 }
 
 const FLAG_NAMES: Record<string, string> = { categoryId: '--category-id', retryUnknown: '--retry-unknown' };

@@ -1,7 +1,7 @@
 /** `petstore list`: listPets (GET /pets) with `--status`, `--limit`, `--all` and the output flags. */
 import { Command } from '@commander-js/extra-typings';
 import { LIMIT, PET_STATUSES } from '../../api/constants.js';
-import type { ListPetsQuery, Pet } from '../../api/schemas.js';
+import type { ListPetsQuery } from '../../api/schemas.js';
 import type { Factory } from '../../factory.js';
 import { chooseFormat, type OutputSpec } from '../../output/format.js';
 import { examples, valueOption, withOutputFlags } from '../kit.js';
@@ -13,17 +13,8 @@ export interface ListOptions {
   output: OutputSpec;
 }
 
-/** The flags of `list` as commander parses them. */
-export interface ListFlags {
-  status?: string;
-  limit?: string;
-  all?: true;
-  format?: string;
-  jq?: string;
-}
-
-/** Declares `list`; its action checks the flags and calls `runF` (runList by default). */
-export function newListCommand(f: Factory, runF: (options: ListOptions) => Promise<void> = (options) => runList(f, options)) {
+/** `list` as declared: its flags, help and examples (the flags' type is inferred from here). */
+function declareList() {
   return withOutputFlags(new Command('list'), 'pets')
     .description('List animals (listPets)')
     .addOption(valueOption('--status <status>', 'only animals with this status', { choices: PET_STATUSES }))
@@ -32,8 +23,15 @@ export function newListCommand(f: Factory, runF: (options: ListOptions) => Promi
     .addHelpText(
       'after',
       examples('petstore list --status available', "petstore list --limit 100 --jq '.[].name'", 'petstore list --all --format ndjson'),
-    )
-    .action(async (flags) => runF(await listOptions(flags, f.globals.json, f.io.raw.stdoutIsTTY)));
+    );
+}
+
+/** The flags of `list` as commander parses them. */
+export type ListFlags = ReturnType<ReturnType<typeof declareList>['opts']>;
+
+/** Declares `list`; its action checks the flags and calls `runF` (runList by default). */
+export function newListCommand(f: Factory, runF: (options: ListOptions) => Promise<void> = (options) => runList(f, options)) {
+  return declareList().action(async (flags) => runF(await listOptions(flags, f.globals.json, f.io.raw.stdoutIsTTY)));
 }
 
 /** Flags to options; throws UsageError for a bad `--status`, `--limit` or `--format`. */
@@ -51,36 +49,26 @@ export async function listOptions(flags: ListFlags, json: boolean, stdoutIsTTY: 
 }
 
 /**
- * Fetches the pets and prints them. Formats that stream (tsv, ndjson, kv)
- * print page by page; a table and a JSON array gather every page first. A
+ * Fetches the pets and prints them, page by page where the format can
+ * stream (see ListPrinter). A
  * last page as long as `--limit` may mean more pets: that gets a warning on
  * stderr, so that a listing is never cut short silently. At a terminal the
  * pets go through the pager.
  */
 export async function runList(f: Factory, options: ListOptions): Promise<void> {
   f.io.pageOutput();
-  const [client, { printList }, { PET_VIEW }] = await Promise.all([
+  const [client, { ListPrinter }, { PET_VIEW }] = await Promise.all([
     f.client(),
     import('../../output/render.js'),
     import('../../output/views.js'),
   ]);
-  const { format } = options.output;
-  const streams = format === 'tsv' || format === 'ndjson' || format === 'kv';
-  const gathered: Pet[] = [];
+  const printer = new ListPrinter(f.io.out, PET_VIEW, options.output);
   let last = { length: 0, hasNext: false };
-  let printed = false;
   for await (const { pets, hasNext } of client.listPetPages(options.query, options.all)) {
     last = { length: pets.length, hasNext };
-    if (!streams) {
-      for (const pet of pets) gathered.push(pet);
-      continue;
-    }
-    // Key/value blocks of successive pages are kept apart like those of one page.
-    if (format === 'kv' && printed && pets.length) f.io.writeOut('\n');
-    await printList(f.io.out, pets, PET_VIEW, options.output);
-    printed ||= pets.length > 0;
+    await printer.add(pets);
   }
-  if (!streams) await printList(f.io.out, gathered, PET_VIEW, options.output);
+  await printer.end();
   // A last page as long as the limit may not be the end; a next link not followed (no --all) is not.
   if (last.length >= options.query.limit || last.hasNext) f.io.warn(fullPageWarning(options, last), 'full_page');
 }
