@@ -1,7 +1,9 @@
 /**
- * Process glue for bin/petstore.js: wires real stdio, signals and write errors
- * to `main`, then sets the exit code. The one place besides the standalone
- * launcher that touches `process`.
+ * Process glue for bin/petstore.js and the standalone executable: wires real
+ * stdio, signals, write errors and the environment to `main`, then sets the
+ * exit code. Commands get all of these through the Factory, never from
+ * `process` (only launch.ts, the config file's ownership checks and the
+ * --failed file's temporary name read it directly).
  */
 import { InterruptedError } from './errors.js';
 import { main } from './main.js';
@@ -10,15 +12,15 @@ import { pagerRunning } from './output/pager.js';
 export { commandNames, commandTree } from './main.js';
 import { sanitizeText } from './text.js';
 
+/** Signals closer together than this (milliseconds) count as one (see onSignal). */
+const SIGNAL_ECHO_MS = 150;
+
 /**
  * Runs petstore for this process and sets `process.exitCode`. The first
  * SIGINT or SIGTERM stops the command (a bulk load takes no new item and
  * lets its requests finish), the second stops waiting for them, the third exits at once.
  * While a pager runs, SIGINT is the pager's and petstore ignores it.
  */
-/** Signals closer together than this (milliseconds) count as one (see onSignal). */
-const SIGNAL_ECHO_MS = 150;
-
 export async function start(): Promise<void> {
   const argv = process.argv.slice(2);
   // Node's deprecation warnings speak to developers of the libraries, not to a
