@@ -10,6 +10,11 @@ import { toJson } from './pet-store.mjs';
  */
 export function perform(step, { req, res, serve, timers }) {
   res.on('error', () => undefined);
+  if (step.until) {
+    const { until, ...rest } = step;
+    void until.then(() => perform(rest, { req, res, serve, timers }));
+    return;
+  }
   if (step.delayMs) {
     const timer = setTimeout(() => {
       timers.delete(timer);

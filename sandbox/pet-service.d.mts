@@ -29,9 +29,14 @@ export interface Recorded {
   body: string;
 }
 
-/** Waits this many milliseconds before carrying out the step (any step may carry it). */
+/**
+ * Waits this many milliseconds, and for `until` to settle (a test's gate:
+ * a slow service whose slowness the test controls), before carrying out the
+ * step (any step may carry them).
+ */
 interface Delay {
   delayMs?: number;
+  until?: Promise<unknown>;
 }
 
 /** A whole answer: `json` is written as JSON (bigints exact) with content-type application/json, else `body` as is. */
@@ -58,7 +63,7 @@ export interface FixedStep extends Delay {
 export type Step =
   | (Delay & { serve: true })
   | FixedStep
-  | { hang: true }
+  | (Delay & { hang: true })
   | (Delay & { destroy: true })
   | (Delay & { raw: string | Buffer })
   | (Delay & { serveThenDestroy: true })

@@ -1,9 +1,8 @@
 // petstore api: what the user sees of the answer. The body (JSON exact, other
 // text as received), --include, --paginate, --jq, and for an answer outside
 // 2xx the body on stderr and the exit code of its status.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import nock from 'nock';
+import { startPetService } from '../sandbox/pet-service.mjs';
 import { describe, expect, test } from 'vitest';
 import { BASE, run, serviceEnv } from './helpers.js';
 
@@ -184,26 +183,23 @@ describe('--paginate', () => {
   });
 
   test('stops with exit 1, never silently, after 1000 pages', async () => {
-    let served = 0;
-    const server = http.createServer((req, res) => {
-      served += 1;
-      const page = Number(new URL(req.url!, 'http://x').searchParams.get('p') ?? '1');
-      res.writeHead(200, { 'content-type': 'application/json', link: `</v1/o?p=${page + 1}>; rel="next"` }).end('[]');
+    const service = await startPetService({
+      key: 'k',
+      faults: (request) => {
+        const page = Number(new URL(request.url, 'http://x').searchParams.get('p') ?? '1');
+        return { status: 200, json: [], headers: { link: `</v1/o?p=${page + 1}>; rel="next"` } };
+      },
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
     try {
-      const r = await run(['api', '/o', '--paginate'], {
-        env: { PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1`, PETSTORE_API_KEY: 'k' },
-      });
+      const r = await run(['api', '/o', '--paginate'], { env: { PETSTORE_BASE_URL: service.baseUrl, PETSTORE_API_KEY: 'k' } });
       expect(r).toMatchObject({
         code: 1,
         stdout: '',
-        stderr: `error: stopped after 1000 pages: the service still links a next page (http://127.0.0.1:${port}/v1/o?p=1001)\n`,
+        stderr: `error: stopped after 1000 pages: the service still links a next page (${service.baseUrl}/o?p=1001)\n`,
       });
-      expect(served).toBe(1000);
+      expect(service.requests).toHaveLength(1000);
     } finally {
-      server.close();
+      await service.close();
     }
   });
 });

@@ -6,13 +6,12 @@
  * where the question is what the user sees.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import xterm from '@xterm/headless';
 import pty from 'node-pty';
+import { startPetService } from '../sandbox/pet-service.mjs';
 import { petstoreInvocation, tempConfigHome } from './helpers.js';
 
 /** One line of the emulated screen. */
@@ -145,9 +144,9 @@ export interface GatedService {
 }
 
 /**
- * A loopback HTTP service that holds every request until `release()`, then
- * answers it with `answer(method, url)`: a slow service whose slowness the
- * test controls, without sleeping.
+ * The fake service (sandbox/pet-service.mjs) holding every request until
+ * `release()`, then answering it with `answer(method, url)`: a slow service
+ * whose slowness the test controls, without sleeping.
  */
 export async function gatedService(
   answer: (method: string, url: string) => { status: number; json: unknown; headers?: Record<string, string> },
@@ -156,24 +155,12 @@ export async function gatedService(
   const gate = new Promise<void>((resolve) => (release = resolve));
   let arrive!: () => void;
   const arrived = new Promise<void>((resolve) => (arrive = resolve));
-  const server = http.createServer((req, res) => {
-    arrive();
-    req.resume();
-    void gate.then(() => {
-      const { status, json, headers = {} } = answer(req.method ?? '', req.url ?? '');
-      res.writeHead(status, { 'content-type': 'application/json', ...headers });
-      res.end(JSON.stringify(json));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    arrived,
-    release,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
+  const service = await startPetService({
+    key: 'k',
+    faults: (request) => {
+      arrive();
+      return { until: gate, ...answer(request.method, request.url) };
     },
-  };
+  });
+  return { baseUrl: service.baseUrl, arrived, release, close: () => service.close() };
 }
