@@ -1,46 +1,41 @@
 // The Prism contract run can fail: Prism (--errors) in front of a loopback
-// server that breaks openapi/petstore.yaml as each test tells it, with the
+// fake service (sandbox/pet-service.mjs) that breaks openapi/petstore.yaml as each test tells it, with the
 // built bin/petstore.js as a child process. Each kind of violation is either
 // seen by petstore (another exit code and message) or recorded by the front of
 // test/support/prism.ts, which the end-to-end run asserts empty after each test.
 // One server and one Prism serve the whole file (Prism takes about a second
 // of CPU to start).
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { spawnPetstore } from './helpers.js';
 import { startPrismProxy, type PrismProxy } from './support/prism.js';
 
-/** What the server answers to every request, set by each test. */
+/** What the fake service answers to every request, set by each test. */
 let answer: { status: number; json: unknown };
-let received: string[];
-let upstream: http.Server;
+let upstream: PetService;
 let upstreamUrl: string;
 let prism: PrismProxy;
+/** How many requests the service had seen when the test began. */
+let seen = 0;
 
 beforeAll(async () => {
-  upstream = http.createServer((req, res) => {
-    received.push(`${req.method} ${req.url}`);
-    req.resume().on('end', () => {
-      res.writeHead(answer.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(answer.json));
-    });
-  });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
+  upstream = await startPetService({ key: 'k', faults: () => ({ status: answer.status, json: answer.json }) });
+  upstreamUrl = upstream.baseUrl;
   prism = await startPrismProxy(upstreamUrl);
 });
 
 afterAll(async () => {
   await prism?.stop();
-  upstream.closeAllConnections();
-  await new Promise((resolve) => upstream.close(resolve));
+  await upstream?.close();
 });
 
 beforeEach(() => {
-  received = [];
+  seen = upstream.requests.length;
   prism.takeViolations();
 });
+
+/** The requests that reached the service in this test, as "METHOD /path". */
+const received = () => upstream.requests.slice(seen).map((r) => `${r.method} ${r.url}`);
 
 function petstore(args: string[], baseUrl = prism.baseUrl) {
   return spawnPetstore(args, {
@@ -75,7 +70,7 @@ describe('the Prism contract run', () => {
         /^GET \/pets\/5 -> 500: .*"location":\["response","body","status"\].*must be equal to one of the allowed values: available, pending, sold/,
       ),
     ]);
-    expect(received).toEqual(['GET /v1/pets/5', 'GET /v1/pets/5']);
+    expect(received()).toEqual(['GET /v1/pets/5', 'GET /v1/pets/5']);
   });
 
   test('a status code the document does not list passes through unchanged and is recorded as a violation', async () => {
@@ -85,7 +80,7 @@ describe('the Prism contract run', () => {
     expect(prism.takeViolations()).toEqual([
       'POST /pets -> 500: [{"location":["response"],"severity":"Warning","message":"Unable to match the returned status code with those defined in the document: 201,400,401"}]',
     ]);
-    expect(received).toEqual(['POST /v1/pets']);
+    expect(received()).toEqual(['POST /v1/pets']);
   });
 
   test('Prism checks int64 only up to 2^53 - 1: a larger categoryId is refused with 422 and never forwarded', async () => {
@@ -100,7 +95,7 @@ describe('the Prism contract run', () => {
     expect(prism.takeViolations()).toEqual([
       expect.stringMatching(/^POST \/pets -> 422: .*"Request body property categoryId must be <= 9007199254740991"/),
     ]);
-    expect(received).toEqual([]);
+    expect(received()).toEqual([]);
   });
 
   test('a path outside the document (not under /v1) is answered 404 by Prism and never forwarded', async () => {
@@ -116,6 +111,6 @@ describe('the Prism contract run', () => {
         `Check the base URL ${base}/ (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n`,
     });
     expect(prism.takeViolations()).toEqual([expect.stringMatching(/^GET \/v2\/pets\?limit=20 -> 404: .*NO_PATH_MATCHED_ERROR/)]);
-    expect(received).toEqual([]);
+    expect(received()).toEqual([]);
   });
 });
