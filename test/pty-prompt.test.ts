@@ -45,6 +45,21 @@ describe('Ctrl-C at the auth login prompt', () => {
   });
 });
 
+describe('Ctrl-D (the end of the input) at the auth login prompt', () => {
+  test.each([
+    [[], 'error: no API key given: the input ended'],
+    [['--json'], '{"code":"invalid_usage","message":"no API key given: the input ended","status":null}'],
+  ])('%j: exit 2 after a newline, as an empty key; nothing stored', async (flags, error) => {
+    const { env, home } = await start();
+    const run = runInPty(['auth', 'login', ...flags], { env, cols: 120 });
+    await run.waitFor(PROMPT);
+    run.type('\u0004');
+    expect(await run.exited).toBe(2);
+    expect(await run.text()).toEqual([PROMPT, error]);
+    expect(fs.existsSync(path.join(home, 'petstore', 'config.json'))).toBe(false);
+  });
+});
+
 describe('a key typed at the prompt', () => {
   test('is not echoed; while a slow service checks it a spinner turns, gone before the result', async () => {
     const { env, home } = await start();

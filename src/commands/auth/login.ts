@@ -52,21 +52,40 @@ export function checkApiKey(raw: string): string {
   return key;
 }
 
-/** Prompts for the key without echo; Ctrl-C ends the line and throws InterruptedError (exit 130). */
+/**
+ * Prompts for the key without echo; Ctrl-C ends the line and throws
+ * InterruptedError (exit 130); the end of the input (Ctrl-D) throws
+ * UsageError (exit 2), as an empty key does.
+ */
 async function promptForKey(f: Factory, envName: string): Promise<string> {
   const { read } = await import('read');
+  const input = f.io.raw.stdin;
+  // read() never settles when its readline closes at the end of the input; the
+  // readline pauses the input as it closes (after a line too, when read() has
+  // already settled by the time an immediate runs).
+  let settled = false;
+  let onPause: () => void = () => undefined;
+  const ended = new Promise<never>((_, reject) => {
+    onPause = () => setImmediate(() => settled || reject(new UsageError('no API key given: the input ended')));
+    input.once('pause', onPause);
+  });
   try {
-    return await read({
-      prompt: `API key for ${envName}: `,
-      silent: true,
-      replace: '',
-      input: f.io.raw.stdin as never,
-      output: f.io.raw.promptOutput as never,
-    });
+    return await Promise.race([
+      read({
+        prompt: `API key for ${envName}: `,
+        silent: true,
+        replace: '',
+        input: input as never,
+        output: f.io.raw.promptOutput as never,
+      }),
+      ended,
+    ]);
   } catch (error) {
     if (error instanceof Error && error.message === 'canceled') throw new InterruptedError('SIGINT');
     throw error;
   } finally {
+    settled = true;
+    input.removeListener('pause', onPause);
     // The silent prompt swallows the Enter (or the Ctrl-C) too; end its line.
     f.io.writeError('\n');
   }
