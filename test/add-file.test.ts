@@ -193,6 +193,31 @@ describe('add --file', () => {
 });
 
 describe('every item has one known outcome', () => {
+  test('a base URL whose path the service does not have (no /v1) stops the load at the first 404: the rest not_sent, exit 1', async () => {
+    server = await startPetServer();
+    const file = tempFile('pets.ndjson', ndjson(['a', 'b', 'c']));
+    const failed = path.join(path.dirname(file), 'failed.ndjson');
+    const origin = server.baseUrl.replace(/\/v1$/, '');
+    const r = await run(['add', '--file', file, '--failed', failed, '--concurrency', '1'], {
+      env: { ...env(), PETSTORE_BASE_URL: origin },
+    });
+    expect(r).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr:
+        'failed: line 1 "a": the service has no /pets: HTTP 404 (no route /pets); the base URL may be wrong (HTTP 404)\n' +
+        `stopped: created 0 of 3 pets; 1 failed, 2 not sent (written to ${failed})\n` +
+        'error: the service has no /pets: HTTP 404 (no route /pets); the base URL may be wrong\n' +
+        `Check the base URL ${origin}/ (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n`,
+    });
+    expect(posts()).toHaveLength(1);
+    expect(readNdjson(failed).map((l) => [l.line, l.outcome])).toEqual([
+      [1, 'failed'],
+      [2, 'not_sent'],
+      [3, 'not_sent'],
+    ]);
+  });
+
   test('a 401 stops the load: the item that got it is failed, every later one not_sent; one rerun with a good key finishes it', async () => {
     server = await startPetServer();
     const names = Array.from({ length: 50 }, (_, i) => `p${i}`);

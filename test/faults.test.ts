@@ -213,8 +213,11 @@ describe('terminal safety and secrets', () => {
     const view = await against([ok(pets[0])], ['get', '1', '--format', 'kv']);
     expect(view.stdout).toContain('name\tRex  !\n');
     await server!.close();
-    const error = await against([{ status: 404, json: { code: 'not_found', message: hostile, status: 404 } }], ['get', '1']);
-    expect(error.stderr).toBe('error: Rex  ! (HTTP 404, code not_found)\n');
+    const error = await against(
+      [{ status: 404, json: { code: 'not_found', message: `no pet named ${hostile}`, status: 404 } }],
+      ['get', '1'],
+    );
+    expect(error.stderr).toBe('error: no pet named Rex  ! (HTTP 404, code not_found)\n');
   });
 
   test('--json output escapes them instead', async () => {

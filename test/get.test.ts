@@ -78,6 +78,37 @@ describe('petstore get', () => {
     });
   });
 
+  test.each([
+    ['no route /pets/99', 'a route the service does not have'],
+    ['Not Found', 'nothing about a pet'],
+  ])('a 404 whose Error body says "%s" (%s) is not a missing pet: it points at the base URL, exit 1', async (message) => {
+    nock(BASE)
+      .get('/v1/pets/99')
+      .reply(404, errorBody(404, 'not_found', message));
+    const r = await run(['get', '99'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `error: the service has no /v1/pets/99: HTTP 404 (${message}); the base URL may be wrong\n` +
+        "Check the base URL https://api.petstore.test/v1/ (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n",
+      unmatched: [],
+    });
+  });
+
+  test.each([
+    ['pet_not_found', 'no such thing'],
+    ['not_found', 'Pet not found'],
+    ['not_found', 'no animal with that identifier'],
+    ['not_found', 'nothing has id 99'],
+  ])('a 404 whose Error (%s: "%s") names a pet, an animal or the id is a missing pet: exit 3', async (code, message) => {
+    nock(BASE)
+      .get('/v1/pets/99')
+      .reply(404, errorBody(404, code, message));
+    const r = await run(['get', '99'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
+    expect(r).toEqual({ code: 3, stdout: '', stderr: `error: ${message} (HTTP 404, code ${code})\n`, unmatched: [] });
+  });
+
   test('a 401 exits 4', async () => {
     nock(BASE)
       .get('/v1/pets/1')

@@ -15,7 +15,7 @@ import { PageTrail } from './pages.js';
 import { deprecationNotice, nextLink, parseBody } from './response.js';
 import { retryInterceptor } from './retry.js';
 import { describeIssue, Pet, Pets, type ListPetsQuery, type NewPet } from './schemas.js';
-import { failureOf } from './failures.js';
+import { failureOf, type NotFound } from './failures.js';
 import { describeSendFailure, openDispatcher, type ProxyChoice } from './transport.js';
 import type { ClientOptions, SendRequest } from './requests.js';
 
@@ -31,7 +31,7 @@ interface Expectation<T extends z.ZodMiniType> {
   /** Name of the body in messages ("pets", "pet"). */
   root: string;
   /** What a 404 means for this operation: a missing pet (getPet) or a wrong base URL (a route that does not exist). */
-  notFound: 'pet' | 'route';
+  notFound: NotFound;
 }
 
 /** Statuses of success: createPet answers 201 (200 accepted too), the GETs 200. */
@@ -189,7 +189,7 @@ export class PetstoreClient {
    * The RequestError or ServiceError an answer outside `ok` stands for, or
    * undefined when the status is in `ok`. For any caller of `send`.
    */
-  failureOf(response: Exchange, ok: readonly number[], notFound: 'pet' | 'route' = 'route'): Error | undefined {
+  failureOf(response: Exchange, ok: readonly number[], notFound: NotFound = 'route'): Error | undefined {
     return failureOf(response, ok, notFound, this.options);
   }
 

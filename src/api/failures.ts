@@ -1,7 +1,7 @@
 /**
  * What an answer outside the expected statuses means (petstore-interface.md,
  * "Errors"): a redirect (never followed), a 404 of a path that does not exist
- * (a wrong base URL, unless it is getPet's missing pet), the service's Error
+ * (a wrong base URL, unless it is getPet's missing animal), the service's Error
  * object, or an answer the interface does not promise.
  */
 import { RequestError, ServiceError } from '../errors.js';
@@ -18,17 +18,18 @@ export interface FailureContext {
 }
 
 /**
- * The RequestError or ServiceError an answer outside `ok` stands for, or
- * undefined when its status is in `ok`. `notFound` says what a 404 means for
- * the operation: a missing pet (getPet, when the body is an Error object) or a
- * route that does not exist.
+ * What a 404 means for an operation: `route`, a path that does not exist (a
+ * wrong base URL); `pet`, getPet's missing animal when its Error body says so
+ * (see saysAnimalMissing), else a route; `as-sent`, the service's Error as it
+ * is (`petstore api`), a route only without an Error body.
  */
-export function failureOf(
-  response: Exchange,
-  ok: readonly number[],
-  notFound: 'pet' | 'route',
-  context: FailureContext,
-): Error | undefined {
+export type NotFound = 'pet' | 'route' | 'as-sent';
+
+/**
+ * The RequestError or ServiceError an answer outside `ok` stands for, or
+ * undefined when its status is in `ok`; `notFound` as {@link NotFound}.
+ */
+export function failureOf(response: Exchange, ok: readonly number[], notFound: NotFound, context: FailureContext): Error | undefined {
   const { status } = response;
   if (ok.includes(status)) return undefined;
   // undici follows no redirect without its redirect interceptor, which is not
@@ -42,9 +43,10 @@ export function failureOf(
     );
   }
   const parsed = ServiceErrorBody.safeParse(tryParse(response.text));
-  if (status === 404 && (notFound === 'route' || !parsed.success)) {
+  const path = response.url ? new URL(response.url).pathname : 'such path';
+  const route = notFound === 'route' || !parsed.success || (notFound === 'pet' && !saysAnimalMissing(parsed.data, path));
+  if (status === 404 && route) {
     const said = parsed.success ? parsed.data.message : describeBody(response);
-    const path = response.url ? new URL(response.url).pathname : 'such path';
     return new RequestError(
       `the service has no ${path}: HTTP 404 (${said}); the base URL may be wrong`,
       'no_such_path',
@@ -59,4 +61,16 @@ export function failureOf(
   const what = `the service answered HTTP ${status}${type ? ` (${type.split(';')[0]})` : ''}: ${describeBody(response)}`;
   if (status >= 400) return new ServiceError(status, `http_${status}`, describeBody(response), hint, what);
   return new RequestError(`unexpected response: ${what}`, 'unexpected_response', status);
+}
+
+/**
+ * Does getPet's 404 Error say that an animal is missing (its code or message
+ * names a pet, an animal or the id asked for), rather than a path (a route
+ * that does not exist: "no route /pets/1", "Not Found")? Paths quoted in the
+ * message do not count. The interface shows no codes, so the words decide.
+ */
+function saysAnimalMissing(body: { code: string; message: string }, path: string): boolean {
+  const words = `${body.code} ${body.message}`.replace(/\S*\/\S*/g, ' ');
+  const id = path.split('/').at(-1) ?? '';
+  return /(?:^|[^a-z])(?:pets?|animals?)(?![a-z])/i.test(words) || (id !== '' && new RegExp(`(?:^|\\D)${id}(?:\\D|$)`).test(words));
 }

@@ -18,7 +18,9 @@ export interface Tally {
 }
 
 /** Why a load stopped before its end: a signal, a 401, a write error on stdout or on --failed. */
-export type Stop = { reason: 'signal'; error: InterruptedError } | { reason: 'auth' | 'stdout' | 'failed_file'; error: CliError };
+export type Stop =
+  | { reason: 'signal'; error: InterruptedError }
+  | { reason: 'auth' | 'no_such_path' | 'stdout' | 'failed_file'; error: CliError };
 
 /** How a load ended. */
 export interface LoadEnd {
@@ -39,6 +41,7 @@ export function notSentReport(stop: Stop): ErrorReport {
   const why = {
     signal: `the load was ${stop.error.message}`,
     auth: 'the service rejected the API key (HTTP 401)',
+    no_such_path: 'the service has no such path (HTTP 404): the base URL may be wrong',
     stdout: 'standard output could not be written',
     failed_file: '--failed could not be written',
   }[stop.reason];

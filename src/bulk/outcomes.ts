@@ -50,12 +50,13 @@ export function resolveItem(item: InputItem): ResolvedItem {
 /** How a sent item ended when it was not plainly created. */
 export type SendResult =
   | { outcome: 'created_unreadable'; status: number; why: string }
-  | { outcome: Outcome; report: ErrorReport; authFailure?: ServiceError };
+  | { outcome: Outcome; report: ErrorReport; stop?: { reason: 'auth' | 'no_such_path'; error: CliError } };
 
 /**
  * Classifies the error of one createPet. A 2xx answer whose body arrived but
  * cannot be read (not JSON, not a Pet, larger than the cap) means created. An
- * error status from the service means `failed` (a 401 also stops the load). A
+ * error status from the service means `failed` (a 401, or a 404 of a path the
+ * service does not have, also stops the load). A
  * failure that proves the request never left means `not_sent`. Anything else
  * means `unknown`, since the pet may have been created: a timeout, a dropped
  * connection, a body that stopped coming (a dripping answer cut at the
@@ -75,7 +76,11 @@ export function classifySendError(error: unknown): SendResult {
   }
   if (success) return { outcome: 'created_unreadable', status, why: (error as Error).message };
   const report = reportOf(error);
-  if (error instanceof ServiceError) return { outcome: 'failed', report, authFailure: error.status === 401 ? error : undefined };
+  if (error instanceof ServiceError)
+    return error.status === 401 ? { outcome: 'failed', report, stop: { reason: 'auth', error } } : { outcome: 'failed', report };
+  // A path the service does not have (a wrong base URL) fails every item alike: the load stops.
+  if (error instanceof RequestError && error.code === 'no_such_path')
+    return { outcome: 'failed', report, stop: { reason: 'no_such_path', error } };
   if (error instanceof RequestError && error.status !== null) return { outcome: 'failed', report };
   if (error instanceof RequestError && error.notSent) return { outcome: 'not_sent', report };
   if (error instanceof InterruptedError)

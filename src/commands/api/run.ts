@@ -41,7 +41,7 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
     const response = await client.send({ method: options.method, path: url, headers: options.headers, body: options.body });
     if (options.include) f.io.writeOut(head(response, f.io.raw.stdoutIsTTY));
     // 'pet': a 404 is the service's answer to this path (exit 3), not a sign of a wrong base URL.
-    const failure = client.failureOf(response, SUCCESS, 'pet');
+    const failure = client.failureOf(response, SUCCESS, 'as-sent');
     if (failure) {
       writeErrorBody(f.io, response);
       throw failure;

@@ -170,7 +170,7 @@ class BulkLoad {
         );
         return;
       }
-      if (result.authFailure) this.halt({ reason: 'auth', error: result.authFailure });
+      if (result.stop) this.halt(result.stop);
       this.record(item, result.outcome, result.report);
     }
   }
