@@ -5,7 +5,8 @@
 // src/standalone.ts into dist/standalone.cjs, the main script of the
 // standalone executable (scripts/build-standalone.mjs). Then writes what the
 // npm package ships beside them: the man page (scripts/man.mjs) and
-// dist/THIRD-PARTY-NOTICES.txt (scripts/notices.mjs). dist/metafile.json
+// dist/THIRD-PARTY-NOTICES.txt (scripts/notices.mjs; the licences of the
+// libraries compiled into jq.wasm come from licenses/). dist/metafile.json
 // (esbuild's account of what went into each bundle) is for the package test
 // and is not shipped.
 import { build } from 'esbuild';
@@ -14,7 +15,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
-import { bundledSources, collectLicences, noticeText } from './notices.mjs';
+import { bundledSources, collectLicences, jqWasmContents, noticeText } from './notices.mjs';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -24,7 +25,8 @@ const { name, version } = JSON.parse(readFileSync(new URL('../package.json', imp
 // that neither the npm package nor a single executable needs a file beside it;
 // brotli-compressed, because every start reads and hashes the whole bundle
 // (0.37 MB of base64 instead of 1.24 MB; src/output/jq.ts decompresses it).
-const jqWasm = brotliCompressSync(readFileSync(require.resolve('jq-wasm/jq.wasm')), { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
+const jqWasmFile = require.resolve('jq-wasm/jq.wasm');
+const jqWasm = brotliCompressSync(readFileSync(jqWasmFile), { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
 rmSync(dist(''), { recursive: true, force: true });
 // Licence comments inside bundled files go to <bundle>.LEGAL.txt, then into the notice.
 const shared = { absWorkingDir: root, bundle: true, format: 'cjs', platform: 'node', target: 'node22', logLevel: 'warning', metafile: true, legalComments: 'external' };
@@ -77,5 +79,6 @@ for (const file of ['petstore.cjs', 'launch.cjs', 'standalone.cjs'].map((f) => d
   rmSync(file);
 }
 const packages = await collectLicences(root, bundledSources(metafiles));
-const notice = noticeText(`${name} ${version}`, 'dist/petstore.cjs, dist/launch.cjs and the standalone executable', packages, legalComments);
+const files = 'dist/petstore.cjs, dist/launch.cjs and the standalone executable';
+const notice = noticeText(`${name} ${version}`, files, packages, legalComments, jqWasmContents(root, jqWasmFile));
 writeFileSync(dist('THIRD-PARTY-NOTICES.txt'), notice);
