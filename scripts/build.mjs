@@ -11,7 +11,7 @@
 // and is not shipped.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
@@ -27,7 +27,13 @@ const { name, version } = JSON.parse(readFileSync(new URL('../package.json', imp
 // (0.37 MB of base64 instead of 1.24 MB; src/output/jq.ts decompresses it).
 const jqWasmFile = require.resolve('jq-wasm/jq.wasm');
 const jqWasm = brotliCompressSync(readFileSync(jqWasmFile), { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
-rmSync(dist(''), { recursive: true, force: true });
+// Earlier builds' files go, so that the package ships only this build's; the
+// standalone executable and its notice (scripts/build-standalone.mjs, not in
+// the package) stay, as a user may copy the executable after any build.
+const STANDALONE = /^petstore-[a-z0-9]+-[a-z0-9]+(\.exe)?(\.NOTICES\.txt)?$/;
+for (const entry of existsSync(dist('')) ? readdirSync(dist('')) : []) {
+  if (!STANDALONE.test(entry)) rmSync(dist(entry), { recursive: true, force: true });
+}
 // Licence comments inside bundled files go to <bundle>.LEGAL.txt, then into the notice.
 const shared = { absWorkingDir: root, bundle: true, format: 'cjs', platform: 'node', target: 'node22', logLevel: 'warning', metafile: true, legalComments: 'external' };
 const minify = process.env.PETSTORE_BUILD_DEBUG !== '1';
