@@ -53,13 +53,16 @@ const scratch = mkdtempSync(join(tmpdir(), 'petstore-sea-'));
 try {
   const blob = join(scratch, 'sea-prep.blob');
   const config = join(scratch, 'sea-config.json');
-  writeFileSync(config, JSON.stringify({
-    main: dist('standalone.cjs'),
-    output: blob,
-    disableExperimentalSEAWarning: true,
-    useCodeCache: true,
-    assets: { 'petstore.cjs': dist('petstore.cjs') },
-  }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main: dist('standalone.cjs'),
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      useCodeCache: true,
+      assets: { 'petstore.cjs': dist('petstore.cjs') },
+    }),
+  );
   const prepared = spawnSync(nodeBinary, ['--experimental-sea-config', config], { encoding: 'utf8' });
   if (prepared.status !== 0) fail(`node --experimental-sea-config failed:\n${prepared.stderr}`);
   rmSync(output, { force: true });
@@ -83,10 +86,11 @@ const probe = spawnSync(output, ['--version'], { env: {}, encoding: 'utf8' });
 if (probe.status !== 0 || probe.stdout !== `${pkg.version}\n`) fail(`${name} --version gave ${JSON.stringify(probe)}`);
 
 const rule = `\n\n${'='.repeat(78)}\n\n`;
-writeFileSync(dist(`${name}.NOTICES.txt`), [
+const notices = [
   `${name} is petstore ${pkg.version} inside Node.js ${pinned}.`,
   `petstore\n\n${readFileSync(join(root, 'LICENSE'), 'utf8').trim()}`,
   readFileSync(dist('THIRD-PARTY-NOTICES.txt'), 'utf8').trim(),
   `Node.js ${pinned}\n\n${readFileSync(nodeLicence, 'utf8').trim()}`,
-].join(rule) + '\n');
+];
+writeFileSync(dist(`${name}.NOTICES.txt`), `${notices.join(rule)}\n`);
 process.stderr.write(`built ${output} (${(statSync(output).size / 2 ** 20).toFixed(1)} MiB), Node.js ${pinned}\n`);

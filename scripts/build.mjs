@@ -35,7 +35,16 @@ for (const entry of existsSync(dist('')) ? readdirSync(dist('')) : []) {
   if (!STANDALONE.test(entry)) rmSync(dist(entry), { recursive: true, force: true });
 }
 // Licence comments inside bundled files go to <bundle>.LEGAL.txt, then into the notice.
-const shared = { absWorkingDir: root, bundle: true, format: 'cjs', platform: 'node', target: 'node22', logLevel: 'warning', metafile: true, legalComments: 'external' };
+const shared = {
+  absWorkingDir: root,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node22',
+  logLevel: 'warning',
+  metafile: true,
+  legalComments: 'external',
+};
 const minify = process.env.PETSTORE_BUILD_DEBUG !== '1';
 
 const main = await build({
@@ -67,14 +76,23 @@ if (dynamicImports.length > 0) throw new Error(`the bundle must not import() at 
 const commands = require('../dist/petstore.cjs').commandNames();
 await (await import('./man.mjs')).writeManPage();
 // The code cache is keyed by this hash: a rebuilt bundle never meets an old cache.
-const bundleHash = createHash('sha256').update(readFileSync(dist('petstore.cjs'))).digest('hex').slice(0, 16);
+const bundleHash = createHash('sha256')
+  .update(readFileSync(dist('petstore.cjs')))
+  .digest('hex')
+  .slice(0, 16);
 const launcherDefine = {
   PETSTORE_VERSION: JSON.stringify(version),
   PETSTORE_BUNDLE_HASH: JSON.stringify(bundleHash),
   PETSTORE_COMMANDS: JSON.stringify(commands),
 };
 const launcher = await build({ ...shared, entryPoints: ['src/launch.ts'], outfile: dist('launch.cjs'), minify, define: launcherDefine });
-const standalone = await build({ ...shared, entryPoints: ['src/standalone.ts'], outfile: dist('standalone.cjs'), minify, define: launcherDefine });
+const standalone = await build({
+  ...shared,
+  entryPoints: ['src/standalone.ts'],
+  outfile: dist('standalone.cjs'),
+  minify,
+  define: launcherDefine,
+});
 
 const metafiles = [main.metafile, launcher.metafile, standalone.metafile];
 writeFileSync(dist('metafile.json'), JSON.stringify(metafiles));

@@ -50,7 +50,8 @@ export async function collectLicences(root, sources) {
     if (!seen.includes(folder)) seen.push(folder);
     folders.set(name, seen);
     const layer = seen.indexOf(folder);
-    (layers[layer] ??= []).push(source);
+    layers[layer] ??= [];
+    layers[layer].push(source);
   }
   const scratch = mkdtempSync(join(tmpdir(), 'petstore-notices-'));
   const found = new Map();
@@ -65,12 +66,16 @@ export async function collectLicences(root, sources) {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  const packages = [...found.values()].sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version, 'en', { numeric: true }));
+  const packages = [...found.values()].sort(
+    (a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version, 'en', { numeric: true }),
+  );
   const unlicensed = packages.filter((p) => !p.text).map((p) => `${p.name}@${p.version}`);
   if (unlicensed.length > 0) throw new Error(`no licence file found in: ${unlicensed.join(', ')}`);
-  const missing = [...folders].flatMap(([name, list]) =>
-    list.map((folder) => `${name}@${JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')).version}`),
-  ).filter((id) => !found.has(id));
+  const missing = [...folders]
+    .flatMap(([name, list]) =>
+      list.map((folder) => `${name}@${JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')).version}`),
+    )
+    .filter((id) => !found.has(id));
   if (missing.length > 0) throw new Error(`the licence collector missed: ${missing.join(', ')}`);
   return packages;
 }
@@ -101,11 +106,14 @@ export function jqWasmContents(root, wasmFile) {
   const { name, version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
   const jq = JQ_WASM_CONTENTS[0];
   if (!version.endsWith(`-jq-${jq.version}`)) {
-    throw new Error(`${name} ${version} is not built from jq ${jq.version}: check what its jq.wasm holds, then JQ_WASM_CONTENTS and licenses/`);
+    throw new Error(
+      `${name} ${version} is not built from jq ${jq.version}: check what its jq.wasm holds, then JQ_WASM_CONTENTS and licenses/`,
+    );
   }
   const wasm = readFileSync(wasmFile).toString('latin1');
   const packages = JQ_WASM_CONTENTS.map(({ marker, file, ...p }) => {
-    if (!wasm.includes(marker)) throw new Error(`${p.name} (${JSON.stringify(marker)}) is no longer in ${wasmFile}: check JQ_WASM_CONTENTS`);
+    if (!wasm.includes(marker))
+      throw new Error(`${p.name} (${JSON.stringify(marker)}) is no longer in ${wasmFile}: check JQ_WASM_CONTENTS`);
     return { ...p, text: readFileSync(join(root, file), 'utf8') };
   });
   return { within: `${name} ${version}`, packages };
@@ -116,7 +124,11 @@ const RULE = `\n\n${'='.repeat(78)}\n\n`;
 /** Text wrapped at 76 columns. */
 const wrap = (text) => text.replace(/(.{1,76})(?: |$)/g, '$1\n').trimEnd();
 const section = (p) => `${p.name} ${p.version}\nLicense: ${p.license}\n\n${p.text.trim()}`;
-const names = (packages) => packages.map((p) => `${p.name} ${p.version}`).join(', ').replace(/, ([^,]*)$/, ' and $1');
+const names = (packages) =>
+  packages
+    .map((p) => `${p.name} ${p.version}`)
+    .join(', ')
+    .replace(/, ([^,]*)$/, ' and $1');
 
 /**
  * The notice text: a header naming `product` and `files`, one section per
@@ -134,7 +146,9 @@ export function noticeText(product, files, packages, legalComments, compiled = {
   const more =
     compiled.packages.length > 0
       ? [
-          wrap(`Compiled into ${compiled.within} (its WebAssembly, jq.wasm): ${names(compiled.packages)}. Their licence texts are not in the package; they are copied from their sources.`),
+          wrap(
+            `Compiled into ${compiled.within} (its WebAssembly, jq.wasm): ${names(compiled.packages)}. Their licence texts are not in the package; they are copied from their sources.`,
+          ),
           ...compiled.packages.map(section),
         ]
       : [];
