@@ -2,8 +2,9 @@
 // without any Node.js installed: a copy of the pinned Node.js binary (the
 // exact `node` devDependency) carrying petstore as a single executable
 // application. Its main script is dist/standalone.cjs, with dist/petstore.cjs
-// as an asset (see src/standalone.ts); the preparation blob comes from the
-// pinned Node's --experimental-sea-config and is injected with postject.
+// and its source map as assets (see src/standalone.ts); the preparation blob
+// comes from the pinned Node's --experimental-sea-config and is injected with
+// postject.
 // Beside it goes dist/petstore-<platform>-<arch>.NOTICES.txt: petstore's
 // LICENSE, the bundle's third-party notice and Node.js's own LICENSE.
 // Run after scripts/build.mjs (npm run build:standalone does both).
@@ -28,7 +29,7 @@ function fail(message) {
 
 // Only ELF is built and tested here; Mach-O and PE need signing steps this script does not have.
 if (process.platform !== 'linux') fail(`only Linux executables are built so far (this is ${process.platform})`);
-for (const file of ['petstore.cjs', 'standalone.cjs', 'THIRD-PARTY-NOTICES.txt']) {
+for (const file of ['petstore.cjs', 'petstore.cjs.map', 'standalone.cjs', 'THIRD-PARTY-NOTICES.txt']) {
   if (!existsSync(dist(file))) fail(`dist/${file} is missing: run "npm run build" first`);
 }
 
@@ -60,7 +61,7 @@ try {
       output: blob,
       disableExperimentalSEAWarning: true,
       useCodeCache: true,
-      assets: { 'petstore.cjs': dist('petstore.cjs') },
+      assets: { 'petstore.cjs': dist('petstore.cjs'), 'petstore.cjs.map': dist('petstore.cjs.map') },
     }),
   );
   const prepared = spawnSync(nodeBinary, ['--experimental-sea-config', config], { encoding: 'utf8' });

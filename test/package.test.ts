@@ -263,6 +263,18 @@ describe.runIf(process.env.PETSTORE_E2E_BIN)('standalone executable (PETSTORE_E2
     });
   });
 
+  test('--verbose and PETSTORE_DEBUG=1 stack traces name the src/ files, inside the executable (its source map is an asset)', async () => {
+    const list = ['list', '--base-url', 'http://127.0.0.1:9/v1', '--retries', '0'];
+    for (const [args, env] of [
+      [[...list, '--verbose'], {}],
+      [list, { PETSTORE_DEBUG: '1' }],
+    ] as const) {
+      const r = await spawnAsync(command, [...args], { HOME: tempDir('standalone-home'), PETSTORE_API_KEY: 'k', ...env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`.send (${command}/src/api/client.ts:`);
+    }
+  });
+
   test('adds and lists against the sandbox with only HOME and the key set, and keeps its code cache under HOME', async () => {
     const env = { HOME: tempDir('standalone-home') };
     expect(await addThenList(command, env)).toEqual(ADDED_AND_LISTED);
