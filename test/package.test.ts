@@ -263,6 +263,14 @@ describe.runIf(process.env.PETSTORE_E2E_BIN)('standalone executable (PETSTORE_E2
     });
   });
 
+  test("the NOTICES file beside it holds the bundles' notice, jq, Oniguruma and decNumber included, and Node.js's licence", () => {
+    const notices = fs.readFileSync(`${command}.NOTICES.txt`, 'utf8');
+    expect(notices).toContain(read('dist/THIRD-PARTY-NOTICES.txt').trim());
+    for (const id of ['jq 1.8.2\nLicense: MIT\n', 'Oniguruma 6.9.10\nLicense: BSD-2-Clause\n', 'decNumber 3.68\nLicense: ICU\n'])
+      expect(notices).toContain(id);
+    expect(notices).toContain(`\nNode.js ${pkg.devDependencies.node}\n\n`);
+  });
+
   test('--verbose and PETSTORE_DEBUG=1 stack traces name the src/ files, inside the executable (its source map is an asset)', async () => {
     const list = ['list', '--base-url', 'http://127.0.0.1:9/v1', '--retries', '0'];
     for (const [args, env] of [
