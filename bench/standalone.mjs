@@ -43,7 +43,9 @@ function once({ command, args, env }) {
     const started = process.hrtime.bigint();
     const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${command} exited ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${command} exited ${code}`)),
+    );
   });
 }
 
@@ -74,7 +76,8 @@ console.log(`node ${process.version}, ${ROUNDS} alternating rounds, medians`);
 for (const [k, c] of cases.entries()) {
   const rss = [];
   if (c.args.includes('get') || c === bare) for (let i = 0; i < 5; i += 1) rss.push(await peakRssMiB(c));
-  const rssText = rss.length === 0 ? '' : rss.includes(undefined) ? '  peak RSS: no /usr/bin/time' : `  peak RSS ${median(rss).toFixed(1)} MiB`;
+  const rssText =
+    rss.length === 0 ? '' : rss.includes(undefined) ? '  peak RSS: no /usr/bin/time' : `  peak RSS ${median(rss).toFixed(1)} MiB`;
   console.log(`${c.name.padEnd(20)} ${median(times[k]).toFixed(1).padStart(6)} ms = ${(median(times[k]) / bareMs).toFixed(2)}x${rssText}`);
 }
 console.log(`standalone size      ${(fs.statSync(STANDALONE).size / 2 ** 20).toFixed(1)} MiB (${path.basename(STANDALONE)})`);

@@ -2,8 +2,9 @@
 // without any Node.js installed: a copy of the pinned Node.js binary (the
 // exact `node` devDependency) carrying petstore as a single executable
 // application. Its main script is dist/standalone.cjs, with dist/petstore.cjs
-// as an asset (see src/standalone.ts); the preparation blob comes from the
-// pinned Node's --experimental-sea-config and is injected with postject.
+// and its source map as assets (see src/standalone.ts); the preparation blob
+// comes from the pinned Node's --experimental-sea-config and is injected with
+// postject.
 // Beside it goes dist/petstore-<platform>-<arch>.NOTICES.txt: petstore's
 // LICENSE, the bundle's third-party notice and Node.js's own LICENSE.
 // Run after scripts/build.mjs (npm run build:standalone does both).
@@ -28,7 +29,7 @@ function fail(message) {
 
 // Only ELF is built and tested here; Mach-O and PE need signing steps this script does not have.
 if (process.platform !== 'linux') fail(`only Linux executables are built so far (this is ${process.platform})`);
-for (const file of ['petstore.cjs', 'standalone.cjs', 'THIRD-PARTY-NOTICES.txt']) {
+for (const file of ['petstore.cjs', 'petstore.cjs.map', 'standalone.cjs', 'THIRD-PARTY-NOTICES.txt']) {
   if (!existsSync(dist(file))) fail(`dist/${file} is missing: run "npm run build" first`);
 }
 
@@ -53,13 +54,16 @@ const scratch = mkdtempSync(join(tmpdir(), 'petstore-sea-'));
 try {
   const blob = join(scratch, 'sea-prep.blob');
   const config = join(scratch, 'sea-config.json');
-  writeFileSync(config, JSON.stringify({
-    main: dist('standalone.cjs'),
-    output: blob,
-    disableExperimentalSEAWarning: true,
-    useCodeCache: true,
-    assets: { 'petstore.cjs': dist('petstore.cjs') },
-  }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main: dist('standalone.cjs'),
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      useCodeCache: true,
+      assets: { 'petstore.cjs': dist('petstore.cjs'), 'petstore.cjs.map': dist('petstore.cjs.map') },
+    }),
+  );
   const prepared = spawnSync(nodeBinary, ['--experimental-sea-config', config], { encoding: 'utf8' });
   if (prepared.status !== 0) fail(`node --experimental-sea-config failed:\n${prepared.stderr}`);
   rmSync(output, { force: true });
@@ -83,10 +87,11 @@ const probe = spawnSync(output, ['--version'], { env: {}, encoding: 'utf8' });
 if (probe.status !== 0 || probe.stdout !== `${pkg.version}\n`) fail(`${name} --version gave ${JSON.stringify(probe)}`);
 
 const rule = `\n\n${'='.repeat(78)}\n\n`;
-writeFileSync(dist(`${name}.NOTICES.txt`), [
+const notices = [
   `${name} is petstore ${pkg.version} inside Node.js ${pinned}.`,
   `petstore\n\n${readFileSync(join(root, 'LICENSE'), 'utf8').trim()}`,
   readFileSync(dist('THIRD-PARTY-NOTICES.txt'), 'utf8').trim(),
   `Node.js ${pinned}\n\n${readFileSync(nodeLicence, 'utf8').trim()}`,
-].join(rule) + '\n');
+];
+writeFileSync(dist(`${name}.NOTICES.txt`), `${notices.join(rule)}\n`);
 process.stderr.write(`built ${output} (${(statSync(output).size / 2 ** 20).toFixed(1)} MiB), Node.js ${pinned}\n`);

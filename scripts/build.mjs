@@ -5,16 +5,17 @@
 // src/standalone.ts into dist/standalone.cjs, the main script of the
 // standalone executable (scripts/build-standalone.mjs). Then writes what the
 // npm package ships beside them: the man page (scripts/man.mjs) and
-// dist/THIRD-PARTY-NOTICES.txt (scripts/notices.mjs). dist/metafile.json
+// dist/THIRD-PARTY-NOTICES.txt (scripts/notices.mjs; the licences of the
+// libraries compiled into jq.wasm come from licenses/). dist/metafile.json
 // (esbuild's account of what went into each bundle) is for the package test
 // and is not shipped.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
-import { bundledSources, collectLicences, noticeText } from './notices.mjs';
+import { bundledSources, collectLicences, jqWasmContents, noticeText } from './notices.mjs';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -24,10 +25,26 @@ const { name, version } = JSON.parse(readFileSync(new URL('../package.json', imp
 // that neither the npm package nor a single executable needs a file beside it;
 // brotli-compressed, because every start reads and hashes the whole bundle
 // (0.37 MB of base64 instead of 1.24 MB; src/output/jq.ts decompresses it).
-const jqWasm = brotliCompressSync(readFileSync(require.resolve('jq-wasm/jq.wasm')), { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
-rmSync(dist(''), { recursive: true, force: true });
+const jqWasmFile = require.resolve('jq-wasm/jq.wasm');
+const jqWasm = brotliCompressSync(readFileSync(jqWasmFile), { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
+// Earlier builds' files go, so that the package ships only this build's; the
+// standalone executable and its notice (scripts/build-standalone.mjs, not in
+// the package) stay, as a user may copy the executable after any build.
+const STANDALONE = /^petstore-[a-z0-9]+-[a-z0-9]+(\.exe)?(\.NOTICES\.txt)?$/;
+for (const entry of existsSync(dist('')) ? readdirSync(dist('')) : []) {
+  if (!STANDALONE.test(entry)) rmSync(dist(entry), { recursive: true, force: true });
+}
 // Licence comments inside bundled files go to <bundle>.LEGAL.txt, then into the notice.
-const shared = { absWorkingDir: root, bundle: true, format: 'cjs', platform: 'node', target: 'node22', logLevel: 'warning', metafile: true, legalComments: 'external' };
+const shared = {
+  absWorkingDir: root,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node22',
+  logLevel: 'warning',
+  metafile: true,
+  legalComments: 'external',
+};
 const minify = process.env.PETSTORE_BUILD_DEBUG !== '1';
 
 const main = await build({
@@ -59,14 +76,23 @@ if (dynamicImports.length > 0) throw new Error(`the bundle must not import() at 
 const commands = require('../dist/petstore.cjs').commandNames();
 await (await import('./man.mjs')).writeManPage();
 // The code cache is keyed by this hash: a rebuilt bundle never meets an old cache.
-const bundleHash = createHash('sha256').update(readFileSync(dist('petstore.cjs'))).digest('hex').slice(0, 16);
+const bundleHash = createHash('sha256')
+  .update(readFileSync(dist('petstore.cjs')))
+  .digest('hex')
+  .slice(0, 16);
 const launcherDefine = {
   PETSTORE_VERSION: JSON.stringify(version),
   PETSTORE_BUNDLE_HASH: JSON.stringify(bundleHash),
   PETSTORE_COMMANDS: JSON.stringify(commands),
 };
 const launcher = await build({ ...shared, entryPoints: ['src/launch.ts'], outfile: dist('launch.cjs'), minify, define: launcherDefine });
-const standalone = await build({ ...shared, entryPoints: ['src/standalone.ts'], outfile: dist('standalone.cjs'), minify, define: launcherDefine });
+const standalone = await build({
+  ...shared,
+  entryPoints: ['src/standalone.ts'],
+  outfile: dist('standalone.cjs'),
+  minify,
+  define: launcherDefine,
+});
 
 const metafiles = [main.metafile, launcher.metafile, standalone.metafile];
 writeFileSync(dist('metafile.json'), JSON.stringify(metafiles));
@@ -77,5 +103,6 @@ for (const file of ['petstore.cjs', 'launch.cjs', 'standalone.cjs'].map((f) => d
   rmSync(file);
 }
 const packages = await collectLicences(root, bundledSources(metafiles));
-const notice = noticeText(`${name} ${version}`, 'dist/petstore.cjs, dist/launch.cjs and the standalone executable', packages, legalComments);
+const files = 'dist/petstore.cjs, dist/launch.cjs and the standalone executable';
+const notice = noticeText(`${name} ${version}`, files, packages, legalComments, jqWasmContents(root, jqWasmFile));
 writeFileSync(dist('THIRD-PARTY-NOTICES.txt'), notice);

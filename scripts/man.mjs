@@ -7,11 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 /** Text as roff: backslashes, minus signs and a leading control character escaped. */
-const esc = (text) =>
-  text
-    .replace(/\\/g, '\\e')
-    .replace(/-/g, '\\-')
-    .replace(/^[.']/gm, '\\&$&');
+const esc = (text) => text.replace(/\\/g, '\\e').replace(/-/g, '\\-').replace(/^[.']/gm, '\\&$&');
 
 /** One flag or argument: its term in bold, its description below. */
 const item = (term, description) => `.TP\n.B ${esc(term)}\n${esc(description)}`;
@@ -37,7 +33,13 @@ function notes(text, heading) {
     else out.push('.PP');
     if (lines.every((line) => /^\s/.test(line))) {
       const code = title === 'Examples';
-      out.push('.RS 4', '.nf', ...lines.map((line) => (code ? `\\fB${esc(line.trim())}\\fR` : esc(line.replace(/^ {2}/, '')))), '.fi', '.RE');
+      out.push(
+        '.RS 4',
+        '.nf',
+        ...lines.map((line) => (code ? `\\fB${esc(line.trim())}\\fR` : esc(line.replace(/^ {2}/, '')))),
+        '.fi',
+        '.RE',
+      );
     } else {
       out.push(esc(lines.join(' ').replace(/\s+/g, ' ')));
     }

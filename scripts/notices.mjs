@@ -1,6 +1,7 @@
 // The third-party notice of the bundles: name, version, licence and licence
 // text of every package esbuild put code of into them, taken from the
-// packages themselves by @rnx-kit/third-party-notices.
+// packages themselves by @rnx-kit/third-party-notices, and of the libraries
+// compiled into jq-wasm's WebAssembly, whose texts are kept under licenses/.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,7 +50,8 @@ export async function collectLicences(root, sources) {
     if (!seen.includes(folder)) seen.push(folder);
     folders.set(name, seen);
     const layer = seen.indexOf(folder);
-    (layers[layer] ??= []).push(source);
+    layers[layer] ??= [];
+    layers[layer].push(source);
   }
   const scratch = mkdtempSync(join(tmpdir(), 'petstore-notices-'));
   const found = new Map();
@@ -64,27 +66,92 @@ export async function collectLicences(root, sources) {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  const packages = [...found.values()].sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version, 'en', { numeric: true }));
+  const packages = [...found.values()].sort(
+    (a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version, 'en', { numeric: true }),
+  );
   const unlicensed = packages.filter((p) => !p.text).map((p) => `${p.name}@${p.version}`);
   if (unlicensed.length > 0) throw new Error(`no licence file found in: ${unlicensed.join(', ')}`);
-  const missing = [...folders].flatMap(([name, list]) =>
-    list.map((folder) => `${name}@${JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')).version}`),
-  ).filter((id) => !found.has(id));
+  const missing = [...folders]
+    .flatMap(([name, list]) =>
+      list.map((folder) => `${name}@${JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')).version}`),
+    )
+    .filter((id) => !found.has(id));
   if (missing.length > 0) throw new Error(`the licence collector missed: ${missing.join(', ')}`);
   return packages;
 }
 
+/**
+ * What jq-wasm's jq.wasm holds besides jq-wasm's own code: jq and the libraries
+ * jq links statically (jq.wasm's build line says `--with-oniguruma=builtin`;
+ * decNumber is in jq's tree). `marker` is a string of each found in jq.wasm;
+ * `file` is its licence text under licenses/ (where each comes from:
+ * licenses/README.md).
+ */
+const JQ_WASM_CONTENTS = [
+  { name: 'jq', version: '1.8.2', license: 'MIT', file: 'licenses/jq-1.8.2/COPYING', marker: 'jq - commandline JSON processor' },
+  { name: 'Oniguruma', version: '6.9.10', license: 'BSD-2-Clause', file: 'licenses/oniguruma-6.9.10/COPYING', marker: 'onig_initialize' },
+  { name: 'decNumber', version: '3.68', license: 'ICU', file: 'licenses/decNumber-3.68/ICU-license.txt', marker: 'have_decnum' },
+];
+
+/**
+ * The libraries compiled into `wasmFile` (the jq.wasm of an installed jq-wasm),
+ * for noticeText: `{ within, packages }`, `within` naming the jq-wasm package
+ * (name and version), `packages` as collectLicences gives them, texts read
+ * from `root`/licenses/. Throws when this jq-wasm was built from another jq,
+ * or when a library's marker is no longer in jq.wasm: the list above and
+ * licenses/ must then be checked again.
+ */
+export function jqWasmContents(root, wasmFile) {
+  const folder = wasmFile.slice(0, wasmFile.lastIndexOf('/jq-wasm/') + '/jq-wasm'.length);
+  const { name, version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+  const jq = JQ_WASM_CONTENTS[0];
+  if (!version.endsWith(`-jq-${jq.version}`)) {
+    throw new Error(
+      `${name} ${version} is not built from jq ${jq.version}: check what its jq.wasm holds, then JQ_WASM_CONTENTS and licenses/`,
+    );
+  }
+  const wasm = readFileSync(wasmFile).toString('latin1');
+  const packages = JQ_WASM_CONTENTS.map(({ marker, file, ...p }) => {
+    if (!wasm.includes(marker))
+      throw new Error(`${p.name} (${JSON.stringify(marker)}) is no longer in ${wasmFile}: check JQ_WASM_CONTENTS`);
+    return { ...p, text: readFileSync(join(root, file), 'utf8') };
+  });
+  return { within: `${name} ${version}`, packages };
+}
+
 const RULE = `\n\n${'='.repeat(78)}\n\n`;
+
+/** Text wrapped at 76 columns. */
+const wrap = (text) => text.replace(/(.{1,76})(?: |$)/g, '$1\n').trimEnd();
+const section = (p) => `${p.name} ${p.version}\nLicense: ${p.license}\n\n${p.text.trim()}`;
+const names = (packages) =>
+  packages
+    .map((p) => `${p.name} ${p.version}`)
+    .join(', ')
+    .replace(/, ([^,]*)$/, ' and $1');
 
 /**
  * The notice text: a header naming `product` and `files`, one section per
- * package (name and version, licence, licence text), then `legalComments`
- * (the licence comments esbuild found inside bundled files) when there are any.
+ * package (name and version, licence, licence text), then the libraries
+ * compiled into a package (`compiled`: `{ within, packages }` as
+ * jqWasmContents gives it), then `legalComments` (the licence comments esbuild
+ * found inside bundled files) when there are any.
  */
-export function noticeText(product, files, packages, legalComments) {
-  const intro = `${files} contain code of the ${packages.length} packages below, each under its own licence. This notice is generated at build time from the packages themselves.`;
-  const header = `Third-party software in ${product}\n\n${intro.replace(/(.{1,76})(?: |$)/g, '$1\n').trimEnd()}`;
-  const sections = packages.map((p) => `${p.name} ${p.version}\nLicense: ${p.license}\n\n${p.text.trim()}`);
+export function noticeText(product, files, packages, legalComments, compiled = { within: '', packages: [] }) {
+  const inside = compiled.packages.length > 0 ? `, and of ${names(compiled.packages)}, compiled into ${compiled.within}` : '';
+  const from = compiled.packages.length > 0 ? ' and, for those compiled into a package, from their sources' : '';
+  const intro = `${files} contain code of the ${packages.length} packages below${inside}, each under its own licence. This notice is generated at build time from the packages themselves${from}.`;
+  const header = `Third-party software in ${product}\n\n${wrap(intro)}`;
+  const sections = packages.map(section);
+  const more =
+    compiled.packages.length > 0
+      ? [
+          wrap(
+            `Compiled into ${compiled.within} (its WebAssembly, jq.wasm): ${names(compiled.packages)}. Their licence texts are not in the package; they are copied from their sources.`,
+          ),
+          ...compiled.packages.map(section),
+        ]
+      : [];
   const comments = legalComments.trim() ? [`Licence comments found inside the bundled files:\n\n${legalComments.trim()}`] : [];
-  return [header, ...sections, ...comments].join(RULE) + '\n';
+  return `${[header, ...sections, ...more, ...comments].join(RULE)}\n`;
 }

@@ -7,14 +7,17 @@
  * the asset `petstore.cjs`, in the same way as src/launch.ts: compiled through
  * `vm.Script` with the complete V8 code cache of the command, read from and
  * written to the same cache folder. The bundle needs only Node's built-in
- * modules, which the executable's `require` provides.
+ * modules, which the executable's `require` provides. When a stack trace is
+ * asked for, it runs through Node's own loader with source maps instead
+ * (runWithSourceMaps), as launch.ts does.
  */
-import { createRequire } from 'node:module';
+import { createRequire, registerHooks } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { getAsset } from 'node:sea';
 import { Script } from 'node:vm';
-import { codeCacheFile, isPrivateFolder, saveCodeCache } from './launch.js';
+import { codeCacheFile, isPrivateFolder, saveCodeCache, wantsStackTraces } from './launch.js';
 
 /** Set by the build: package.json's version, and the hash of dist/petstore.cjs. */
 declare const PETSTORE_VERSION: string;
@@ -29,11 +32,37 @@ function cachedCode(file: string | undefined): Buffer | undefined {
   }
 }
 
+/** The bundle's map is linked by this comment, its last line (scripts/build.mjs). */
+const LINKED_MAP = /\n\/\/# sourceMappingURL=petstore\.cjs\.map\n?$/;
+
+/**
+ * Runs the embedded bundle with source maps on, so that stack frames name
+ * src/ files (as `<executable>/src/…`: the bundle is called
+ * `<executable>/dist/petstore.cjs`, a path that exists nowhere). Node maps
+ * only what its module loader compiled, not a vm.Script, so a module hook
+ * hands the loader the bundle under that name, with the asset
+ * `petstore.cjs.map` inline in place of the file it links.
+ */
+async function runWithSourceMaps(): Promise<void> {
+  process.setSourceMapsEnabled(true);
+  const filename = join(process.execPath, 'dist', 'petstore.cjs');
+  const url = pathToFileURL(filename).href;
+  const map = Buffer.from(getAsset('petstore.cjs.map')).toString('base64');
+  const source = getAsset('petstore.cjs', 'utf8').replace(LINKED_MAP, `\n//# sourceMappingURL=data:application/json;base64,${map}\n`);
+  registerHooks({
+    resolve: (specifier, context, next) =>
+      specifier === filename ? { url, format: 'commonjs', shortCircuit: true } : next(specifier, context),
+    load: (loaded, context, next) => (loaded === url ? { format: 'commonjs', source, shortCircuit: true } : next(loaded, context)),
+  });
+  await (createRequire(filename)(filename) as { start(): Promise<void> }).start();
+}
+
 /**
  * Runs the embedded bundle for `argv` (the arguments after the executable) and
  * writes the command's code cache after a successful run without a usable one.
  */
 async function run(argv: readonly string[]): Promise<void> {
+  if (wantsStackTraces(argv, process.env)) return runWithSourceMaps();
   const file = codeCacheFile(argv, process.env, PETSTORE_BUNDLE_HASH);
   const cachedData = cachedCode(file);
   // The same wrapper as launch.ts, so that the two share one cache file per command.

@@ -4,12 +4,13 @@
 // standalone executable runs with nothing around it. Supported Node versions:
 // node-versions.test.ts.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 // @ts-expect-error: the build scripts are plain JavaScript without type declarations
-import { collectLicences, noticeText } from '../scripts/notices.mjs';
+import { collectLicences, jqWasmContents, noticeText } from '../scripts/notices.mjs';
 import { BIN, petstoreInvocation, spawnAsync, type ChildResult } from './helpers.js';
 import { startSandbox } from './support/sandbox.js';
 
@@ -82,7 +83,8 @@ describe('third-party notice', () => {
       const text = fs.readFileSync(path.join(folder, licenceFile!), 'utf8').replace(/\r\n?/g, '\n').trim();
       expect(notice, `${name} ${version}`).toContain(`${name} ${version}\nLicense: ${license}\n\n${text}\n`);
     }
-    expect(notice.match(/^License: /gm)?.length).toBe(bundled.size);
+    // And the three libraries compiled into jq-wasm's jq.wasm (next test).
+    expect(notice.match(/^License: /gm)?.length).toBe(bundled.size + 3);
     // What package.json listed as dependencies before the bundle held them all.
     const ids = [...bundled.keys()];
     const former = [
@@ -107,6 +109,39 @@ describe('third-party notice', () => {
         name,
       ).toBe(true);
     expect(notice).toContain('/*! formdata-polyfill. MIT License. Jimmy Wärting <https://jimmy.warting.se/opensource> */');
+  });
+
+  test("names jq, Oniguruma and decNumber, compiled into jq-wasm's jq.wasm (inside the bundle), with version, licence and licence text", () => {
+    // What the WebAssembly the bundle carries was built from (its version string, build line and decNumber switch).
+    const wasm = fs.readFileSync(createRequire(path.join(ROOT, 'package.json')).resolve('jq-wasm/jq.wasm')).toString('latin1');
+    for (const marker of ['jq - commandline JSON processor [version %s]', '\x001.8.2\x00', '--with-oniguruma=builtin', 'have_decnum'])
+      expect(wasm, marker).toContain(marker);
+    const notice = read('dist/THIRD-PARTY-NOTICES.txt');
+    const compiled: Array<[id: string, licence: string, file: string, copyright: string]> = [
+      ['jq 1.8.2', 'MIT', 'licenses/jq-1.8.2/COPYING', 'jq is copyright (C) 2012 Stephen Dolan\n'],
+      [
+        'Oniguruma 6.9.10',
+        'BSD-2-Clause',
+        'licenses/oniguruma-6.9.10/COPYING',
+        'Copyright (c) 2002-2021  K.Kosako  <kkosako0@gmail.com>\n',
+      ],
+      [
+        'decNumber 3.68',
+        'ICU',
+        'licenses/decNumber-3.68/ICU-license.txt',
+        'Copyright (c) 1995-2005 International Business Machines Corporation and others\n',
+      ],
+    ];
+    for (const [id, licence, file, copyright] of compiled) {
+      const text = read(file).trim();
+      expect(text, file).toContain(copyright);
+      expect(notice, id).toContain(`${id}\nLicense: ${licence}\n\n${text}\n`);
+    }
+    // jq's COPYING carries the notices of the code jq incorporates, decNumber's among them.
+    expect(read('licenses/jq-1.8.2/COPYING')).toContain(read('licenses/decNumber-3.68/ICU-license.txt').trim());
+    expect(notice.replace(/\s+/g, ' ')).toContain(
+      'and of jq 1.8.2, Oniguruma 6.9.10 and decNumber 3.68, compiled into jq-wasm 3.0.0-jq-1.8.2,',
+    );
   });
 });
 
@@ -134,6 +169,17 @@ describe('the licence collection of scripts/notices.mjs', () => {
       ['host', '3.0.0', 'MIT', 'host'],
     ]);
     expect(noticeText('x 1.0.0', 'dist/x.cjs', packages, '')).toContain('dup 1.0.0\nLicense: MIT\n\ndup one\n\n===');
+  });
+
+  test('a jq-wasm built from another jq than the one whose libraries are listed stops the build', () => {
+    const root = tempDir('licences');
+    fakePackage(root, 'node_modules/jq-wasm', '3.1.0-jq-1.9.0', 'MIT');
+    const wasmFile = path.join(root, 'node_modules/jq-wasm/dist/build/jq.wasm');
+    fs.mkdirSync(path.dirname(wasmFile), { recursive: true });
+    fs.writeFileSync(wasmFile, 'jq - commandline JSON processor onig_initialize have_decnum');
+    expect(() => jqWasmContents(ROOT, wasmFile)).toThrow(
+      'jq-wasm 3.1.0-jq-1.9.0 is not built from jq 1.8.2: check what its jq.wasm holds, then JQ_WASM_CONTENTS and licenses/',
+    );
   });
 
   test('a package without a licence file stops the build', async () => {
@@ -215,6 +261,26 @@ describe.runIf(process.env.PETSTORE_E2E_BIN)('standalone executable (PETSTORE_E2
       stdout: spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' }).stdout,
       stderr: '',
     });
+  });
+
+  test("the NOTICES file beside it holds the bundles' notice, jq, Oniguruma and decNumber included, and Node.js's licence", () => {
+    const notices = fs.readFileSync(`${command}.NOTICES.txt`, 'utf8');
+    expect(notices).toContain(read('dist/THIRD-PARTY-NOTICES.txt').trim());
+    for (const id of ['jq 1.8.2\nLicense: MIT\n', 'Oniguruma 6.9.10\nLicense: BSD-2-Clause\n', 'decNumber 3.68\nLicense: ICU\n'])
+      expect(notices).toContain(id);
+    expect(notices).toContain(`\nNode.js ${pkg.devDependencies.node}\n\n`);
+  });
+
+  test('--verbose and PETSTORE_DEBUG=1 stack traces name the src/ files, inside the executable (its source map is an asset)', async () => {
+    const list = ['list', '--base-url', 'http://127.0.0.1:9/v1', '--retries', '0'];
+    for (const [args, env] of [
+      [[...list, '--verbose'], {}],
+      [list, { PETSTORE_DEBUG: '1' }],
+    ] as const) {
+      const r = await spawnAsync(command, [...args], { HOME: tempDir('standalone-home'), PETSTORE_API_KEY: 'k', ...env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`.send (${command}/src/api/client.ts:`);
+    }
   });
 
   test('adds and lists against the sandbox with only HOME and the key set, and keeps its code cache under HOME', async () => {
