@@ -27,6 +27,8 @@ export interface ErrorReport {
   message: string;
   /** The HTTP status code, or null when no HTTP response was involved. */
   status: number | null;
+  /** The body of the answer, when the command reports it (`petstore api`): its JSON, or its text as a string. */
+  body?: unknown;
 }
 
 /** Base class: a failure the user is expected to see, printed without a stack trace. */
@@ -40,16 +42,28 @@ export class CliError extends Error {
     readonly hint?: string,
   ) {
     super(message);
-    this.name = new.target.name;
   }
 
+  // Written out: the bundle's class names are minified, and stack traces (--verbose) show this.
+  override name = 'CliError';
+
+  /** The answer's body, reported with the error (`petstore api`); see ErrorReport. */
+  body?: unknown;
+
+  /** The error as `--json` writes it. */
   report(): ErrorReport {
-    return { code: this.code, message: this.message, status: null };
+    return this.withBody({ code: this.code, message: this.message, status: null });
+  }
+
+  protected withBody(report: ErrorReport): ErrorReport {
+    return this.body === undefined ? report : { ...report, body: this.body };
   }
 }
 
 /** Bad flags, arguments or input; nothing was sent. Exit 2. */
 export class UsageError extends CliError {
+  override name = 'UsageError';
+
   constructor(message: string, hint?: string, code = 'invalid_usage') {
     super(message, ExitCode.usage, code, hint);
   }
@@ -57,6 +71,8 @@ export class UsageError extends CliError {
 
 /** No API key is available for the selected environment; nothing was sent. Exit 4. */
 export class MissingKeyError extends CliError {
+  override name = 'MissingKeyError';
+
   constructor(message: string, hint?: string) {
     super(message, ExitCode.auth, 'missing_api_key', hint);
   }
@@ -64,6 +80,8 @@ export class MissingKeyError extends CliError {
 
 /** Network failure, timeout or an answer the interface does not allow. Exit 1. */
 export class RequestError extends CliError {
+  override name = 'RequestError';
+
   /** True when the failure proves the request never reached the service (no connection, a failed TLS handshake). */
   notSent = false;
 
@@ -77,7 +95,7 @@ export class RequestError extends CliError {
   }
 
   override report(): ErrorReport {
-    return { code: this.code, message: this.message, status: this.status };
+    return this.withBody({ code: this.code, message: this.message, status: this.status });
   }
 }
 
@@ -87,6 +105,8 @@ export class RequestError extends CliError {
  * Exit code follows the status: 400 → 2, 401 → 4, 404 → 3, anything else → 1.
  */
 export class ServiceError extends CliError {
+  override name = 'ServiceError';
+
   constructor(
     readonly status: number,
     readonly serviceCode: string,
@@ -99,12 +119,14 @@ export class ServiceError extends CliError {
   }
 
   override report(): ErrorReport {
-    return { code: this.serviceCode, message: this.serviceMessage, status: this.status };
+    return this.withBody({ code: this.serviceCode, message: this.serviceMessage, status: this.status });
   }
 }
 
 /** The command was interrupted by a signal; `exitCode` is 130 (SIGINT) or 143 (SIGTERM). */
 export class InterruptedError extends CliError {
+  override name = 'InterruptedError';
+
   constructor(signal: 'SIGINT' | 'SIGTERM') {
     super(
       signal === 'SIGINT' ? 'interrupted' : 'terminated',

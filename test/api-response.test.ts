@@ -26,7 +26,7 @@ describe('exit codes and the error body on stderr', () => {
     expect(r).toEqual({ code, stdout: '', stderr: `${body}\n${message}`, unmatched: [] });
   });
 
-  test('a 500 with an HTML body (GET retried, then given up): the text on stderr, exit 1; with --json the text as a JSON string', async () => {
+  test('a 500 with an HTML body (GET retried, then given up): the text on stderr, exit 1; with --json one error object, the text in its body', async () => {
     nock(BASE).get('/v1/store/orders').times(4).reply(503, '<h1>down\u001b[2J</h1>', { 'content-type': 'text/html' });
     const plain = await run(['api', '/store/orders', '--retries', '1'], { env: serviceEnv() });
     expect(plain).toEqual({
@@ -36,7 +36,22 @@ describe('exit codes and the error body on stderr', () => {
       unmatched: [],
     });
     const json = await run(['api', '/store/orders', '--retries', '1', '--json'], { env: serviceEnv() });
-    expect(json.stderr).toBe('"<h1>down\\u001b[2J</h1>"\n{"code":"http_503","message":"\\"<h1>down\\u001b[2J</h1>\\"","status":503}\n');
+    expect(json.stderr).toBe(
+      '{"code":"http_503","message":"\\"<h1>down\\u001b[2J</h1>\\"","status":503,"body":"<h1>down\\u001b[2J</h1>"}\n',
+    );
+  });
+
+  test('with --json an Error body is inside the one error object on stderr, not printed twice', async () => {
+    nock(BASE)
+      .get('/v1/store/orders')
+      .reply(404, '{"code":"not_found","message":"no route","status":404,"id":9007199254740993}', JSON_TYPE);
+    expect(await run(['api', '/store/orders', '--json'], { env: serviceEnv() })).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        '{"code":"not_found","message":"no route","status":404,"body":{"code":"not_found","message":"no route","status":404,"id":9007199254740993}}\n',
+      unmatched: [],
+    });
   });
 
   test('a GET is retried on 503; a POST is not (it may have reached the service)', async () => {

@@ -19,6 +19,8 @@ export function first(value: string | string[] | undefined): string | undefined 
  * Reported with the cause's message; exit 1.
  */
 export class BodyReadError extends RequestError {
+  override name = 'BodyReadError';
+
   constructor(
     /** The HTTP status code of the answer. */
     readonly answeredStatus: number,

@@ -28,6 +28,8 @@ export interface Timeouts {
 
 /** A network failure whose message comes with a hint line, such as how to trust a CA. Exit 1. */
 export class NetworkError extends RequestError {
+  override name = 'NetworkError';
+
   constructor(
     message: string,
     code: string,

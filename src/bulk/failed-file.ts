@@ -38,6 +38,8 @@ export interface FailedRecord {
 
 /** Writing the `--failed` file failed (a full disk, say): the outcomes from here on cannot be recorded. */
 export class FailedWriteError extends Error {
+  override name = 'FailedWriteError';
+
   constructor(
     readonly file: string,
     readonly code: string,

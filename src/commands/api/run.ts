@@ -12,7 +12,7 @@ import type { Exchange } from '../../api/exchange.js';
 import { parseJson, stringifyJson } from '../../api/json.js';
 import { PageTrail } from '../../api/pages.js';
 import { describeBody, isJsonType, nextLink } from '../../api/response.js';
-import { RequestError, UsageError } from '../../errors.js';
+import { CliError, RequestError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../iostreams.js';
 import { sanitizeLines } from '../../text.js';
@@ -40,10 +40,14 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
   for (;;) {
     const response = await client.send({ method: options.method, path: url, headers: options.headers, body: options.body });
     if (options.include) f.io.writeOut(head(response, f.io.raw.stdoutIsTTY));
-    // 'pet': a 404 is the service's answer to this path (exit 3), not a sign of a wrong base URL.
+    // 'as-sent': a 404 with an Error body is the service's answer to this path (exit 3), not a sign of a wrong base URL.
     const failure = client.failureOf(response, SUCCESS, 'as-sent');
     if (failure) {
-      writeErrorBody(f.io, response);
+      // With --json the body goes inside the one error object; else it is printed before the error line.
+      if (f.io.json && failure instanceof CliError && response.text !== '') {
+        const body = bodyOf(response);
+        failure.body = 'json' in body ? body.json : body.text;
+      } else writeErrorBody(f.io, response);
       throw failure;
     }
     if (response.text !== '') bodies.push(bodyOf(response));
@@ -125,6 +129,5 @@ function writeErrorBody(io: IOStreams, response: Exchange): void {
   if (response.text === '') return;
   const body = bodyOf(response);
   if ('json' in body) io.writeError(`${stringifyJson(body.json)}\n`);
-  else if (io.json) io.writeError(`${stringifyJson(body.text)}\n`);
   else io.writeError(sanitizeLines(body.text.endsWith('\n') ? body.text : `${body.text}\n`));
 }
