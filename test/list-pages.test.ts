@@ -119,7 +119,7 @@ describe('a full last page is never a silent cut', () => {
     const r = await run(['list'], { env: serviceEnv() });
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')).toHaveLength(21);
-    expect(r.stderr).toBe('warning: showing 20 pets, the --limit; the service may have more: --limit goes up to 100\n');
+    expect(r.stderr).toBe('warning: showing 20 pets, as many as --limit 20 asks for; the service may have more: try --limit 100\n');
   });
 
   test('a first page with a next link, without --all: the warning suggests --all', async () => {
@@ -134,7 +134,7 @@ describe('a full last page is never a silent cut', () => {
   test('counts are worded for one: --limit 1', async () => {
     nock(BASE).get('/v1/pets').query({ limit: '1' }).reply(200, pets(1));
     const r = await run(['list', '--limit', '1'], { env: serviceEnv() });
-    expect(r.stderr).toBe('warning: showing 1 pet, the --limit; the service may have more: --limit goes up to 100\n');
+    expect(r.stderr).toBe('warning: showing 1 pet, as many as --limit 1 asks for; the service may have more: try --limit 100\n');
   });
 
   test('a repeated next link stops the listing with exit 1', async () => {
@@ -165,7 +165,7 @@ describe('a full last page is never a silent cut', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(4);
     expect(r.stderr).toBe(
-      '{"warning":"the last page held 2 pets, the --limit; the service may have more: --limit goes up to 100","code":"full_page"}\n',
+      '{"warning":"the last page held 2 pets, as many as --limit 2 asks for; the service may have more: try --limit 100","code":"full_page"}\n',
     );
   });
 

@@ -97,7 +97,7 @@ describe('npm run sandbox', () => {
     expect(r).toEqual({
       code: 0,
       stdout: '1\tRex\t1\tavailable\n2\tTom\t2\tpending\n',
-      stderr: 'warning: the last page held 2 pets, the --limit; the service may have more: --limit goes up to 100\n',
+      stderr: 'warning: the last page held 2 pets, as many as --limit 2 asks for; the service may have more: try --limit 100\n',
     });
   });
 

@@ -79,6 +79,6 @@ function fullPageWarning({ query: { limit }, all }: ListOptions, last: { length:
   if (last.hasNext) return `showing one page of ${pets(last.length)}; the service has more: --all fetches every page`;
   const where = all ? 'the last page held' : 'showing';
   return limit < LIMIT.max
-    ? `${where} ${pets(limit)}, the --limit; the service may have more: --limit goes up to ${LIMIT.max}`
+    ? `${where} ${pets(limit)}, as many as --limit ${limit} asks for; the service may have more: try --limit ${LIMIT.max}`
     : `${where} ${pets(limit)}, the most one page holds; the service may have more but sent no next-page link`;
 }
