@@ -127,7 +127,7 @@ export class Factory {
       env: this.env,
       log: options.verbose ? (line) => this.io.debug(line) : undefined,
       warn: (message, code) => this.io.warn(message, code),
-      loginHint: loginHint(envName),
+      loginHint: loginHint(envName, keySource),
       random: this.random,
       onWait: (host) => this.io.waiting(host),
     });

@@ -220,7 +220,9 @@ export function missingApiKey(envName: string): MissingKeyError {
   );
 }
 
-/** The line that ends every 401 message: the command that fixes it. */
-export function loginHint(envName: string): string {
-  return `Run: petstore auth login${envFlagOf(envName)}   (or check PETSTORE_API_KEY)`;
+/** The line that ends every 401 message: the command that fixes it (and the variable, when the key came from it). */
+export function loginHint(envName: string, keySource?: string): string {
+  if (keySource === 'environment variable')
+    return `The key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login${envFlagOf(envName)}`;
+  return `Run: petstore auth login${envFlagOf(envName)}`;
 }

@@ -231,7 +231,7 @@ describe('every item has one known outcome', () => {
     expect(r.stderr).toBe(
       'failed: line 1 "p0": missing or invalid API key (HTTP 401)\n' +
         `stopped: created 0 of 50 pets; 1 failed, 49 not sent (written to ${failed})\n` +
-        'error: missing or invalid API key (HTTP 401, code unauthorized)\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n',
+        'error: missing or invalid API key (HTTP 401, code unauthorized)\nThe key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login\n',
     );
     const lines = readNdjson(failed);
     expect(lines.map((l) => l.outcome)).toEqual(['failed', ...Array<string>(49).fill('not_sent')]);

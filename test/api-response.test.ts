@@ -16,7 +16,7 @@ describe('exit codes and the error body on stderr', () => {
       401,
       4,
       '{"code":"unauthorized","message":"bad key","status":401}',
-      'error: bad key (HTTP 401, code unauthorized)\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n',
+      'error: bad key (HTTP 401, code unauthorized)\nThe key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login\n',
     ],
     [400, 2, '{"code":"invalid","message":"no such field","status":400}', 'error: no such field (HTTP 400, code invalid)\n'],
     [409, 1, '{"code":"conflict","message":"already paid","status":409}', 'error: already paid (HTTP 409, code conflict)\n'],

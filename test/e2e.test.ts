@@ -10,7 +10,7 @@ import { spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
 import { direct, E2E_KEY, throughPrism, type RunningTarget } from './support/e2e-targets.js';
 import { loadDocument, operation, parameter } from './support/openapi.js';
 
-const LOGIN_HINT = 'Run: petstore auth login   (or check PETSTORE_API_KEY)\n';
+const LOGIN_HINT = 'The key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login\n';
 
 function petstore(args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<ChildResult> {
   return spawnPetstore(args, { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env }, stdin);

@@ -153,7 +153,8 @@ describe('responses the interface does not promise', () => {
     const r = await against([{ status: 401, headers: { 'content-type': 'text/plain' }, body: 'nope' }], ['list']);
     expect(r).toMatchObject({
       code: 4,
-      stderr: 'error: the service answered HTTP 401 (text/plain): "nope"\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n',
+      stderr:
+        'error: the service answered HTTP 401 (text/plain): "nope"\nThe key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login\n',
     });
   });
 

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { describe, expect, test } from 'vitest';
-import { BASE, BASE_URL, errorBody, run, serviceEnv } from './helpers.js';
+import { BASE, tempConfigHome, BASE_URL, errorBody, run, serviceEnv } from './helpers.js';
 
 const PETS = [
   { id: 1, name: 'Rex', categoryId: 2, status: 'available' },
@@ -106,6 +106,22 @@ describe('petstore list', () => {
     expect(r.code).toBe(0);
   });
 
+  test('a 401 for a stored key ends with the command that fixes it, naming the environment, and no word of PETSTORE_API_KEY', async () => {
+    const home = tempConfigHome();
+    const login = ['auth', 'login', '--env', 'staging', '--base-url', BASE_URL, '--with-token', '--skip-verify'];
+    expect((await run(login, { configHome: home, stdin: 'stored-key' })).code).toBe(0);
+    nock(BASE, { reqheaders: { authorization: 'Bearer stored-key' } })
+      .get('/v1/pets')
+      .query(true)
+      .reply(401, errorBody(401, 'unauthorized', 'invalid API key'));
+    expect(await run(['list', '--env', 'staging'], { configHome: home })).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: 'error: invalid API key (HTTP 401, code unauthorized)\nRun: petstore auth login --env staging\n',
+      unmatched: [],
+    });
+  });
+
   test('a 401 exits 4 with the service error and the command that fixes it; with --json only the JSON error', async () => {
     nock(BASE)
       .get('/v1/pets')
@@ -115,7 +131,8 @@ describe('petstore list', () => {
     expect(plain).toEqual({
       code: 4,
       stdout: '',
-      stderr: 'error: invalid API key (HTTP 401, code unauthorized)\nRun: petstore auth login   (or check PETSTORE_API_KEY)\n',
+      stderr:
+        'error: invalid API key (HTTP 401, code unauthorized)\nThe key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login\n',
       unmatched: [],
     });
     nock(BASE)
