@@ -20,9 +20,27 @@ function afterText(command) {
 }
 
 /**
+ * The indented lines of a help block as roff that man fills to any width:
+ * examples one per line in bold (a long one wraps at a space), a table such
+ * as "  0    success" as tagged paragraphs, its continuation lines joined.
+ */
+function indented(lines, title) {
+  // A wrapped example goes on two columns further in (.ti: only its first line is out at 4).
+  if (title === 'Examples') return ['.RS 6', ...lines.flatMap((line) => ['.ti -2', `\\fB${esc(line.trim())}\\fR`, '.br']), '.RE'];
+  const items = [];
+  for (const line of lines) {
+    const columns = /^ {2}(\S.*?) {2,}(\S.*)$/.exec(line);
+    if (columns) items.push([columns[1], columns[2]]);
+    else if (items.length) items.at(-1)[1] += ` ${line.trim()}`;
+    else items.push(['', line.trim()]);
+  }
+  return items.map(([term, text]) => item(term, text));
+}
+
+/**
  * The added help text as roff: a line such as "Examples:" starts a titled
- * block (its indented lines kept as they are, examples in bold), any other
- * text is a paragraph.
+ * block (its indented lines as {@link indented} makes them), any other text
+ * is a paragraph.
  */
 function notes(text, heading) {
   const out = [];
@@ -31,18 +49,8 @@ function notes(text, heading) {
     const title = /^\S.*:$/.test(lines[0]) ? lines.shift().slice(0, -1) : undefined;
     if (title) out.push(heading(title));
     else out.push('.PP');
-    if (lines.every((line) => /^\s/.test(line))) {
-      const code = title === 'Examples';
-      out.push(
-        '.RS 4',
-        '.nf',
-        ...lines.map((line) => (code ? `\\fB${esc(line.trim())}\\fR` : esc(line.replace(/^ {2}/, '')))),
-        '.fi',
-        '.RE',
-      );
-    } else {
-      out.push(esc(lines.join(' ').replace(/\s+/g, ' ')));
-    }
+    if (lines.every((line) => /^\s/.test(line))) out.push(...indented(lines, title));
+    else out.push(esc(lines.join(' ').replace(/\s+/g, ' ')));
   }
   return out;
 }

@@ -11,7 +11,13 @@ import { describeOption, helpOrder, valueOption } from './commands/kit.js';
 import { helpfulGroup } from './commands/help.js';
 import { COMMANDS, type CommandEntry } from './commands/registry.js';
 
-export const EXIT_CODES_HELP = `
+/** The end of the root help: examples, exit codes and environment variables (also sections of the man page). */
+const ROOT_HELP_AFTER = `
+Examples:
+  petstore list --status available
+  petstore get 42 --json
+  petstore add --file pets.ndjson --failed failed.ndjson
+
 Exit codes:
   0    success
   1    general failure: network, timeout, 5xx or unexpected response
@@ -27,6 +33,7 @@ Environment variables:
   PETSTORE_NO_DEPRECATION_WARNING=1                    silences the warning of "get"
   PETSTORE_DEBUG=1                                     stack traces on errors
   NO_COLOR, FORCE_COLOR                                colour control
+  PETSTORE_PAGER, PAGER                                the pager of long output (else less -FRX)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY                    proxies
   XDG_CONFIG_HOME, XDG_CACHE_HOME                      where config and code cache live
   NODE_DISABLE_COMPILE_CACHE=1                         no code cache (slower start)`;
@@ -108,7 +115,7 @@ function declareProgram(version: string) {
       valueOption('--retries <n>', 'retries of a GET on network errors, 408, 429, 502, 503, 504', { defaultText: String(RETRIES.default) }),
     )
     .option('--verbose', 'log requests (key redacted) and stack traces to stderr')
-    .addHelpText('after', EXIT_CODES_HELP);
+    .addHelpText('after', ROOT_HELP_AFTER);
 }
 
 /**

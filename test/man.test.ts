@@ -20,10 +20,10 @@ const requireTools = (...tools: string[]) => {
   for (const tool of tools) expect(has(tool), `${tool} is not installed (CI installs it in .ci/run)`).toBe(true);
 };
 
-/** The page as man shows it at 100 columns (no pager, no hyphenation, plain text). */
-function rendered(args: string[], env: NodeJS.ProcessEnv = process.env) {
+/** The page as man shows it at `width` columns (no pager, no hyphenation, plain text). */
+function rendered(args: string[], env: NodeJS.ProcessEnv = process.env, width = 100) {
   return spawnSync('man', args, {
-    env: { ...env, MANWIDTH: '100', MANPAGER: 'cat', PAGER: 'cat', LANG: 'C.UTF-8', MAN_KEEP_FORMATTING: '' },
+    env: { ...env, MANWIDTH: String(width), MANPAGER: 'cat', PAGER: 'cat', LANG: 'C.UTF-8', MAN_KEEP_FORMATTING: '' },
     encoding: 'utf8',
   });
 }
@@ -69,6 +69,20 @@ describe('the man page', () => {
     expect(examples.length).toBeGreaterThan(1);
     for (const example of examples) expect(page).toContain(`\n           ${example}\n`);
     expect(page).not.toContain('__complete');
+  });
+
+  withTools('man')('at 80 columns no line is wider: exit codes and variables as tagged paragraphs, long examples wrapped', () => {
+    requireTools('man');
+    const r = rendered(['-l', PAGE], process.env, 80);
+    expect(r.status).toBe(0);
+    expect(r.stdout.split('\n').filter((line) => line.length > 80)).toEqual([]);
+    expect(r.stdout).toContain(
+      '\n       2      invalid usage or input: bad flags or values, a 400 from the\n              service, no base URL configured, unusable config file\n',
+    );
+    expect(r.stdout).toContain('\n       PETSTORE_DEBUG=1\n              stack traces on errors\n');
+    expect(r.stdout).toContain(
+      '\n           petstore add --file pets.ndjson --failed failed.ndjson --json >\n             created.ndjson\n',
+    );
   });
 
   withTools('man')(
