@@ -17,8 +17,8 @@ export interface Tally {
   skipped: number;
 }
 
-/** Why a load stopped before its end: a signal, a 401, a write error on stdout or on --failed. */
-export type Stop = { reason: 'signal'; error: InterruptedError } | { reason: 'auth' | 'stdout' | 'failed_file'; error: CliError };
+/** Why a load stopped before its end: a signal, a 401, a write error on stdout or on --failed, a --jq run that could not finish. */
+export type Stop = { reason: 'signal'; error: InterruptedError } | { reason: 'auth' | 'stdout' | 'failed_file' | 'jq'; error: CliError };
 
 /** How a load ended. */
 export interface LoadEnd {
@@ -41,6 +41,7 @@ export function notSentReport(stop: Stop): ErrorReport {
     auth: 'the service rejected the API key (HTTP 401)',
     stdout: 'standard output could not be written',
     failed_file: '--failed could not be written',
+    jq: '--jq could not finish',
   }[stop.reason];
   return { code: 'not_sent', message: `not sent: ${why}`, status: null };
 }
