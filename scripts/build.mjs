@@ -24,7 +24,7 @@ const { name, version } = JSON.parse(readFileSync(new URL('../package.json', imp
 // jq's WebAssembly (the jq-wasm/jq.wasm export) travels inside the bundle, so
 // that neither the npm package nor a single executable needs a file beside it;
 // brotli-compressed, because every start reads and hashes the whole bundle
-// (0.37 MB of base64 instead of 1.24 MB; src/output/jq.ts decompresses it).
+// (0.37 MB of base64 instead of 1.24 MB; src/output/jq-worker.ts decompresses it).
 const jqWasmFile = require.resolve('jq-wasm/jq.wasm');
 const jqWasm = brotliCompressSync(readFileSync(jqWasmFile), { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
 // Earlier builds' files go, so that the package ships only this build's; the
@@ -47,6 +47,25 @@ const shared = {
 };
 const minify = process.env.PETSTORE_BUILD_DEBUG !== '1';
 
+// jq runs in a worker thread (src/output/jq-thread.ts) started from text with
+// `eval: true`, which a single executable, with no file beside it, can start
+// too: src/output/jq-worker.ts, with jq-wasm and jq.wasm, is bundled on its
+// own and carried in the main bundle as a string.
+const jqWorker = await build({
+  ...shared,
+  entryPoints: ['src/output/jq-worker.ts'],
+  outfile: dist('jq-worker.cjs'),
+  write: false,
+  minify,
+  define: {
+    PETSTORE_JQ_WASM: JSON.stringify(jqWasm.toString('base64')),
+    // jq-wasm's ES module reads its own URL when it starts (unused: it is given
+    // the .wasm bytes); a worker started from text has none.
+    'import.meta.url': JSON.stringify('file:///petstore-jq-worker.cjs'),
+  },
+});
+const jqWorkerText = (name) => jqWorker.outputFiles.find((file) => file.path === dist(name))?.text ?? '';
+
 const main = await build({
   ...shared,
   entryPoints: ['src/entry.ts'],
@@ -55,13 +74,13 @@ const main = await build({
   sourcemap: 'linked',
   sourcesContent: false,
   minify,
-  // ES modules that read import.meta.url (jq-wasm's, which import() resolves
-  // to) get the bundle's own URL: esbuild leaves import.meta empty in CommonJS.
+  // ES modules that read import.meta.url get the bundle's own URL: esbuild
+  // leaves import.meta empty in CommonJS.
   // ("use strict" first: the bundle's own directive would no longer be one.)
   banner: { js: '"use strict";\nvar __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   define: {
     PETSTORE_VERSION: JSON.stringify(version),
-    PETSTORE_JQ_WASM: JSON.stringify(jqWasm.toString('base64')),
+    PETSTORE_JQ_WORKER: JSON.stringify(jqWorkerText('jq-worker.cjs')),
     'import.meta.url': '__importMetaUrl',
   },
 });
@@ -94,9 +113,9 @@ const standalone = await build({
   define: launcherDefine,
 });
 
-const metafiles = [main.metafile, launcher.metafile, standalone.metafile];
+const metafiles = [main.metafile, jqWorker.metafile, launcher.metafile, standalone.metafile];
 writeFileSync(dist('metafile.json'), JSON.stringify(metafiles));
-let legalComments = '';
+let legalComments = jqWorkerText('jq-worker.cjs.LEGAL.txt').replace(/^Bundled license information:\n+/, '');
 for (const file of ['petstore.cjs', 'launch.cjs', 'standalone.cjs'].map((f) => dist(`${f}.LEGAL.txt`))) {
   if (!existsSync(file)) continue;
   legalComments += readFileSync(file, 'utf8').replace(/^Bundled license information:\n+/, '');

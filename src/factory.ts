@@ -52,7 +52,9 @@ export class Factory {
   /** Called by main once the global flags are parsed and checked. */
   setGlobals(options: GlobalOptions): void {
     this.globalOptions = options;
-    this.io.configure({ json: options.json, color: options.color, verbose: options.verbose });
+    // The deadline of the whole command starts now; a --jq run ends with it too (output/jq.ts).
+    const limits = { stop: this.signals.stop, timeoutMs: options.timeout, deadline: performance.now() + options.timeout };
+    this.io.configure({ json: options.json, color: options.color, verbose: options.verbose }, limits);
   }
 
   /** The global flags; throws if main has not set them (a bug). */

@@ -53,6 +53,18 @@ export interface OutputTarget {
   columns?: number;
   /** A warning on stderr about the output (see IOStreams.warn). */
   warn(message: string, code: string): void;
+  /** What bounds the work of producing the output (a --jq run); set with the global flags. */
+  limits?: OutputLimits;
+}
+
+/** Ctrl-C or SIGTERM, and the command's --timeout: what ends work done for the output (a --jq run). */
+export interface OutputLimits {
+  /** Aborted on the first SIGINT or SIGTERM, with an InterruptedError as its reason. */
+  stop: AbortSignal;
+  /** The command's --timeout, in milliseconds. */
+  timeoutMs: number;
+  /** When that deadline of the whole command passes, in performance.now() milliseconds. */
+  deadline: number;
 }
 
 /** How stderr messages look: set once the global flags are parsed. */
@@ -64,7 +76,7 @@ export interface MessageStyle {
 
 /**
  * IO of one invocation: data on stdout (`out`), messages on stderr. Created
- * by main before parsing; `configure` applies --json, --no-color and --verbose.
+ * by main before parsing; `configure` applies --json, --no-color, --verbose and --timeout.
  */
 export class IOStreams {
   private style: MessageStyle = { json: false, color: true, verbose: false };
@@ -77,14 +89,17 @@ export class IOStreams {
   private pager?: Pager;
   /** Stderr text written while the pager runs, written once it has exited. */
   private held: string[] = [];
+  private outputLimits?: OutputLimits;
 
   constructor(
     readonly raw: IO,
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  configure(style: MessageStyle): void {
+  /** Applies the global flags: the style of stderr messages, and what bounds the work of producing output. */
+  configure(style: MessageStyle, limits?: OutputLimits): void {
     this.style = style;
+    this.outputLimits = limits;
   }
 
   /** True when stderr messages are JSON objects (`--json`). */
@@ -101,6 +116,7 @@ export class IOStreams {
       colorLevel: colorLevel(this.style.color, this.env, isTTY),
       columns: isTTY ? (this.raw.columns ?? (Number(this.env.COLUMNS) || 80)) : undefined,
       warn: (message, code) => this.warn(message, code),
+      limits: this.outputLimits,
     };
   }
 

@@ -4,6 +4,7 @@
 import nock from 'nock';
 import { describe, expect, test } from 'vitest';
 import { startPetService } from '../sandbox/pet-service.mjs';
+import { InterruptedError } from '../src/errors.js';
 import { BASE, run, serviceEnv } from './helpers.js';
 
 const PETS =
@@ -148,6 +149,12 @@ describe('what jq says while it runs', () => {
     expect(json.stderr).toBe('{"warning":"jq: [\\"DEBUG:\\",9007199254740993]","code":"jq_message"}\n');
   });
 
+  test("input past the last input: jq's message, not the 'break' jq-wasm's jq reports", async () => {
+    listOnce();
+    const r = await run(['list', '--jq', 'input'], { env: serviceEnv() });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: --jq: No more inputs\n', unmatched: [] });
+  });
+
   test('terminal safety: raw strings lose escape sequences on a terminal only; JSON keeps C1 controls escaped', async () => {
     const body = '[{"id":1,"name":"a\\u001b[31mred\\u0085","categoryId":1}]';
     listOnce(body);
@@ -193,5 +200,24 @@ describe('--jq on add --file (each created pet, batch by batch)', () => {
     } finally {
       await service.close();
     }
+  });
+});
+
+describe('a run that does not end (jq runs in a worker thread)', () => {
+  test('Ctrl-C ends it: exit 130, nothing printed', async () => {
+    listOnce();
+    const stop = new AbortController();
+    const running = run(['list', '--jq', 'repeat(1)'], { env: serviceEnv(), signal: stop.signal });
+    setTimeout(() => stop.abort(new InterruptedError('SIGINT')), 500);
+    expect(await running).toEqual({ code: 130, stdout: '', stderr: '', unmatched: [] });
+  });
+
+  test('the deadline of the whole command ends it: exit 1 naming --timeout; the next run starts a new thread', async () => {
+    listOnce();
+    const r = await run(['list', '--timeout', '500', '--jq', 'def f: f; f'], { env: serviceEnv() });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: --jq timed out after 500 ms (--timeout)\n', unmatched: [] });
+    listOnce();
+    const next = await run(['list', '--jq', '.[1].name'], { env: serviceEnv() });
+    expect(next).toEqual({ code: 0, stdout: 'Tom\n', stderr: '', unmatched: [] });
   });
 });

@@ -17,10 +17,10 @@ export interface Tally {
   skipped: number;
 }
 
-/** Why a load stopped before its end: a signal, a 401, a write error on stdout or on --failed. */
+/** Why a load stopped before its end: a signal, a 401, a path the service does not have, a write error on stdout or on --failed, a --jq run that could not finish. */
 export type Stop =
   | { reason: 'signal'; error: InterruptedError }
-  | { reason: 'auth' | 'no_such_path' | 'stdout' | 'failed_file'; error: CliError };
+  | { reason: 'auth' | 'no_such_path' | 'stdout' | 'failed_file' | 'jq'; error: CliError };
 
 /** How a load ended. */
 export interface LoadEnd {
@@ -44,6 +44,7 @@ export function notSentReport(stop: Stop): ErrorReport {
     no_such_path: 'the service has no such path (HTTP 404): the base URL may be wrong',
     stdout: 'standard output could not be written',
     failed_file: '--failed could not be written',
+    jq: '--jq could not finish',
   }[stop.reason];
   return { code: 'not_sent', message: `not sent: ${why}`, status: null };
 }

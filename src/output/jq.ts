@@ -5,32 +5,23 @@
  * result a line. Numbers jq passes through unchanged keep their digits (ids
  * above 2^53 stay exact); arithmetic on them is jq's (doubles).
  *
- * The .wasm travels inside the bundle (scripts/build.mjs embeds it
- * brotli-compressed), so the bundle and a single executable built from it need
- * no file beside them. It is loaded only when `--jq` is given (about 20 ms to
- * decompress and compile).
+ * jq runs in a worker thread (./jq-thread.ts), so that Ctrl-C, SIGTERM and
+ * the command's --timeout end a run that would never end, and a memory limit
+ * one whose output would grow without end. The thread, with jq.wasm, travels
+ * inside the bundle (scripts/build.mjs), so the bundle and a single executable
+ * built from it need no file beside them. It starts only when `--jq` is given
+ * (decompressing and compiling the .wasm, about 20 ms, happen in it). jq-wasm
+ * returns a run's whole output at its end: results print when the run ends.
  */
-import type { Jq } from 'jq-wasm';
-import { brotliDecompressSync } from 'node:zlib';
 import { escapeRawControls } from '../api/json.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import type { OutputTarget } from '../iostreams.js';
+import type { OutputTarget, Writable } from '../iostreams.js';
 import { sanitizeLines } from '../text.js';
+import { type JqLimits, runJq } from './jq-thread.js';
 
 // "--" ends jq's options, so that an expression such as "-1" is a program, not a flag.
 const FLAGS = ['-c', '--'];
 
-/** jq.wasm, brotli-compressed, in base64: set by the build; undefined where src/ runs unbundled (tests). */
-declare const PETSTORE_JQ_WASM: string | undefined;
-
-let instance: Promise<Jq> | undefined;
-
-/** jq's instance, with the bytes of the bundle, or unbundled those jq-wasm reads from its own package. */
-async function loadInstance(): Promise<Jq> {
-  const { loadJq } = await import('jq-wasm');
-  if (typeof PETSTORE_JQ_WASM !== 'string') return loadJq();
-  return loadJq({ wasmBinary: brotliDecompressSync(Buffer.from(PETSTORE_JQ_WASM, 'base64')) });
-}
 const compiled = new Map<string, Promise<JqFilter>>();
 
 /** What one run printed, and the error jq stopped on (the results before it are in `text`). */
@@ -41,22 +32,21 @@ export interface JqRun {
 
 /** A jq expression that compiled. */
 export class JqFilter {
-  constructor(
-    private readonly jq: Jq,
-    readonly expression: string,
-  ) {}
+  constructor(readonly expression: string) {}
 
   /**
    * Runs the expression on `json`: one JSON text, or several one a line (each
-   * is an input, as for jq on NDJSON). Returns the printed results, one a line,
-   * strings raw (without terminal escapes when `out` is a terminal). Never
-   * throws: a runtime error comes back in `error` (exit 1, code jq_error).
-   * What jq's `debug` and `stderr` write becomes a warning on `out`.
+   * is an input, as for jq on NDJSON), within `limits`. Resolves with the
+   * printed results, one a line, strings raw (without terminal escapes when
+   * `out` is a terminal), and jq's runtime error in `error` (exit 1, code
+   * jq_error). What jq's `debug` and `stderr` write becomes a warning on
+   * `out`. Rejects as runJq does (./jq-thread.ts) when the run cannot finish:
+   * Ctrl-C, the deadline, memory.
    */
-  run(json: string, out: OutputTarget): JqRun {
-    const result = this.jq.raw(json, this.expression, FLAGS);
+  async run(json: string, out: OutputTarget, limits?: JqLimits): Promise<JqRun> {
+    const result = await runJq({ json, expression: this.expression, flags: FLAGS }, limits);
     const lines = result.stderr.split('\n').filter((line) => line !== '');
-    let errors = lines.filter((line) => line.startsWith('jq: error')).map((line) => line.replace(/^jq: error(?: \(at [^)]*\))?: /, ''));
+    let errors = lines.filter((line) => line.startsWith('jq: error')).map((line) => this.errorMessage(line));
     let messages = lines.filter((line) => !line.startsWith('jq: error'));
     // halt_error writes its message without jq's prefix.
     if (result.exitCode !== 0 && errors.length === 0)
@@ -67,6 +57,13 @@ export class JqFilter {
     if (result.exitCode === 0 && errors.length === 0) return { text };
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
     return { text, error: new CliError(`--jq: ${errors[0]}${more}`, ExitCode.failure, 'jq_error') };
+  }
+
+  /** `jq: error (at /dev/stdin:0): message` → the message. */
+  private errorMessage(line: string): string {
+    const message = line.replace(/^jq: error(?: \(at [^)]*\))?: /, '');
+    // jq-wasm's jq reports `input` past the last input as the "break" that ended its reading.
+    return message === 'break' && /\binput\b/.test(this.expression) ? 'No more inputs' : message;
   }
 }
 
@@ -96,11 +93,10 @@ export function compileJq(expression: string): Promise<JqFilter> {
 }
 
 async function compile(expression: string): Promise<JqFilter> {
-  instance ??= loadInstance();
-  const jq = await instance;
-  const { stderr, exitCode } = jq.raw('', expression, FLAGS);
+  // Without input jq compiles the program and runs nothing.
+  const { stderr, exitCode } = await runJq({ json: '', expression, flags: FLAGS });
   if (exitCode !== 0) throw compileError(stderr);
-  return new JqFilter(jq, expression);
+  return new JqFilter(expression);
 }
 
 /** `jq: error: syntax error, ... column 2:` / `    .[` / `     ^` / `jq: 1 compile error` → message and hint lines. */
@@ -112,37 +108,93 @@ function compileError(stderr: string): UsageError {
 
 /**
  * Applies `expression` to the JSON text `json` and writes the results to
- * `out`. Throws the UsageError of {@link compileJq}, and after writing the
- * results before it, the CliError of a runtime error (exit 1).
+ * `out`, within `out.limits` (Ctrl-C or SIGTERM, the command's --timeout).
+ * Throws the UsageError of {@link compileJq}; after writing the results before
+ * it, the CliError of a runtime error (exit 1); and what runJq rejects with
+ * when the run cannot finish (./jq-thread.ts; nothing is written then).
  */
 export async function printJq(out: OutputTarget, expression: string, json: string): Promise<void> {
-  const { text, error } = (await compileJq(expression)).run(json, out);
+  const { text, error } = await (await compileJq(expression)).run(json, out, out.limits);
   if (text) out.write(text);
   if (error) throw error;
 }
 
 /**
- * `--jq` over output that is written in pieces (a bulk load's batches of
- * NDJSON lines): `apply` turns each piece into the results to write and never
- * throws; the first runtime error is kept in `failure`, for the exit code.
+ * `--jq` over output written in pieces (a bulk load's batches of NDJSON
+ * lines), as the stream a BatchedOutput writes to: `write` takes a piece and
+ * returns false, and 'drain' comes once every piece has gone through jq and
+ * its results were written to the sink (and the sink took them). Results keep
+ * the order of the pieces. A runtime error of jq does not stop the stream: the
+ * first is kept in `failure`, for the exit code. A run that cannot finish
+ * (see runJq) stops it: no more pieces go through jq, and `onStopped` gets the error.
  */
 export class JqStream {
   failure?: CliError;
+  /** Lines of the pieces whose results were not printed because the stream stopped. */
+  unprinted = 0;
+  private sink?: Writable;
+  private onStopped?: (error: unknown) => void;
+  private queue: Promise<void> = Promise.resolve();
+  private stopped = false;
+  /** The sink pushed back at the last write and has not drained since. */
+  private sinkBlocked = false;
 
   private constructor(
     private readonly filter: JqFilter,
     private readonly out: OutputTarget,
+    private readonly limits: JqLimits,
   ) {}
 
-  /** The stream of `expression`; rejects as {@link compileJq} does. */
-  static async open(out: OutputTarget, expression: string): Promise<JqStream> {
-    return new JqStream(await compileJq(expression), out);
+  /** The stream of `expression`, each run within `limits`; rejects as {@link compileJq} does. */
+  static async open(out: OutputTarget, expression: string, limits: JqLimits): Promise<JqStream> {
+    return new JqStream(await compileJq(expression), out, limits);
   }
 
-  /** The results of one piece of NDJSON text (see JqFilter.run); a runtime error is kept in `failure`. */
-  apply(json: string): string {
-    const { text, error } = this.filter.run(json, this.out);
-    this.failure ??= error;
-    return text;
+  /** Sends the results to `sink` (stdout); `onStopped` hears of a run that could not finish. Returns the stream. */
+  into(sink: Writable, onStopped: (error: unknown) => void): this {
+    this.sink = sink;
+    this.onStopped = onStopped;
+    return this;
   }
+
+  /** Takes one piece of NDJSON text; false: wait for 'drain' before writing more. */
+  write(json: string): boolean {
+    this.queue = this.queue.then(() => this.runPiece(json));
+    return false;
+  }
+
+  /** Calls `listener` once every piece written so far has been run and its results taken by the sink. */
+  once(_event: 'drain', listener: () => void): void {
+    void this.queue.then(() => (this.sinkBlocked && this.sink?.once ? this.sink.once('drain', listener) : listener()));
+  }
+
+  /** Resolves once every piece written so far has been run and its results written. */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  private async runPiece(json: string): Promise<void> {
+    if (this.stopped) {
+      this.unprinted += lineCount(json);
+      return;
+    }
+    try {
+      const { text, error } = await this.filter.run(json, this.out, this.limits);
+      this.failure ??= error;
+      if (text && this.sink?.write(text) === false && this.sink.once) {
+        this.sinkBlocked = true;
+        this.sink.once('drain', () => (this.sinkBlocked = false));
+      }
+    } catch (error) {
+      this.stopped = true;
+      this.unprinted += lineCount(json);
+      this.onStopped?.(error);
+    }
+  }
+}
+
+function lineCount(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count += 1;
+  return count;
 }

@@ -16,7 +16,7 @@ import { classifySendError, itemName, resolveItem, where, type ResolvedItem } fr
 import { Progress } from '../../bulk/progress.js';
 import { readItemBatches } from '../../bulk/read-items.js';
 import { RequestPool } from '../../bulk/request-pool.js';
-import { CliError, ExitCode, type InterruptedError, type ErrorReport } from '../../errors.js';
+import { CliError, ExitCode, InterruptedError, type ErrorReport } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { OutputSpec } from '../../output/format.js';
 import { JqStream } from '../../output/jq.js';
@@ -50,7 +50,9 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
     if (options.failed) failed = await FailedFile.open(options.failed);
     if (typed && f.io.raw.stderrIsTTY)
       f.io.info('reading pets from the terminal, one JSON object per line; Ctrl-D ends the input', 'reading_terminal');
-    const jq = options.output.jq === undefined ? undefined : await JqStream.open(f.io.out, options.output.jq);
+    // Each jq run has --timeout, as each request has; a second Ctrl-C ends one, as it ends the requests in flight.
+    const limits = { stop: f.signals.halt, timeoutMs: f.globals.timeout };
+    const jq = options.output.jq === undefined ? undefined : await JqStream.open(f.io.out, options.output.jq, limits);
     await new BulkLoad(f, options, failed, input.size, !typed, jq).run(await f.client(), input.stream);
   } finally {
     input.stream.destroy();
@@ -75,12 +77,13 @@ class BulkLoad {
     private readonly failed: FailedFile | undefined,
     inputSize: number | undefined,
     showProgress: boolean,
-    private readonly jq?: JqStream, // --jq: one jq run per batch of NDJSON lines
+    private readonly jq?: JqStream, // --jq: one jq run per batch of NDJSON lines, in a worker thread
   ) {
     this.progress = new Progress(f.io, this.tally, inputSize, showProgress);
     this.pool = new RequestPool(options.concurrency);
     const stdout = f.io.raw.stdout;
-    this.output = new BatchedOutput({ write: (text) => f.io.writeOut(jq ? jq.apply(text) : text), once: stdout.once?.bind(stdout) });
+    const sink = { write: (text: string) => f.io.writeOut(text), once: stdout.once?.bind(stdout) };
+    this.output = new BatchedOutput(jq ? jq.into(sink, (error) => this.jqStopped(error)) : sink);
   }
 
   async run(client: PetstoreClient, input: Readable): Promise<void> {
@@ -104,6 +107,7 @@ class BulkLoad {
         this.output.flush();
         this.progress.stop();
       }
+      await this.jq?.idle();
       // A write error of the last rows surfaces on a later turn of the event loop.
       await new Promise((resolve) => setImmediate(resolve));
       await this.commitFailed();
@@ -216,6 +220,12 @@ class BulkLoad {
     }
   }
 
+  /** A --jq run that could not finish (a second Ctrl-C, --timeout, memory) stops the load as a write error on stdout does. */
+  private jqStopped(error: unknown): void {
+    this.output.fail();
+    if (error instanceof CliError && !(error instanceof InterruptedError)) this.halt({ reason: 'jq', error });
+  }
+
   private halt(stop: Stop): void {
     // The first reason stands; a failed --failed file overrides, since nothing more can be recorded.
     if (!this.stop || stop.reason === 'failed_file') this.stop = stop;
@@ -248,6 +258,12 @@ class BulkLoad {
       lastLine: this.lastLine,
       unrecorded: this.unrecorded,
     };
+    const unprinted = this.jq?.unprinted ?? 0;
+    if (unprinted)
+      this.f.io.warn(
+        `--jq was stopped: ${unprinted === 1 ? '1 created pet was' : `${unprinted} created pets were`} not printed`,
+        'jq_unprinted',
+      );
     const error = summarise(this.f.io, end) ?? this.jq?.failure;
     if (error) throw error;
   }
