@@ -20,23 +20,25 @@ Examples:
 
 Exit codes:
   0    success
-  1    general failure: network, timeout, 5xx or unexpected response
+  1    general failure: network, timeout, 5xx or unexpected response, a 404
+       of a path the service does not have (a wrong base URL), pets of a
+       bulk load not created, config get of an unset key
   2    invalid usage or input: bad flags or values, a 400 from the service,
        no base URL configured, unusable config file
-  3    not found (404)
+  3    not found: no such pet (get), or a 404 answer to api
   4    authentication: no API key, the service answered 401, or the stored
        key belongs to another origin
   130  interrupted (Ctrl-C); 143 terminated (SIGTERM)
 
 Environment variables:
-  PETSTORE_ENV, PETSTORE_BASE_URL, PETSTORE_API_KEY   override the stored config
-  PETSTORE_NO_DEPRECATION_WARNING=1                    silences the warning of "get"
-  PETSTORE_DEBUG=1                                     stack traces on errors
-  NO_COLOR, FORCE_COLOR                                colour control
-  PETSTORE_PAGER, PAGER                                the pager of long output (else less -FRX)
-  HTTPS_PROXY, HTTP_PROXY, NO_PROXY                    proxies
-  XDG_CONFIG_HOME, XDG_CACHE_HOME                      where config and code cache live
-  NODE_DISABLE_COMPILE_CACHE=1                         no code cache (slower start)`;
+  PETSTORE_ENV, PETSTORE_BASE_URL, PETSTORE_API_KEY   override the config
+  PETSTORE_NO_DEPRECATION_WARNING=1   silences the warning of "get"
+  PETSTORE_DEBUG=1                    stack traces on errors
+  NO_COLOR, FORCE_COLOR               colour control
+  PETSTORE_PAGER, PAGER               the pager of long output (else less -FRX)
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY   proxies
+  XDG_CONFIG_HOME, XDG_CACHE_HOME     where config and code cache live
+  NODE_DISABLE_COMPILE_CACHE=1        no code cache (slower start)`;
 
 /** The global flags as commander parses them (before validation), inferred from their declaration. */
 export type GlobalFlags = ReturnType<ReturnType<typeof declareProgram>['opts']>;

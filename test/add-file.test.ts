@@ -125,7 +125,7 @@ describe('add --file', () => {
       stderr: [
         'failed: line 2 (item 1) (no name): the input ends inside the JSON array',
         `created 1 of 2 pets; 1 failed (written to ${failed})`,
-        'error: 1 of 2 pets were not created',
+        'error: 1 of 2 pets was not created',
         '',
       ].join('\n'),
     });
@@ -140,7 +140,7 @@ describe('add --file', () => {
     ]);
     server.requests.length = 0;
     const again = await run(['add', '--file', failed], { env: env() });
-    expect(again).toMatchObject({ code: 0, stdout: '2\tb\t2\t-\n', stderr: 'created 1 of 1 pets; 0 failed\n' });
+    expect(again).toMatchObject({ code: 0, stdout: '2\tb\t2\t-\n', stderr: 'created 1 of 1 pet; 0 failed\n' });
     expect(posts().map((b) => JSON.parse(b))).toEqual([{ name: 'b', categoryId: 2 }]);
   });
 
@@ -277,7 +277,7 @@ describe('every item has one known outcome', () => {
     const r = await run(['add', '--file', file, '--failed', path.join(dir, 'f1.ndjson'), '--concurrency', '1', ...flags], { env: env() });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^unknown: line 2 "lost": .*\ncreated 2 of 3 pets; 0 failed, 1 unknown \(written to .*f1\.ndjson\)\nerror: 1 of 3 pets were not created\n$/,
+      /^unknown: line 2 "lost": .*\ncreated 2 of 3 pets; 0 failed, 1 unknown \(written to .*f1\.ndjson\)\nerror: 1 of 3 pets was not created\n$/,
     );
     if ('drip' in step) {
       expect(r.stderr).toMatch(
@@ -290,16 +290,16 @@ describe('every item has one known outcome', () => {
     const skip = await run(['add', '--file', path.join(dir, 'f1.ndjson'), '--failed', path.join(dir, 'f2.ndjson')], { env: env() });
     expect(skip.code).toBe(1);
     expect(skip.stderr).toBe(
-      `created 0 of 1 pets; 0 failed, 1 of unknown outcome skipped (written to ${path.join(dir, 'f2.ndjson')})\n` +
+      `created 0 of 1 pet; 0 failed, 1 of unknown outcome skipped (written to ${path.join(dir, 'f2.ndjson')})\n` +
         'warning: 1 item of unknown outcome (sent before, perhaps created) not sent again; --retry-unknown sends them\n' +
-        'error: 1 of 1 pets were not created\n',
+        'error: 1 of 1 pet was not created\n',
     );
     expect(posts()).toHaveLength(sentBefore);
     expect(readNdjson(path.join(dir, 'f2.ndjson'))).toEqual([line]);
     await server.close();
     server = await startPetServer();
     const retried = await run(['add', '--file', path.join(dir, 'f2.ndjson'), '--retry-unknown'], { env: env() });
-    expect(retried).toMatchObject({ code: 0, stderr: 'created 1 of 1 pets; 0 failed\n' });
+    expect(retried).toMatchObject({ code: 0, stderr: 'created 1 of 1 pet; 0 failed\n' });
     expect(storedNames()).toEqual(['lost']);
   });
 

@@ -80,7 +80,7 @@ describe('petstore get', () => {
 
   test.each([
     ['no route /pets/99', 'a route the service does not have'],
-    ['Not Found', 'nothing about a pet'],
+    ['unknown path', 'words of a path'],
   ])('a 404 whose Error body says "%s" (%s) is not a missing pet: it points at the base URL, exit 1', async (message) => {
     nock(BASE)
       .get('/v1/pets/99')
@@ -96,17 +96,27 @@ describe('petstore get', () => {
     });
   });
 
-  test.each([
-    ['pet_not_found', 'no such thing'],
-    ['not_found', 'Pet not found'],
-    ['not_found', 'no animal with that identifier'],
-    ['not_found', 'nothing has id 99'],
-  ])('a 404 whose Error (%s: "%s") names a pet, an animal or the id is a missing pet: exit 3', async (code, message) => {
+  test('a 404 whose Error says only "Not Found" is a missing pet under a /v1 base URL (exit 3), a route under another (exit 1)', async () => {
+    const env = serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' });
     nock(BASE)
       .get('/v1/pets/99')
-      .reply(404, errorBody(404, code, message));
-    const r = await run(['get', '99'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(r).toEqual({ code: 3, stdout: '', stderr: `error: ${message} (HTTP 404, code ${code})\n`, unmatched: [] });
+      .reply(404, errorBody(404, 'not_found', 'Not Found'));
+    expect(await run(['get', '99'], { env })).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'error: Not Found (HTTP 404, code not_found)\n',
+      unmatched: [],
+    });
+    nock(BASE)
+      .get('/pets/99')
+      .reply(404, errorBody(404, 'not_found', 'Not Found'));
+    expect(await run(['get', '99'], { env: { ...env, PETSTORE_BASE_URL: BASE } })).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(
+        /^error: the service has no \/pets\/99: HTTP 404 \(Not Found\); the base URL may be wrong\nCheck the base URL /,
+      ),
+    });
   });
 
   test('a 401 exits 4', async () => {

@@ -45,6 +45,7 @@ describe('asking for help', () => {
         .map((line) => line.trim().split(/\s+/)[0]),
     ).toEqual([...COMMANDS.map((c) => c.name).filter((name) => !name.startsWith('__')), 'help']);
     expect(help).toContain('\nExit codes:\n  0    success\n');
+    expect(help.split('\n').filter((line) => line.length > 80)).toEqual([]);
     expect(help).not.toContain('__complete');
   });
 

@@ -111,7 +111,7 @@ describe('add --file: a --jq run that never ends', () => {
       stdout: '',
       stderr:
         'warning: --jq was stopped: 1 created pet was not printed\n' +
-        'stopped: created 1 of 1 pets; 0 failed\n' +
+        'stopped: created 1 of 1 pet; 0 failed\n' +
         'error: --jq timed out after 1500 ms (--timeout)\n',
     });
     expect(service!.pets.size).toBe(1);
@@ -128,7 +128,7 @@ describe('add --file: a --jq run that never ends', () => {
     expect(await done).toEqual({
       code: 130,
       stdout: '',
-      stderr: 'warning: --jq was stopped: 1 created pet was not printed\ninterrupted: created 1 of 1 pets; 0 failed\n',
+      stderr: 'warning: --jq was stopped: 1 created pet was not printed\ninterrupted: created 1 of 1 pet; 0 failed\n',
     });
   });
 });

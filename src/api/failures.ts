@@ -20,7 +20,7 @@ export interface FailureContext {
 /**
  * What a 404 means for an operation: `route`, a path that does not exist (a
  * wrong base URL); `pet`, getPet's missing animal when its Error body says so
- * (see saysAnimalMissing), else a route; `as-sent`, the service's Error as it
+ * (see isMissingAnimal), else a route; `as-sent`, the service's Error as it
  * is (`petstore api`), a route only without an Error body.
  */
 export type NotFound = 'pet' | 'route' | 'as-sent';
@@ -44,7 +44,7 @@ export function failureOf(response: Exchange, ok: readonly number[], notFound: N
   }
   const parsed = ServiceErrorBody.safeParse(tryParse(response.text));
   const path = response.url ? new URL(response.url).pathname : 'such path';
-  const route = notFound === 'route' || !parsed.success || (notFound === 'pet' && !saysAnimalMissing(parsed.data, path));
+  const route = notFound === 'route' || !parsed.success || (notFound === 'pet' && !isMissingAnimal(parsed.data, path, context.baseUrl));
   if (status === 404 && route) {
     const said = parsed.success ? parsed.data.message : describeBody(response);
     return new RequestError(
@@ -64,13 +64,18 @@ export function failureOf(response: Exchange, ok: readonly number[], notFound: N
 }
 
 /**
- * Does getPet's 404 Error say that an animal is missing (its code or message
- * names a pet, an animal or the id asked for), rather than a path (a route
- * that does not exist: "no route /pets/1", "Not Found")? Paths quoted in the
- * message do not count. The interface shows no codes, so the words decide.
+ * Is getPet's 404 Error the interface's "no animal with that identifier"
+ * rather than a route that does not exist? Yes when its code or message names
+ * a pet, an animal or the id asked for (paths quoted in it do not count: "no
+ * route /pets/1" names none). Otherwise the interface's meaning holds unless
+ * there is a sign of a wrong base URL: one whose path does not end in /v1
+ * (the interface's paths are under it), or words of a route, path, endpoint
+ * or URL. The interface shows no codes, so the words decide.
  */
-function saysAnimalMissing(body: { code: string; message: string }, path: string): boolean {
+function isMissingAnimal(body: { code: string; message: string }, path: string, baseUrl: URL): boolean {
   const words = `${body.code} ${body.message}`.replace(/\S*\/\S*/g, ' ');
   const id = path.split('/').at(-1) ?? '';
-  return /(?:^|[^a-z])(?:pets?|animals?)(?![a-z])/i.test(words) || (id !== '' && new RegExp(`(?:^|\\D)${id}(?:\\D|$)`).test(words));
+  const named = (pattern: string) => new RegExp(`(?:^|[^a-z])(?:${pattern})(?![a-z])`, 'i').test(words);
+  if (named('pets?|animals?') || (id !== '' && new RegExp(`(?:^|\\D)${id}(?:\\D|$)`).test(words))) return true;
+  return /\/v1\/?$/.test(baseUrl.pathname) && !named('routes?|paths?|endpoints?|urls?');
 }

@@ -36,6 +36,8 @@ export interface LoadEnd {
   unrecorded: readonly number[];
 }
 
+const pets = (n: number) => (n === 1 ? '1 pet' : `${n} pets`);
+
 /** The error object of an item not sent because the load stopped. */
 export function notSentReport(stop: Stop): ErrorReport {
   const why = {
@@ -68,7 +70,7 @@ export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
   const written = end.failedPath && notCreated && stop?.reason !== 'failed_file' ? ` (written to ${end.failedPath})` : '';
   const prefix = stop ? `${stop.reason === 'signal' ? stop.error.message : 'stopped'}: ` : '';
   const cut = end.inputCut ? `; nothing after line ${end.lastLine} was read` : '';
-  io.info(`${prefix}created ${t.created} of ${t.read} pets; ${parts.join(', ')}${written}${cut}`, 'summary', { ...t });
+  io.info(`${prefix}created ${t.created} of ${pets(t.read)}; ${parts.join(', ')}${written}${cut}`, 'summary', { ...t });
   if (t.skipped) {
     const items = t.skipped === 1 ? 'item' : 'items';
     io.warn(
@@ -84,6 +86,11 @@ export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
     );
   }
   if (stop) return stop.error;
-  if (notCreated) return new CliError(`${notCreated} of ${t.read} pets were not created`, ExitCode.failure, 'partial_failure');
+  if (notCreated)
+    return new CliError(
+      `${notCreated} of ${pets(t.read)} ${notCreated === 1 ? 'was' : 'were'} not created`,
+      ExitCode.failure,
+      'partial_failure',
+    );
   return undefined;
 }
