@@ -91,9 +91,11 @@ const dynamicImports = Object.entries(main.metafile.inputs).flatMap(([file, inpu
 );
 if (dynamicImports.length > 0) throw new Error(`the bundle must not import() at run time:\n${dynamicImports.join('\n')}`);
 
-// The code cache is keyed per command; the names come from the registry in the bundle.
-const commands = require('../dist/petstore.cjs').commandNames();
-await (await import('./man.mjs')).writeManPage();
+// Our own bundle, just built (by its absolute path): the code cache is keyed
+// per command, whose names come from its registry, and the man page from its tree.
+const bundle = require(dist('petstore.cjs'));
+const commands = bundle.commandNames();
+await (await import('./man.mjs')).writeManPage(bundle.commandTree());
 // The code cache is keyed by this hash: a rebuilt bundle never meets an old cache.
 const bundleHash = createHash('sha256')
   .update(readFileSync(dist('petstore.cjs')))
