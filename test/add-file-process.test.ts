@@ -24,6 +24,9 @@ const env = () => ({ PATH: process.env.PATH, PETSTORE_BASE_URL: server!.baseUrl,
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bulk-'));
 const names = (n: number, prefix = 'p') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
+/** NDJSON, one NewPet a line: the i-th named `petNames[i]`, with categoryId i. */
+const petLines = (petNames: readonly string[]) => petNames.map((name, i) => `{"name":"${name}","categoryId":${i}}\n`).join('');
+
 /** Output and exit code of a child started with `spawn`. */
 function finished(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
   let stdout = '';
@@ -82,11 +85,7 @@ describe('signals', () => {
     const failed = path.join(dir, 'failed.ndjson');
     const child = spawn(process.execPath, [BIN, 'add', '--file', '-', '--failed', failed, '--concurrency', '2'], { env: env() });
     const done = finished(child);
-    child.stdin!.end(
-      names(5)
-        .map((name, i) => `{"name":"${name}","categoryId":${i}}\n`)
-        .join(''),
-    );
+    child.stdin!.end(petLines(names(5)));
     await until(() => posts().length === 2);
     child.kill('SIGINT');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -111,12 +110,7 @@ describe('signals', () => {
     expect((await spawnAsync(process.execPath, [BIN, 'config', 'set', 'base-url', server.baseUrl, '--env', 'slow'], stored)).code).toBe(0);
     expect((await spawnAsync(process.execPath, [BIN, 'auth', 'login', '--with-token', '--env', 'slow'], stored, 'k\n')).code).toBe(0);
     const input = path.join(home, 'pets.ndjson');
-    fs.writeFileSync(
-      input,
-      names(300)
-        .map((name, i) => `{"name":"${name}","categoryId":${i}}\n`)
-        .join(''),
-    );
+    fs.writeFileSync(input, petLines(names(300)));
     const failed = path.join(home, 'failed.ndjson');
     const child = spawn(process.execPath, [BIN, 'add', '--file', input, '--failed', failed, '--env', 'slow'], { env: stored });
     const done = finished(child);
@@ -166,9 +160,7 @@ describe('pipes, full disks and closed outputs', () => {
 
   test('--failed /dev/full: no crash; the load stops, the lines whose outcome could not be recorded are named, exit 1', async () => {
     server = await start(() => ({ status: 500, json: { code: 'internal', message: 'down', status: 500 } }));
-    const input = names(5)
-      .map((name, i) => `{"name":"${name}","categoryId":${i}}\n`)
-      .join('');
+    const input = petLines(names(5));
     const r = await spawnAsync(process.execPath, [BIN, 'add', '--file', '-', '--failed', '/dev/full', '--concurrency', '1'], env(), input);
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain('Unhandled');
@@ -202,12 +194,7 @@ describe('pipes, full disks and closed outputs', () => {
     server = await start();
     const dir = tempDir();
     const input = path.join(dir, 'pets.ndjson');
-    fs.writeFileSync(
-      input,
-      names(300)
-        .map((name, i) => `{"name":"${name}","categoryId":${i}}\n`)
-        .join(''),
-    );
+    fs.writeFileSync(input, petLines(names(300)));
     const failed = path.join(dir, 'failed.ndjson');
     const r = await spawnAsync(
       'sh',
@@ -263,7 +250,7 @@ test('1,000 pets against a service that drops one answer in ten after creating t
   const dir = tempDir();
   const all = names(1000);
   const input = path.join(dir, 'pets.ndjson');
-  fs.writeFileSync(input, all.map((name, i) => `{"name":"${name}","categoryId":${i}}\n`).join(''));
+  fs.writeFileSync(input, petLines(all));
   const first = await spawnAsync(process.execPath, [BIN, 'add', '--file', input, '--failed', path.join(dir, 'f1.ndjson')], env());
   expect(first.code).toBe(1);
   const unknown = readNdjson(path.join(dir, 'f1.ndjson'));

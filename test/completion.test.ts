@@ -6,14 +6,14 @@
 // with `complete -C`; zsh runs interactively in a pseudo-terminal (zsh/zpty)
 // with compinit and a Tab typed. A shell that is missing fails the test in CI
 // (.ci/run installs zsh and fish) and skips it elsewhere.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { COMMANDS } from '../src/commands/registry.js';
-import { BIN, petstoreInvocation, spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
+import { BIN, petstoreInvocation, spawnAsync, spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
 
 const ZSH_DRIVER = fileURLToPath(new URL('./fixtures/zsh-complete.zsh', import.meta.url));
 const TRACER = fileURLToPath(new URL('./fixtures/trace-requires.cjs', import.meta.url));
@@ -62,18 +62,8 @@ beforeAll(async () => {
   }
 });
 
-/** Runs a shell with `env`, no standard input, and collects its output. */
-function shell(name: string, args: string[]): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(name, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** Runs a shell with `env` and empty standard input, and collects its output. */
+const shell = (name: string, args: string[]): Promise<ChildResult> => spawnAsync(name, args, env);
 
 // The top-level commands, as help lists them: the registry's, without the hidden ones, then help.
 const ROOT = [...COMMANDS.map((c) => c.name).filter((name) => !name.startsWith('__')), 'help'];

@@ -26,6 +26,19 @@ async function slowService(): Promise<NodeJS.ProcessEnv> {
   return { PETSTORE_BASE_URL: service.baseUrl, PETSTORE_API_KEY: 'k' };
 }
 
+/**
+ * Runs petstore `args` in a terminal against the slow service, lets the
+ * service answer once the spinner shows, and checks it then exits 0.
+ */
+async function runPastSpinner(args: string[], cols?: number) {
+  const env = await slowService();
+  const run = runInPty(args, cols === undefined ? { env } : { env, cols });
+  await run.waitFor(SPINNER);
+  service!.release();
+  expect(await run.exited).toBe(0);
+  return run;
+}
+
 /** Twice the spinner's delay: long enough for a spinner that should not show to have shown. */
 const pastTheSpinnersDelay = () => new Promise((resolve) => setTimeout(resolve, 1000));
 
@@ -41,11 +54,7 @@ function expectSpinnerGoneBefore(output: string, printed: string) {
 
 describe('a slow answer shows a spinner on a terminal', () => {
   test('list: the spinner names the host, then goes before the table', async () => {
-    const env = await slowService();
-    const run = runInPty(['list'], { env });
-    await run.waitFor(SPINNER);
-    service!.release();
-    expect(await run.exited).toBe(0);
+    const run = await runPastSpinner(['list']);
     expectSpinnerGoneBefore(run.output(), '┌');
     expect(await run.text()).toEqual([
       '┌────┬──────┬─────────────┬───────────┐',
@@ -57,11 +66,7 @@ describe('a slow answer shows a spinner on a terminal', () => {
   });
 
   test('get: the deprecation warning, then the spinner on the line below it, gone before the pet', async () => {
-    const env = await slowService();
-    const run = runInPty(['get', '1'], { env, cols: 120 });
-    await run.waitFor(SPINNER);
-    service!.release();
-    expect(await run.exited).toBe(0);
+    const run = await runPastSpinner(['get', '1'], 120);
     expectSpinnerGoneBefore(run.output(), 'id:');
     expect(await run.text()).toEqual([
       'warning: getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter',
@@ -73,11 +78,7 @@ describe('a slow answer shows a spinner on a terminal', () => {
   });
 
   test('add: the spinner goes before the created pet', async () => {
-    const env = await slowService();
-    const run = runInPty(['add', '--name', 'Rex', '--category-id', '2'], { env });
-    await run.waitFor(SPINNER);
-    service!.release();
-    expect(await run.exited).toBe(0);
+    const run = await runPastSpinner(['add', '--name', 'Rex', '--category-id', '2']);
     expectSpinnerGoneBefore(run.output(), 'id:');
     expect((await run.text())[0]).toBe('id:         1');
   });
