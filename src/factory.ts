@@ -39,6 +39,8 @@ export class Factory {
   private storePromise?: Promise<ConfigStore>;
   private clientPromise?: Promise<PetstoreClient>;
   private settingsValue?: Settings;
+  /** When the command's --timeout passes, in performance.now() milliseconds (set with the globals). */
+  private deadlineAt?: number;
 
   constructor(
     readonly io: IOStreams,
@@ -52,8 +54,10 @@ export class Factory {
   /** Called by main once the global flags are parsed and checked. */
   setGlobals(options: GlobalOptions): void {
     this.globalOptions = options;
-    // The deadline of the whole command starts now; a --jq run ends with it too (output/jq.ts).
-    const limits = { stop: this.signals.stop, timeoutMs: options.timeout, deadline: performance.now() + options.timeout };
+    // The deadline of the whole command starts now, one clock for its requests
+    // (clientFor) and a --jq run (output/jq.ts).
+    this.deadlineAt = performance.now() + options.timeout;
+    const limits = { stop: this.signals.stop, timeoutMs: options.timeout, deadline: this.deadlineAt };
     this.io.configure({ json: options.json, color: options.color, verbose: options.verbose }, limits);
   }
 
@@ -124,6 +128,7 @@ export class Factory {
       apiKey,
       userAgent: `petstore/${this.version}`,
       timeoutMs: options.timeout,
+      deadlineAt: this.deadlineAt,
       retries: options.retries,
       signal: this.signals.stop,
       env: this.env,

@@ -60,7 +60,8 @@ export class PetstoreClient {
     const { dispatcher: agent, proxy } = openDispatcher(options.baseUrl, options.env, timeouts);
     this.proxy = proxy;
     this.dispatcher = agent.compose(retryInterceptor({ retries: options.retries, log: options.log, random: options.random }));
-    this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(timeout)]);
+    const left = options.deadlineAt === undefined ? timeout : Math.max(0, Math.ceil(options.deadlineAt - performance.now()));
+    this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(left)]);
     this.baseHeaders = { authorization: `Bearer ${options.apiKey}`, accept: 'application/json', 'user-agent': options.userAgent };
     this.jsonHeaders = { ...this.baseHeaders, 'content-type': 'application/json' };
     const host = options.baseUrl.host;

@@ -12,6 +12,11 @@ export interface ClientOptions {
   userAgent: string;
   /** Deadline of the whole command in milliseconds; also the connect, header and body timeout. */
   timeoutMs: number;
+  /**
+   * When that deadline passes, in performance.now() milliseconds, when the
+   * command's clock started before the client (Factory); else it starts with the client.
+   */
+  deadlineAt?: number;
   /** Retries of a GET after the first attempt (0 turns retrying off). */
   retries: number;
   /** Aborts every request (Ctrl-C, SIGTERM). */
