@@ -26,7 +26,8 @@ const { name, version } = JSON.parse(readFileSync(new URL('../package.json', imp
 // brotli-compressed, because every start reads and hashes the whole bundle
 // (0.37 MB of base64 instead of 1.24 MB; src/output/jq-worker.ts decompresses it).
 const jqWasmFile = require.resolve('jq-wasm/jq.wasm');
-const jqWasm = brotliCompressSync(readFileSync(jqWasmFile), { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
+const jqWasmBytes = readFileSync(jqWasmFile);
+const jqWasm = brotliCompressSync(jqWasmBytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
 // Earlier builds' files go, so that the package ships only this build's; the
 // standalone executable and its notice (scripts/build-standalone.mjs, not in
 // the package) stay, as a user may copy the executable after any build.
@@ -95,7 +96,7 @@ if (dynamicImports.length > 0) throw new Error(`the bundle must not import() at 
 // per command, whose names come from its registry, and the man page from its tree.
 const bundle = require(dist('petstore.cjs'));
 const commands = bundle.commandNames();
-await (await import('./man.mjs')).writeManPage(bundle.commandTree());
+await (await import('./man.mjs')).writeManPage(await bundle.commandTree(), version);
 // The code cache is keyed by this hash: a rebuilt bundle never meets an old cache.
 const bundleHash = createHash('sha256')
   .update(readFileSync(dist('petstore.cjs')))
@@ -125,5 +126,5 @@ for (const file of ['petstore.cjs', 'launch.cjs', 'standalone.cjs'].map((f) => d
 }
 const packages = await collectLicences(root, bundledSources(metafiles));
 const files = 'dist/petstore.cjs, dist/launch.cjs and the standalone executable';
-const notice = noticeText(`${name} ${version}`, files, packages, legalComments, jqWasmContents(root, jqWasmFile));
+const notice = noticeText(`${name} ${version}`, files, packages, legalComments, jqWasmContents(root, jqWasmFile, jqWasmBytes));
 writeFileSync(dist('THIRD-PARTY-NOTICES.txt'), notice);

@@ -4,7 +4,7 @@
 // command's help. package.json's "man" field ships it, so that `man petstore`
 // works after `npm install -g`. scripts/build.mjs calls writeManPage with the
 // command tree of the bundle it has just built.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 
 /** Text as roff: backslashes, minus signs and a leading control character escaped. */
 const esc = (text) => text.replace(/\\/g, '\\e').replace(/-/g, '\\-').replace(/^[.']/gm, '\\&$&');
@@ -100,11 +100,9 @@ export function manPage(program, version, date) {
   return `${out.join('\n')}\n`;
 }
 
-/** Writes dist/man/petstore.1 from `tree` (the built bundle's commandTree()) and package.json's version. */
-export async function writeManPage(tree) {
+/** Writes dist/man/petstore.1 for `program` (the built bundle's command tree) at `version` (package.json's). */
+export function writeManPage(program, version) {
   const root = new URL('../', import.meta.url);
-  const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
-  const program = await tree;
   mkdirSync(new URL('dist/man/', root), { recursive: true });
   // SOURCE_DATE_EPOCH (reproducible builds) dates the page, else the day of the build.
   const epoch = process.env.SOURCE_DATE_EPOCH;

@@ -97,11 +97,12 @@ const JQ_WASM_CONTENTS = [
  * The libraries compiled into `wasmFile` (the jq.wasm of an installed jq-wasm),
  * for noticeText: `{ within, packages }`, `within` naming the jq-wasm package
  * (name and version), `packages` as collectLicences gives them, texts read
- * from `root`/licenses/. Throws when this jq-wasm was built from another jq,
+ * from `root`/licenses/; `bytes` are jq.wasm's when the caller has read them.
+ * Throws when this jq-wasm was built from another jq,
  * or when a library's marker is no longer in jq.wasm: the list above and
  * licenses/ must then be checked again.
  */
-export function jqWasmContents(root, wasmFile) {
+export function jqWasmContents(root, wasmFile, bytes = readFileSync(wasmFile)) {
   const folder = wasmFile.slice(0, wasmFile.lastIndexOf('/jq-wasm/') + '/jq-wasm'.length);
   const { name, version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
   const jq = JQ_WASM_CONTENTS[0];
@@ -110,7 +111,7 @@ export function jqWasmContents(root, wasmFile) {
       `${name} ${version} is not built from jq ${jq.version}: check what its jq.wasm holds, then JQ_WASM_CONTENTS and licenses/`,
     );
   }
-  const wasm = readFileSync(wasmFile).toString('latin1');
+  const wasm = bytes.toString('latin1');
   const packages = JQ_WASM_CONTENTS.map(({ marker, file, ...p }) => {
     if (!wasm.includes(marker))
       throw new Error(`${p.name} (${JSON.stringify(marker)}) is no longer in ${wasmFile}: check JQ_WASM_CONTENTS`);
