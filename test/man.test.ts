@@ -5,7 +5,6 @@
 // skipped elsewhere.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
@@ -84,32 +83,4 @@ describe('the man page', () => {
       '\n           petstore add --file pets.ndjson --failed failed.ndjson --json >\n             created.ndjson\n',
     );
   });
-
-  withTools('man')(
-    '`man petstore` finds it after a global npm install',
-    () => {
-      requireTools('man');
-      const work = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-global-'));
-      const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
-      const npmRun = (args: string[]) =>
-        spawnSync(npm[0]!, [...npm.slice(1), ...args], {
-          cwd: ROOT,
-          encoding: 'utf8',
-          env: { ...process.env, npm_config_update_notifier: 'false' },
-        });
-      const packed = npmRun(['pack', '--pack-destination', work, '--silent']);
-      expect(packed.status, packed.stderr).toBe(0);
-      const tarball = path.join(work, packed.stdout.trim().split('\n').pop()!);
-      // Dependencies come from npm's cache, filled by `npm ci`.
-      const prefix = path.join(work, 'prefix');
-      const installed = npmRun(['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball]);
-      expect(installed.status, installed.stderr).toBe(0);
-      // man finds pages next to the PATH entry of the installed bin, as for any global install.
-      const r = rendered(['petstore'], { PATH: `${path.join(prefix, 'bin')}:/usr/bin:/bin`, HOME: work });
-      expect(r.status, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/^PETSTORE\(1\) +User Commands +PETSTORE\(1\)\n/);
-      expect(r.stdout).toContain('\n       petstore list [options]\n');
-    },
-    120_000,
-  );
 });

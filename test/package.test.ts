@@ -248,6 +248,14 @@ describe('npm package', () => {
       expect(man.status).toBe(0);
       expect(man.stdout).toContain('NAME\n       petstore - Command-line client for the pet store service\n');
     }
+    // `man petstore` finds the page beside the PATH entry of the installed bin, as for any global install.
+    const manEnv = { ...env, PATH: `${path.join(prefix, 'bin')}:/usr/bin:/bin`, MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat' };
+    const found = spawnSync('man', ['petstore'], { encoding: 'utf8', env: manEnv });
+    if (!found.error) {
+      expect(found.status, found.stderr).toBe(0);
+      expect(found.stdout).toMatch(/^PETSTORE\(1\) +User Commands +PETSTORE\(1\)\n/);
+      expect(found.stdout).toContain('\n       petstore list [options]\n');
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { gatedService, runInPty, tempDir, type GatedService } from './pty.js';
+import { PET } from './helpers.js';
 
 let service: GatedService | undefined;
 afterEach(async () => {
@@ -13,7 +14,6 @@ afterEach(async () => {
   service = undefined;
 });
 
-const PET = { id: 1, name: 'Rex', categoryId: 2, status: 'available' };
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] waiting for 127\.0\.0\.1:\d+/;
 const CLEAR = '\r\u001b[K';
 
