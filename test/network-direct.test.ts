@@ -28,10 +28,10 @@ afterAll(async () => {
   await Promise.all(Object.values(services).map((service) => service.close()));
 });
 
-/** petstore with exactly these variables: the key, a fresh config folder, and `extra`. */
-function petstore(args: string[], extra: NodeJS.ProcessEnv) {
+/** petstore with exactly these variables: the key, a fresh config folder, and `extra`; `stdin` as its input. */
+function petstore(args: string[], extra: NodeJS.ProcessEnv, stdin?: string) {
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: tempConfigHome(), NO_COLOR: '1', PETSTORE_API_KEY: KEY };
-  return spawnPetstore(args, { ...env, PETSTORE_NO_DEPRECATION_WARNING: '1', ...extra });
+  return spawnPetstore(args, { ...env, PETSTORE_NO_DEPRECATION_WARNING: '1', ...extra }, stdin);
 }
 
 /** A fake service answering every request with `step`, for one test. */
@@ -63,6 +63,31 @@ describe('direct paths that work', () => {
     expect(service.requests.slice(before)).toMatchObject([
       { method: 'GET', url: '/v1/pets/1', headers: { host: `${host}:${service.port}` } },
     ]);
+  });
+});
+
+describe('POSTs on the direct paths', () => {
+  test.each([
+    ['http on loopback', 'http', false],
+    ['https with the test CA', 'server', true],
+  ] as const)('%s: add and a bulk load from a pipe (add --file -) create each pet once, with the key', async (_what, kind, withCa) => {
+    const service = services[kind];
+    const env = { PETSTORE_BASE_URL: service.baseUrl, ...(withCa ? { NODE_EXTRA_CA_CERTS: pki.caFile } : {}) };
+    const before = service.requests.length;
+    expect(await petstore(['add', '--name', 'Solo', '--category-id', '4', '--json'], env)).toMatchObject({ code: 0, stderr: '' });
+    const input = ['Pipe-a', 'Pipe-b'].map((name) => `{"name":"${name}","categoryId":5}\n`).join('');
+    const bulk = await petstore(['add', '--file', '-', '--format', 'ndjson'], env, input);
+    expect(bulk).toMatchObject({ code: 0, stderr: 'created 2 of 2 pets; 0 failed\n' });
+    expect(
+      bulk.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).name)
+        .sort(),
+    ).toEqual(['Pipe-a', 'Pipe-b']);
+    const posts = service.requests.slice(before).filter((q) => q.method === 'POST');
+    expect(posts.map((q) => JSON.parse(q.body).name).sort()).toEqual(['Pipe-a', 'Pipe-b', 'Solo']);
+    expect(posts.every((q) => q.headers.authorization === `Bearer ${KEY}`)).toBe(true);
   });
 });
 

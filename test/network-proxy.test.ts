@@ -34,15 +34,19 @@ async function proxyTo(target: PetService, options: ProxyOptions = {}): Promise<
 }
 
 /** petstore with exactly these variables: the key, the test CA, the base URL, a fresh config folder, and `extra`. */
-function petstore(args: string[], extra: NodeJS.ProcessEnv) {
+function petstore(args: string[], extra: NodeJS.ProcessEnv, stdin?: string) {
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: tempConfigHome(), NO_COLOR: '1', PETSTORE_API_KEY: KEY };
-  return spawnPetstore(args, {
-    ...env,
-    NODE_EXTRA_CA_CERTS: pki.caFile,
-    PETSTORE_BASE_URL: BASE_URL,
-    PETSTORE_NO_DEPRECATION_WARNING: '1',
-    ...extra,
-  });
+  return spawnPetstore(
+    args,
+    {
+      ...env,
+      NODE_EXTRA_CA_CERTS: pki.caFile,
+      PETSTORE_BASE_URL: BASE_URL,
+      PETSTORE_NO_DEPRECATION_WARNING: '1',
+      ...extra,
+    },
+    stdin,
+  );
 }
 
 describe('https through a proxy', () => {
@@ -85,6 +89,33 @@ describe('https through a proxy', () => {
     const r = await petstore(['get', '1', '--json'], { HTTPS_PROXY: p.url.replace('localhost', '127.0.0.1') });
     expect(r).toEqual({ code: 0, stdout: REX, stderr: '' });
     expect(p.log.map((entry) => `${entry.method} ${entry.target}`)).toEqual(['CONNECT petstore.invalid:443']);
+  });
+});
+
+describe('POSTs through a proxy', () => {
+  test('add and a bulk load from a pipe (add --file -) go through the tunnel, with the key, each pet once', async () => {
+    const p = await proxyTo(service);
+    const before = service.requests.length;
+    const one = await petstore(['add', '--name', 'Solo', '--category-id', '4', '--json'], { HTTPS_PROXY: p.url });
+    expect(one).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(one.stdout)).toMatchObject({ name: 'Solo', categoryId: 4 });
+    const input = ['Pipe-a', 'Pipe-b', 'Pipe-c'].map((name) => `{"name":"${name}","categoryId":5}\n`).join('');
+    const bulk = await petstore(['add', '--file', '-', '--format', 'ndjson'], { HTTPS_PROXY: p.url }, input);
+    expect(bulk.code).toBe(0);
+    expect(bulk.stderr).toBe('created 3 of 3 pets; 0 failed\n');
+    expect(
+      bulk.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).name)
+        .sort(),
+    ).toEqual(['Pipe-a', 'Pipe-b', 'Pipe-c']);
+    const posts = service.requests.slice(before).filter((q) => q.method === 'POST');
+    expect(posts.map((q) => JSON.parse(q.body).name).sort()).toEqual(['Pipe-a', 'Pipe-b', 'Pipe-c', 'Solo']);
+    expect(posts.every((q) => q.headers.host === 'petstore.invalid' && q.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+    expect(p.log.every((entry) => entry.method === 'CONNECT' && entry.target === 'petstore.invalid:443')).toBe(true);
+    expect(p.log.length).toBeGreaterThan(0);
+    expect(p.tunneled()).not.toContain(KEY);
   });
 });
 
