@@ -102,6 +102,8 @@ export function spawnAsync(command: string, args: string[], env: NodeJS.ProcessE
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A command that ends without reading its input (a shell, a usage error) closes the pipe: not a failure.
+    child.stdin.on('error', (error: NodeJS.ErrnoException) => error.code !== 'EPIPE' && reject(error));
     child.stdin.end(stdin);
   });
 }
