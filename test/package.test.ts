@@ -10,7 +10,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 // @ts-expect-error: the build scripts are plain JavaScript without type declarations
-import { collectLicences, jqWasmContents, noticeText } from '../scripts/notices.mjs';
+import { collectLicences, jqWasmContents, noticeText, undiciContents } from '../scripts/notices.mjs';
 // @ts-expect-error: the build scripts are plain JavaScript without type declarations
 import { pinnedNode } from '../scripts/targets.mjs';
 import { BIN, petstoreInvocation, spawnAsync, type ChildResult } from './helpers.js';
@@ -85,8 +85,8 @@ describe('third-party notice', () => {
       const text = fs.readFileSync(path.join(folder, licenceFile!), 'utf8').replace(/\r\n?/g, '\n').trim();
       expect(notice, `${name} ${version}`).toContain(`${name} ${version}\nLicense: ${license}\n\n${text}\n`);
     }
-    // And the three libraries compiled into jq-wasm's jq.wasm (next test).
-    expect(notice.match(/^License: /gm)?.length).toBe(bundled.size + 3);
+    // And the five libraries compiled into jq-wasm's jq.wasm and llhttp, compiled into undici (next test).
+    expect(notice.match(/^License: /gm)?.length).toBe(bundled.size + 6);
     // What package.json listed as dependencies before the bundle held them all.
     const ids = [...bundled.keys()];
     const former = [
@@ -113,10 +113,17 @@ describe('third-party notice', () => {
     expect(notice).toContain('/*! formdata-polyfill. MIT License. Jimmy Wärting <https://jimmy.warting.se/opensource> */');
   });
 
-  test("names jq, Oniguruma and decNumber, compiled into jq-wasm's jq.wasm (inside the bundle), with version, licence and licence text", () => {
+  test("names jq, Oniguruma, decNumber, Emscripten and musl, compiled into jq-wasm's jq.wasm, and llhttp, compiled into undici (inside the bundle), with version, licence and licence text", () => {
     // What the WebAssembly the bundle carries was built from (its version string, build line and decNumber switch).
     const wasm = fs.readFileSync(createRequire(path.join(ROOT, 'package.json')).resolve('jq-wasm/jq.wasm')).toString('latin1');
-    for (const marker of ['jq - commandline JSON processor [version %s]', '\x001.8.2\x00', '--with-oniguruma=builtin', 'have_decnum'])
+    for (const marker of [
+      'jq - commandline JSON processor [version %s]',
+      '\x001.8.2\x00',
+      '--with-oniguruma=builtin',
+      'have_decnum',
+      'CC=/emsdk/upstream/emscripten/emcc',
+      'Illegal byte sequence',
+    ])
       expect(wasm, marker).toContain(marker);
     const notice = read('dist/THIRD-PARTY-NOTICES.txt');
     const compiled: Array<[id: string, licence: string, file: string, copyright: string]> = [
@@ -133,6 +140,14 @@ describe('third-party notice', () => {
         'licenses/decNumber-3.68/ICU-license.txt',
         'Copyright (c) 1995-2005 International Business Machines Corporation and others\n',
       ],
+      [
+        'Emscripten 6.0.0',
+        'MIT OR NCSA',
+        'licenses/emscripten-6.0.0/LICENSE',
+        'Copyright (c) 2010-2014 Emscripten authors, see AUTHORS file.\n',
+      ],
+      ['musl 1.2.6', 'MIT', 'licenses/musl-1.2.6/COPYRIGHT', 'Copyright © 2005-2020 Rich Felker, et al.\n'],
+      ['llhttp 9.3.1', 'MIT', 'licenses/llhttp-9.3.1/LICENSE', 'Copyright Fedor Indutny, 2018.\n'],
     ];
     for (const [id, licence, file, copyright] of compiled) {
       const text = read(file).trim();
@@ -142,7 +157,7 @@ describe('third-party notice', () => {
     // jq's COPYING carries the notices of the code jq incorporates, decNumber's among them.
     expect(read('licenses/jq-1.8.2/COPYING')).toContain(read('licenses/decNumber-3.68/ICU-license.txt').trim());
     expect(notice.replace(/\s+/g, ' ')).toContain(
-      'and of jq 1.8.2, Oniguruma 6.9.10 and decNumber 3.68, compiled into jq-wasm 3.0.0-jq-1.8.2,',
+      'and of jq 1.8.2, Oniguruma 6.9.10, decNumber 3.68, Emscripten 6.0.0 and musl 1.2.6, compiled into jq-wasm 3.0.0-jq-1.8.2, and of llhttp 9.3.1, compiled into undici 8.12.4,',
     );
   });
 });
@@ -181,6 +196,17 @@ describe('the licence collection of scripts/notices.mjs', () => {
     fs.writeFileSync(wasmFile, 'jq - commandline JSON processor onig_initialize have_decnum');
     expect(() => jqWasmContents(ROOT, wasmFile)).toThrow(
       'jq-wasm 3.1.0-jq-1.9.0 is not built from jq 1.8.2: check what its jq.wasm holds, then JQ_WASM_CONTENTS and licenses/',
+    );
+  });
+
+  test('an undici whose llhttp WebAssembly is not the recorded one stops the build', () => {
+    const root = tempDir('licences');
+    fakePackage(root, 'node_modules/undici', '9.0.0', 'MIT');
+    fs.mkdirSync(path.join(root, 'node_modules/undici/lib/llhttp'), { recursive: true });
+    for (const file of ['llhttp-wasm.js', 'llhttp_simd-wasm.js'])
+      fs.writeFileSync(path.join(root, 'node_modules/undici/lib/llhttp', file), "'use strict'\n");
+    expect(() => undiciContents(ROOT, path.join(root, 'node_modules/undici'))).toThrow(
+      "undici 9.0.0's lib/llhttp/llhttp-wasm.js is not the llhttp 9.3.1 recorded in scripts/notices.mjs: check LLHTTP and licenses/",
     );
   });
 
