@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import pty from '@lydell/node-pty';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { BIN, spawnAsync } from './helpers.js';
 import { startSandbox } from './support/sandbox.js';
 
@@ -33,7 +33,10 @@ const FILES = {
 };
 
 describe.runIf(deb)('Debian package (PETSTORE_DEB)', () => {
-  const unpacked = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-deb-'));
+  let unpacked = '';
+  beforeAll(() => {
+    unpacked = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-deb-'));
+  });
   const file = (name: string) => fs.readFileSync(path.join(unpacked, name));
 
   test(`is dist/petstore_<version>_<arch>.deb and holds exactly the executable, man page, completions and documentation, owned by root`, () => {
@@ -131,7 +134,10 @@ describe.runIf(deb)('Debian package (PETSTORE_DEB)', () => {
 
 describe.runIf(deb && process.env.PETSTORE_DEB_INSTALL === '1')('Debian package installed with apt-get (PETSTORE_DEB_INSTALL=1)', () => {
   const apt = (args: string[]) => sh('apt-get', ['-y', '-q', ...args], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-deb-home-'));
+  let home = '';
+  beforeAll(() => {
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-deb-home-'));
+  });
 
   test('apt-get install ./<deb> gives /usr/bin/petstore, which adds and lists against the sandbox', async () => {
     const installed = apt(['install', deb]);

@@ -414,3 +414,28 @@ describe('the pinned Node.js', () => {
     });
   });
 });
+
+describe('build scripts of the executables and packages', () => {
+  test.each([
+    [
+      'build-standalone.mjs',
+      ['--target', 'darwin-arm64'],
+      'build:standalone: --target darwin-arm64: the targets are linux-x64 and linux-arm64 (see docs/install.md)\n',
+    ],
+    [
+      'build-standalone.mjs',
+      ['--target', 'win32-x64'],
+      'build:standalone: --target win32-x64: the targets are linux-x64 and linux-arm64 (see docs/install.md)\n',
+    ],
+    ['build-deb.mjs', ['--target', 'linux-riscv64'], 'build:deb: --target linux-riscv64: the targets are linux-x64 and linux-arm64\n'],
+    ['build-deb.mjs', ['--arch', 'amd64'], "build:deb: Unknown option '--arch'\n"],
+  ])('%s %s stops with exit 1 and says why, building nothing', async (script, args, message) => {
+    const before = fs.existsSync(path.join(ROOT, 'dist')) ? fs.readdirSync(path.join(ROOT, 'dist')).sort() : [];
+    expect(await spawnAsync(process.execPath, [path.join(ROOT, 'scripts', script), ...args], { PATH: NODE_PATH })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: message,
+    });
+    expect(fs.existsSync(path.join(ROOT, 'dist')) ? fs.readdirSync(path.join(ROOT, 'dist')).sort() : []).toEqual(before);
+  });
+});
