@@ -13,9 +13,10 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
-import { bundledSources, collectLicences, jqWasmContents, noticeText } from './notices.mjs';
+import { bundledSources, collectLicences, jqWasmContents, noticeText, undiciContents } from './notices.mjs';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -31,7 +32,7 @@ const jqWasm = brotliCompressSync(jqWasmBytes, { params: { [constants.BROTLI_PAR
 // Earlier builds' files go, so that the package ships only this build's; the
 // standalone executable and its notice (scripts/build-standalone.mjs, not in
 // the package) stay, as a user may copy the executable after any build.
-const STANDALONE = /^petstore-[a-z0-9]+-[a-z0-9]+(\.exe)?(\.NOTICES\.txt)?$/;
+const STANDALONE = /^petstore-[a-z0-9]+-[a-z0-9]+(\.exe)?(\.NOTICES\.txt)?$|^petstore_[^_]+_[a-z0-9]+\.deb$/;
 for (const entry of existsSync(dist('')) ? readdirSync(dist('')) : []) {
   if (!STANDALONE.test(entry)) rmSync(dist(entry), { recursive: true, force: true });
 }
@@ -126,5 +127,6 @@ for (const file of ['petstore.cjs', 'launch.cjs', 'standalone.cjs'].map((f) => d
 }
 const packages = await collectLicences(root, bundledSources(metafiles));
 const files = 'dist/petstore.cjs, dist/launch.cjs and the standalone executable';
-const notice = noticeText(`${name} ${version}`, files, packages, legalComments, jqWasmContents(root, jqWasmFile, jqWasmBytes));
+const compiled = [jqWasmContents(root, jqWasmFile, jqWasmBytes), undiciContents(root, dirname(require.resolve('undici/package.json')))];
+const notice = noticeText(`${name} ${version}`, files, packages, legalComments, compiled);
 writeFileSync(dist('THIRD-PARTY-NOTICES.txt'), notice);

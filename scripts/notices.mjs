@@ -1,7 +1,9 @@
 // The third-party notice of the bundles: name, version, licence and licence
 // text of every package esbuild put code of into them, taken from the
 // packages themselves by @rnx-kit/third-party-notices, and of the libraries
-// compiled into jq-wasm's WebAssembly, whose texts are kept under licenses/.
+// compiled into jq-wasm's and undici's WebAssembly, whose texts are kept under
+// licenses/.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +93,16 @@ const JQ_WASM_CONTENTS = [
   { name: 'jq', version: '1.8.2', license: 'MIT', file: 'licenses/jq-1.8.2/COPYING', marker: 'jq - commandline JSON processor' },
   { name: 'Oniguruma', version: '6.9.10', license: 'BSD-2-Clause', file: 'licenses/oniguruma-6.9.10/COPYING', marker: 'onig_initialize' },
   { name: 'decNumber', version: '3.68', license: 'ICU', file: 'licenses/decNumber-3.68/ICU-license.txt', marker: 'have_decnum' },
+  // jq.wasm's build line names the compiler, Emscripten's emcc, whose runtime (and the JavaScript around jq.wasm) it links in.
+  {
+    name: 'Emscripten',
+    version: '6.0.0',
+    license: 'MIT OR NCSA',
+    file: 'licenses/emscripten-6.0.0/LICENSE',
+    marker: 'CC=/emsdk/upstream/emscripten/emcc',
+  },
+  // Emscripten's C library is musl's: its strerror text (glibc's differs).
+  { name: 'musl', version: '1.2.6', license: 'MIT', file: 'licenses/musl-1.2.6/COPYRIGHT', marker: 'Illegal byte sequence' },
 ];
 
 /**
@@ -120,6 +132,42 @@ export function jqWasmContents(root, wasmFile, bytes = readFileSync(wasmFile)) {
   return { within: `${name} ${version}`, packages };
 }
 
+/**
+ * undici's HTTP/1.1 parser is llhttp compiled to WebAssembly, carried as
+ * base64 in these files of the undici package, by their SHA-256: those of
+ * undici 8.10.0 to 8.12.4, built from llhttp 9.3.1 (undici's
+ * deps/llhttp/include/llhttp.h).
+ */
+const LLHTTP = { name: 'llhttp', version: '9.3.1', license: 'MIT', file: 'licenses/llhttp-9.3.1/LICENSE' };
+const LLHTTP_WASM = {
+  'lib/llhttp/llhttp-wasm.js': '5d8313d6fe8145d832e6af9959b2810523c9a6993d5b93cee09bd7e5f1f2c085',
+  'lib/llhttp/llhttp_simd-wasm.js': 'a3f30f3307ab3c191720cb636d570febb3610c420bc7077f2e225dacfcad3295',
+};
+
+/**
+ * What undici (installed in `undiciFolder`) has compiled in, for noticeText:
+ * `{ within, packages }` as jqWasmContents gives it, llhttp with its licence
+ * text from `root`/licenses/. Throws when undici's llhttp WebAssembly is not
+ * the one recorded above: llhttp's version and licence must then be checked
+ * again.
+ */
+export function undiciContents(root, undiciFolder) {
+  const { name, version } = JSON.parse(readFileSync(join(undiciFolder, 'package.json'), 'utf8'));
+  for (const [file, sha256] of Object.entries(LLHTTP_WASM)) {
+    if (
+      createHash('sha256')
+        .update(readFileSync(join(undiciFolder, file)))
+        .digest('hex') !== sha256
+    ) {
+      throw new Error(
+        `${name} ${version}'s ${file} is not the llhttp ${LLHTTP.version} recorded in scripts/notices.mjs: check LLHTTP and licenses/`,
+      );
+    }
+  }
+  const { file, ...llhttp } = LLHTTP;
+  return { within: `${name} ${version}`, packages: [{ ...llhttp, text: readFileSync(join(root, file), 'utf8') }] };
+}
+
 const RULE = `\n\n${'='.repeat(78)}\n\n`;
 
 /** Text wrapped at 76 columns. */
@@ -134,25 +182,23 @@ const names = (packages) =>
 /**
  * The notice text: a header naming `product` and `files`, one section per
  * package (name and version, licence, licence text), then the libraries
- * compiled into a package (`compiled`: `{ within, packages }` as
- * jqWasmContents gives it), then `legalComments` (the licence comments esbuild
- * found inside bundled files) when there are any.
+ * compiled into packages (`compiled`: a list of `{ within, packages }` as
+ * jqWasmContents and undiciContents give them), then `legalComments` (the
+ * licence comments esbuild found inside bundled files) when there are any.
  */
-export function noticeText(product, files, packages, legalComments, compiled = { within: '', packages: [] }) {
-  const inside = compiled.packages.length > 0 ? `, and of ${names(compiled.packages)}, compiled into ${compiled.within}` : '';
-  const from = compiled.packages.length > 0 ? ' and, for those compiled into a package, from their sources' : '';
+export function noticeText(product, files, packages, legalComments, compiled = []) {
+  const groups = (Array.isArray(compiled) ? compiled : [compiled]).filter((group) => group.packages.length > 0);
+  const inside = groups.map((group) => `, and of ${names(group.packages)}, compiled into ${group.within}`).join('');
+  const from = groups.length > 0 ? ' and, for those compiled into a package, from their sources' : '';
   const intro = `${files} contain code of the ${packages.length} packages below${inside}, each under its own licence. This notice is generated at build time from the packages themselves${from}.`;
   const header = `Third-party software in ${product}\n\n${wrap(intro)}`;
   const sections = packages.map(section);
-  const more =
-    compiled.packages.length > 0
-      ? [
-          wrap(
-            `Compiled into ${compiled.within} (its WebAssembly, jq.wasm): ${names(compiled.packages)}. Their licence texts are not in the package; they are copied from their sources.`,
-          ),
-          ...compiled.packages.map(section),
-        ]
-      : [];
+  const more = groups.flatMap((group) => [
+    wrap(
+      `Compiled into ${group.within} (its WebAssembly): ${names(group.packages)}. Their licence texts are not in the package; they are copied from their sources.`,
+    ),
+    ...group.packages.map(section),
+  ]);
   const comments = legalComments.trim() ? [`Licence comments found inside the bundled files:\n\n${legalComments.trim()}`] : [];
   return `${[header, ...sections, ...more, ...comments].join(RULE)}\n`;
 }

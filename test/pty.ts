@@ -1,7 +1,8 @@
 /**
- * Runs the built petstore on a pseudo-terminal (node-pty) and keeps what a
- * user would see: the raw bytes the terminal received and the screen they
- * draw, rendered by a headless xterm.js with Unicode 11 widths (CJK and emoji
+ * Runs the built petstore on a pseudo-terminal (@lydell/node-pty: node-pty's
+ * API with prebuilt binaries, so nothing compiles at install time) and keeps
+ * what a user would see: the raw bytes the terminal received and the screen
+ * they draw, rendered by a headless xterm.js with Unicode 11 widths (CJK and emoji
  * two columns), scrollback included. Tests check the screen, not the bytes,
  * where the question is what the user sees.
  */
@@ -10,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import xterm from '@xterm/headless';
-import pty from 'node-pty';
+import pty from '@lydell/node-pty';
 import { startPetService } from '../sandbox/pet-service.mjs';
 import { petstoreInvocation, tempConfigHome } from './helpers.js';
 
