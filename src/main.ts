@@ -10,7 +10,7 @@ import { Factory } from './factory.js';
 import { IOStreams, type IO } from './iostreams.js';
 import { COMMANDS } from './commands/registry.js';
 import { buildProgram } from './program.js';
-import { commandPath } from './commands/help.js';
+import { commandPath, unknownCommandIn } from './commands/help.js';
 import { sanitizeText } from './text.js';
 
 declare const PETSTORE_VERSION: string | undefined;
@@ -88,6 +88,9 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
   configure(program);
 
   try {
+    // A mistyped command is named as such, whatever flags follow it.
+    const typo = unknownCommandIn(program, argv);
+    if (typo) throw typo;
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (error) {

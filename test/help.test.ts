@@ -86,6 +86,47 @@ describe('asking for help', () => {
     expect(await run(argv)).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n${hint}\n`, unmatched: [] });
   });
 
+  test.each([
+    [['lisst', '--status', 'available'], 'lisst', 'petstore', 'list'],
+    [['--env', 'staging', 'lisst', '--limit', '5', '--all'], 'lisst', 'petstore', 'list'],
+    [['ad', '--name', 'Rex', '--category-id', '1'], 'ad', 'petstore', 'add'],
+    [['gte', '1', '--no-color'], 'gte', 'petstore', 'get'],
+    [['config', 'st', 'base-url', 'x'], 'st', 'petstore config', 'set'],
+    [['config', '--env', 'local', 'lsit', '--format', 'json'], 'lsit', 'petstore config', 'list'],
+    [['auth', 'logn'], 'logn', 'petstore auth', 'login'],
+    [['auth', 'logn', '--with-token', '--skip-verify'], 'logn', 'petstore auth', 'login'],
+    [['auth', 'stauts', '--env', 'staging'], 'stauts', 'petstore auth', 'status'],
+    [['completion', 'bsh', '--bogus'], 'bsh', 'petstore completion', 'bash'],
+    [['help', 'lisst', '--bogus'], 'lisst', 'petstore', 'list'],
+    [['--bogus', 'lisst'], 'lisst', 'petstore', 'list'],
+  ])('%j: an unknown command whatever flags follow, exit 2, nothing sent', async (argv, word, parent, near) => {
+    expect(await run(argv)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: unknown command "${word}" for "${parent}"; did you mean "${near}"?\nRun "${parent} --help" for the commands.\n`,
+      unmatched: [],
+    });
+  });
+
+  test('a typo followed by flags with --json is one JSON error', async () => {
+    const r = await run(['config', 'st', 'base-url', 'x', '--json']);
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(JSON.parse(r.stderr)).toEqual({
+      code: 'unknown_command',
+      message: 'unknown command "st" for "petstore config"; did you mean "set"?',
+      status: null,
+    });
+  });
+
+  test('a flag a known command does not take is still reported as an unknown option', async () => {
+    expect(await run(['list', '--bogus'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: unknown option \'--bogus\' (run "petstore list --help" for usage)\n',
+      unmatched: [],
+    });
+  });
+
   test('help of an unknown command with --json is one JSON error on stderr', async () => {
     const r = await run(['help', 'lsit', '--json']);
     expect(r).toMatchObject({ code: 2, stdout: '' });
