@@ -8,7 +8,7 @@
  * lines written meanwhile wait until the pager has exited.
  */
 import { stringifyJson } from './api/json.js';
-import { Pager, pagerCommand } from './output/pager.js';
+import { Pager, pagerCommand, terminalCanPage } from './output/pager.js';
 import { Spinner } from './output/spinner.js';
 import { sanitizeText } from './text.js';
 
@@ -193,13 +193,16 @@ export class IOStreams {
   }
 
   /**
-   * The command's data goes through the pager (output/pager.ts) when stdout is
-   * a terminal; the pager starts with the first data written, so that a
-   * command that fails first prints its error as usual.
+   * The command's data goes through the pager (output/pager.ts) when stdin and
+   * stdout are a terminal that can run one; the pager starts with the first
+   * data written, so that a command that fails first prints its error as usual.
    */
   pageOutput(): void {
-    this.pageWanted = this.raw.stdoutIsTTY && this.raw.canPage === true;
+    this.pageWanted = this.raw.stdoutIsTTY && this.raw.canPage === true && this.raw.stdinIsTTY && terminalCanPage(this.env);
   }
+
+  /** True once a pager failed after output may have reached the terminal: the command exits 1 (see output/pager.ts). */
+  pagerFailed = false;
 
   private startPager(): void {
     this.pageWanted = false;
@@ -216,6 +219,7 @@ export class IOStreams {
   async stopPager(): Promise<void> {
     if (!this.pager) return;
     await this.pager.close();
+    this.pagerFailed ||= this.pager.failedAfterOutput;
     this.pager = undefined;
     const held = this.held.join('');
     this.held = [];

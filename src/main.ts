@@ -87,19 +87,22 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
   };
   configure(program);
 
+  let code: number;
   try {
     // A mistyped command is named as such, whatever flags follow it.
     const typo = unknownCommandIn(program, argv);
     if (typo) throw typo;
     await program.parseAsync(argv, { from: 'user' });
-    return ExitCode.ok;
+    code = ExitCode.ok;
   } catch (error) {
-    return reportError(error, io, json, argv.includes('--verbose') || env.PETSTORE_DEBUG === '1', stop);
+    code = reportError(error, io, json, argv.includes('--verbose') || env.PETSTORE_DEBUG === '1', stop);
   } finally {
     io.clearStatusLine();
     await io.stopPager();
     if (options.closeConnections !== false) await f.close();
   }
+  // A pager that failed once output may have reached the terminal (it warned): the output may be incomplete.
+  return code === ExitCode.ok && io.pagerFailed ? ExitCode.failure : code;
 }
 
 function reportError(error: unknown, io: IOStreams, json: boolean, verbose: boolean, signal: AbortSignal): number {
