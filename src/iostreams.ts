@@ -28,6 +28,8 @@ export interface IO {
   stdinIsTTY: boolean;
   /** Width of the terminal stdout is, in columns (undefined when not a terminal or unknown). */
   columns?: number;
+  /** Width of the terminal stderr is, in columns (undefined when not a terminal or unknown; stdout's when not given). */
+  stderrColumns?: number;
   /** The stream a prompt writes to (stderr as a real stream, for a terminal prompt). */
   promptOutput?: NodeJS.WritableStream;
   /**
@@ -100,6 +102,12 @@ export class IOStreams {
   configure(style: MessageStyle, limits?: OutputLimits): void {
     this.style = style;
     this.outputLimits = limits;
+  }
+
+  /** Width of the terminal stderr is, in columns; undefined when stderr is not a terminal. */
+  get errColumns(): number | undefined {
+    if (!this.raw.stderrIsTTY) return undefined;
+    return this.raw.stderrColumns ?? this.raw.columns ?? (Number(this.env.COLUMNS) || 80);
   }
 
   /** True when stderr messages are JSON objects (`--json`). */

@@ -77,6 +77,9 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
     command.configureOutput({
       writeOut: (text) => io.writeOut(text),
       writeErr: (text) => io.writeError(text),
+      // Help wraps at the terminal's width, 80 when not a terminal.
+      getOutHelpWidth: () => (io.raw.stdoutIsTTY ? (io.raw.columns ?? 80) : 80),
+      getErrHelpWidth: () => io.errColumns ?? 80,
       outputError: (text) => {
         const message = text.replace(/^error: /, '').trim();
         io.writeError(json ? `${stringifyJson({ code: 'invalid_usage', message, status: null })}\n` : sanitizeText(text));

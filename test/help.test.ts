@@ -180,7 +180,13 @@ describe('what each help shows', () => {
       expect(r.stdout.startsWith(`Usage: petstore ${name} [options]`)).toBe(true);
       const globals = section(r.stdout, 'Global Options:').map((line) => line.trim().split(/ {2,}/)[0]);
       expect(globals).toEqual(expect.arrayContaining(GLOBAL_FLAGS));
-      const examples = section(r.stdout, 'Examples:');
+      // An example wider than the help (80 columns here) continues on lines four columns further in.
+      const examples: string[] = [];
+      for (const line of section(r.stdout, 'Examples:')) {
+        if (line.startsWith('      ')) examples.push(`${examples.pop()} ${line.trim()}`);
+        else examples.push(line);
+      }
+      for (const line of section(r.stdout, 'Examples:')) expect(line.length).toBeLessThanOrEqual(80);
       expect(examples.length).toBeGreaterThanOrEqual(2);
       expect(examples.length).toBeLessThanOrEqual(3);
       for (const line of examples) expect(line).toMatch(/^ {2}(\S+ )*\S*petstore\b/);
@@ -237,5 +243,25 @@ describe('only the command asked for is built', () => {
 
   test("a global flag's value that is also a command name is not taken for the command", async () => {
     expect(await run(['--env', 'list', 'version'])).toEqual({ code: 0, stdout: '1.2.3\n', stderr: '', unmatched: [] });
+  });
+});
+
+describe('help wraps at word boundaries at the terminal width, 80 when not a terminal', () => {
+  const words = (text: string) => text.split(/\s+/).filter(Boolean);
+
+  test.each(paths.map((p) => [p.join(' ') || '(root)', p]))('"petstore %s --help" at 60, 40 and 80 columns', async (_, path) => {
+    const wide = await run([...path, '--help'], { stdoutIsTTY: true, columns: 1000 });
+    for (const columns of [60, 40]) {
+      const r = await run([...path, '--help'], { stdoutIsTTY: true, columns });
+      // The same words in the same order: only line breaks moved, no word split.
+      expect(words(r.stdout)).toEqual(words(wide.stdout));
+      for (const line of r.stdout.split('\n')) {
+        // A line is wider only when it is one word wider than the terminal.
+        if (line.length > columns) expect(line.trim()).not.toContain(' ');
+      }
+    }
+    const piped = await run([...path, '--help']);
+    expect(words(piped.stdout)).toEqual(words(wide.stdout));
+    for (const line of piped.stdout.split('\n')) if (line.length > 80) expect(line.trim()).not.toContain(' ');
   });
 });
