@@ -119,7 +119,7 @@ export function wrapColumns(
 ): { headers: string[]; rows: string[][] } | undefined {
   if (terminalColumns === undefined) return { headers: [...headers], rows: rows.map((row) => [...row]) };
   const natural = headers.map((h) => displayWidth(h));
-  for (const row of rows) row.forEach((text, i) => (natural[i] = Math.max(natural[i]!, displayWidth(text))));
+  for (const row of rows) for (let i = 0; i < row.length; i += 1) natural[i] = Math.max(natural[i]!, displayWidth(row[i]!));
   const room = terminalColumns - borderWidth(headers.length);
   if (natural.reduce((a, b) => a + b, 0) <= room) return { headers: [...headers], rows: rows.map((row) => [...row]) };
   // Each column at least its header's longest word, and NARROWEST_CELL unless everything in it is narrower.
