@@ -15,7 +15,8 @@ const item = (term, description) => `.TP\n.B ${esc(term)}\n${esc(description)}`;
 /** The text that `addHelpText('after', ...)` adds to a command's help. */
 function afterText(command) {
   let text = '';
-  command.emit('afterHelp', { error: false, command, write: (chunk) => (text += chunk) });
+  // Unwrapped (src/program.ts): roff fills the text to the reader's width.
+  command.emit('afterHelp', { error: false, command, unwrapped: true, write: (chunk) => (text += chunk) });
   return text.trim();
 }
 

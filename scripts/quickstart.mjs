@@ -1,37 +1,38 @@
-// Quick start: starts the sandbox on a free loopback port, runs
-// `petstore list --status available` against it with the real binary, and
-// stops; then builds the standalone executable, which needs no Node.js, and
-// says where it is and how to put it on PATH.
+// Quick start, the main job once (`npm run quickstart` has installed and
+// built first): starts the sandbox (a local pet store) on a free loopback
+// port, runs `petstore list --status available` against it with the real
+// binary, stops the sandbox and stops there. Each step says what it does
+// while it runs. The standalone executable is the README's install step, not this.
 import { spawn } from 'node:child_process';
-import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPetService } from '../sandbox/pet-service.mjs';
 
-/** Runs `args` with this Node, output inherited; resolves to the exit code. */
-const node = (args, env = process.env) =>
-  new Promise((resolve) => spawn(process.execPath, args, { stdio: 'inherit', env }).on('close', (code) => resolve(code ?? 1)));
-const file = (path) => fileURLToPath(new URL(path, import.meta.url));
+const say = (text) => process.stderr.write(`${text}\n`);
+const bin = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 
+say('Starting the sandbox, a local pet store that accepts the key "demo"...');
 const sandbox = await startPetService({ key: 'demo', record: false });
 const baseUrl = sandbox.baseUrl;
-const args = ['list', '--status', 'available'];
-process.stderr.write(`sandbox on ${baseUrl}\n$ PETSTORE_BASE_URL=${baseUrl} PETSTORE_API_KEY=demo petstore ${args.join(' ')}\n`);
-// The sandbox answers from this process, so the CLI runs as a child beside it.
-const listed = await node([file('../bin/petstore.js'), ...args], { ...process.env, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'demo' });
-await sandbox.close();
-if (listed !== 0) process.exit(listed);
+say(`Sandbox running at ${baseUrl}.`);
 
-if (process.platform !== 'linux') {
-  process.stderr.write(`\nThe standalone executable is built on Linux only so far; here, run petstore with Node.js (README, "Install").\n`);
-} else {
-  process.stderr.write('\nBuilding the standalone executable, which runs without Node.js...\n');
-  const built = await node([file('./build-standalone.mjs')]);
-  if (built !== 0) process.exit(built);
-  const standalone = file(`../dist/petstore-${process.platform}-${process.arch}`);
-  process.stderr.write(
-    `\nStandalone executable: ${standalone}\n` +
-      `To call it as "petstore" from anywhere, copy it to a folder on your PATH, for example:\n` +
-      `  mkdir -p ~/.local/bin && cp ${relative(process.cwd(), standalone) || standalone} ~/.local/bin/petstore\n` +
-      `(~/.local/bin is on PATH in most Linux shells once it exists; otherwise add it in your shell's profile.)\n`,
-  );
+const args = ['list', '--status', 'available'];
+say(`Listing the available pets from it (the key and base URL given through the environment):`);
+say(`$ PETSTORE_BASE_URL=${baseUrl} PETSTORE_API_KEY=demo petstore ${args.join(' ')}`);
+// The sandbox answers from this process, so the CLI runs as a child beside it.
+const code = await new Promise((resolve) =>
+  spawn(process.execPath, [bin, ...args], {
+    stdio: 'inherit',
+    env: { ...process.env, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'demo' },
+  }).on('close', (status) => resolve(status ?? 1)),
+);
+
+say('Stopping the sandbox...');
+await sandbox.close();
+if (code !== 0) {
+  say(`petstore exited ${code}; see the message above.`);
+  process.exit(code);
 }
+say(
+  'Done. Next: "npm run sandbox -- --port 4010" keeps a sandbox running for the README\'s Quick start; ' +
+    "the README's Install section puts petstore on your PATH.",
+);

@@ -99,6 +99,9 @@ export async function start(): Promise<void> {
         return Boolean(process.stdin.isTTY);
       },
       columns: process.stdout.isTTY ? process.stdout.columns : undefined,
+      get stderrColumns() {
+        return process.stderr.isTTY ? process.stderr.columns : undefined;
+      },
       get promptOutput() {
         return process.stderr;
       },

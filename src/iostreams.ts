@@ -8,7 +8,7 @@
  * lines written meanwhile wait until the pager has exited.
  */
 import { stringifyJson } from './api/json.js';
-import { Pager, pagerCommand } from './output/pager.js';
+import { Pager, pagerCommand, terminalCanPage } from './output/pager.js';
 import { Spinner } from './output/spinner.js';
 import { sanitizeText } from './text.js';
 
@@ -28,6 +28,8 @@ export interface IO {
   stdinIsTTY: boolean;
   /** Width of the terminal stdout is, in columns (undefined when not a terminal or unknown). */
   columns?: number;
+  /** Width of the terminal stderr is, in columns (undefined when not a terminal or unknown; stdout's when not given). */
+  stderrColumns?: number;
   /** The stream a prompt writes to (stderr as a real stream, for a terminal prompt). */
   promptOutput?: NodeJS.WritableStream;
   /**
@@ -100,6 +102,12 @@ export class IOStreams {
   configure(style: MessageStyle, limits?: OutputLimits): void {
     this.style = style;
     this.outputLimits = limits;
+  }
+
+  /** Width of the terminal stderr is, in columns; undefined when stderr is not a terminal. */
+  get errColumns(): number | undefined {
+    if (!this.raw.stderrIsTTY) return undefined;
+    return this.raw.stderrColumns ?? this.raw.columns ?? (Number(this.env.COLUMNS) || 80);
   }
 
   /** True when stderr messages are JSON objects (`--json`). */
@@ -193,13 +201,16 @@ export class IOStreams {
   }
 
   /**
-   * The command's data goes through the pager (output/pager.ts) when stdout is
-   * a terminal; the pager starts with the first data written, so that a
-   * command that fails first prints its error as usual.
+   * The command's data goes through the pager (output/pager.ts) when stdin and
+   * stdout are a terminal that can run one; the pager starts with the first
+   * data written, so that a command that fails first prints its error as usual.
    */
   pageOutput(): void {
-    this.pageWanted = this.raw.stdoutIsTTY && this.raw.canPage === true;
+    this.pageWanted = this.raw.stdoutIsTTY && this.raw.canPage === true && this.raw.stdinIsTTY && terminalCanPage(this.env);
   }
+
+  /** True once a pager failed after output may have reached the terminal: the command exits 1 (see output/pager.ts). */
+  pagerFailed = false;
 
   private startPager(): void {
     this.pageWanted = false;
@@ -216,6 +227,7 @@ export class IOStreams {
   async stopPager(): Promise<void> {
     if (!this.pager) return;
     await this.pager.close();
+    this.pagerFailed ||= this.pager.failedAfterOutput;
     this.pager = undefined;
     const held = this.held.join('');
     this.held = [];

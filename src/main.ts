@@ -10,7 +10,7 @@ import { Factory } from './factory.js';
 import { IOStreams, type IO } from './iostreams.js';
 import { COMMANDS } from './commands/registry.js';
 import { buildProgram } from './program.js';
-import { commandPath } from './commands/help.js';
+import { commandPath, unknownCommandIn } from './commands/help.js';
 import { sanitizeText } from './text.js';
 
 declare const PETSTORE_VERSION: string | undefined;
@@ -77,6 +77,9 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
     command.configureOutput({
       writeOut: (text) => io.writeOut(text),
       writeErr: (text) => io.writeError(text),
+      // Help wraps at the terminal's width, 80 when not a terminal.
+      getOutHelpWidth: () => (io.raw.stdoutIsTTY ? (io.raw.columns ?? 80) : 80),
+      getErrHelpWidth: () => io.errColumns ?? 80,
       outputError: (text) => {
         const message = text.replace(/^error: /, '').trim();
         io.writeError(json ? `${stringifyJson({ code: 'invalid_usage', message, status: null })}\n` : sanitizeText(text));
@@ -87,16 +90,22 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
   };
   configure(program);
 
+  let code: number;
   try {
+    // A mistyped command is named as such, whatever flags follow it.
+    const typo = unknownCommandIn(program, argv);
+    if (typo) throw typo;
     await program.parseAsync(argv, { from: 'user' });
-    return ExitCode.ok;
+    code = ExitCode.ok;
   } catch (error) {
-    return reportError(error, io, json, argv.includes('--verbose') || env.PETSTORE_DEBUG === '1', stop);
+    code = reportError(error, io, json, argv.includes('--verbose') || env.PETSTORE_DEBUG === '1', stop);
   } finally {
     io.clearStatusLine();
     await io.stopPager();
     if (options.closeConnections !== false) await f.close();
   }
+  // A pager that failed once output may have reached the terminal (it warned): the output may be incomplete.
+  return code === ExitCode.ok && io.pagerFailed ? ExitCode.failure : code;
 }
 
 function reportError(error: unknown, io: IOStreams, json: boolean, verbose: boolean, signal: AbortSignal): number {

@@ -10,6 +10,7 @@ import { RETRIES, TIMEOUT_MS } from './flag-bounds.js';
 import { describeOption, helpOrder, valueOption } from './commands/kit.js';
 import { helpfulGroup } from './commands/help.js';
 import { COMMANDS, type CommandEntry } from './commands/registry.js';
+import { wrapHelpText, wrapLine } from './output/wrap.js';
 
 /** The end of the root help: examples, exit codes and environment variables (also sections of the man page). */
 const ROOT_HELP_AFTER = `
@@ -120,19 +121,61 @@ function declareProgram(version: string) {
     .addHelpText('after', ROOT_HELP_AFTER);
 }
 
+/** Below this many columns beside its term, a flag's description goes on the lines below the term. */
+const NARROWEST_DESCRIPTION = 24;
+
 /**
  * Every command's help: its global flags listed too (as gh's inherited flags),
- * allowed values and defaults unquoted, the output flags after its own.
+ * allowed values and defaults unquoted, the output flags after its own; all
+ * of it wrapped at word boundaries at the help's width (the terminal's, else 80).
  */
 function styleHelp(command: CommandUnknownOpts): void {
   command.configureHelp({
     showGlobalOptions: true,
     sortSubcommands: false,
+    minWidthToWrap: NARROWEST_DESCRIPTION,
     optionDescription: describeOption,
     visibleOptions(this: Help, cmd) {
       return helpOrder(Help.prototype.visibleOptions.call(this, cmd));
     },
+    formatHelp(this: Help, cmd, helper) {
+      // Commander wraps all but the usage line.
+      const [usage = '', ...rest] = Help.prototype.formatHelp.call(this, cmd, helper).split('\n');
+      return [...wrapLine(usage, this.helpWidth ?? 80, '', '       '), ...rest].join('\n');
+    },
+    formatItem(this: Help, term, termWidth, description, helper) {
+      const width = this.helpWidth ?? 80;
+      if (!description || width - termWidth - 4 >= NARROWEST_DESCRIPTION)
+        return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
+      // Too narrow for two columns: the description under its term.
+      const lines = helper.boxWrap(description, Math.max(width - 6, 1)).split('\n');
+      return [`  ${term}`, ...lines.map((line) => `      ${line}`)].join('\n');
+    },
   });
   if (command.parent) command.helpOption('-h, --help', 'show help');
+  wrapAddedHelp(command);
   command.commands.forEach(styleHelp);
+}
+
+/**
+ * Wraps what `addHelpText('after', ...)` adds (examples, exit codes, notes)
+ * at the help's width, as commander wraps the rest. A help event with
+ * `unwrapped: true` (the man page, which roff fills) gets the text as written.
+ */
+function wrapAddedHelp(command: CommandUnknownOpts): void {
+  const emitter = command as unknown as NodeJS.EventEmitter;
+  const added = emitter.listeners('afterHelp') as Array<(context: { error: boolean; write(text: string): void }) => void>;
+  if (added.length === 0) return;
+  emitter.removeAllListeners('afterHelp');
+  emitter.on('afterHelp', (context: { error: boolean; write(text: string): void; unwrapped?: boolean }) => {
+    let text = '';
+    const write = (chunk: string) => {
+      text += chunk;
+    };
+    for (const listener of added) listener({ ...context, write });
+    if (context.unwrapped) return context.write(text);
+    const output = command.configureOutput();
+    const width = (context.error ? output.getErrHelpWidth?.() : output.getOutHelpWidth?.()) ?? 80;
+    context.write(wrapHelpText(text, width));
+  });
 }

@@ -108,13 +108,18 @@ describe('auth login', () => {
     expect(variable.stderr).toContain('error: unknown environment "stagin" (from PETSTORE_ENV); did you mean "staging"?');
   });
 
-  test('login without a terminal and without --with-token exits 2 and says how to pipe the key', async () => {
-    const r = await run(['auth', 'login', '--base-url', BASE_URL]);
-    expect(r).toMatchObject({
+  test('login with a piped stdin and without --with-token exits 2, says to add --with-token, and reads nothing', async () => {
+    const home = tempConfigHome();
+    const r = await run(['auth', 'login', '--base-url', BASE_URL], { stdin: 'demo\n', configHome: home });
+    expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: no terminal to prompt for the key on\nPipe it instead: petstore auth login --with-token < key.txt\n',
+      stderr:
+        'error: standard input is not a terminal, so there is no prompt for the key\n' +
+        'To read the key from standard input, add --with-token: petstore auth login --with-token\n',
+      unmatched: [],
     });
+    expect(fs.existsSync(path.join(home, 'petstore'))).toBe(false);
   });
 
   test.each([['\n'], ['two words']])('login refuses key %j without echoing it or sending it', async (key) => {

@@ -138,13 +138,62 @@ describe('a config file that is not safely ours is refused, and nothing is writt
   });
 });
 
-test('config list on a narrow terminal fits: long values are cut with …; piped, never', async () => {
-  const home = tempConfigHome();
-  await run(['config', 'set', 'base-url', `https://${'long'.repeat(20)}.example/v1`, '--env', 'staging'], { configHome: home });
-  const narrow = await run(['config', 'list', '--no-color', '--format', 'table'], { configHome: home, stdoutIsTTY: true, columns: 80 });
-  const lines = narrow.stdout.trimEnd().split('\n');
-  expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(80);
-  expect(narrow.stdout).toContain('…');
-  const piped = await run(['config', 'list'], { configHome: home });
-  expect(piped.stdout).toContain(`https://${'long'.repeat(20)}.example/v1/`);
+describe('config list on a narrow terminal never cuts a value', () => {
+  async function configured(): Promise<string> {
+    const home = tempConfigHome();
+    await run(['config', 'set', 'base-url', 'https://petstore-staging.example.com/v1', '--env', 'staging'], { configHome: home });
+    await run(['config', 'set', 'base-url', 'http://127.0.0.1:4010/v1', '--env', 'local'], { configHome: home });
+    return home;
+  }
+
+  test('at 60 columns the cells wrap (headers at spaces, URLs after / or .), rows apart', async () => {
+    const home = await configured();
+    const r = await run(['config', 'list', '--no-color'], { configHome: home, stdoutIsTTY: true, columns: 60 });
+    expect(r.stdout).toBe(
+      [
+        '┌─────────────┬──────────────────────┬─────────┬─────────┐',
+        '│ ENVIRONMENT │ BASE URL             │ API KEY │ API KEY │',
+        '│             │                      │ STORED  │ ORIGIN  │',
+        '├─────────────┼──────────────────────┼─────────┼─────────┤',
+        '│ production  │ -                    │ false   │ -       │',
+        '├─────────────┼──────────────────────┼─────────┼─────────┤',
+        '│ staging     │ https://petstore-    │ false   │ -       │',
+        '│             │ staging.example.com/ │         │         │',
+        '│             │ v1/                  │         │         │',
+        '├─────────────┼──────────────────────┼─────────┼─────────┤',
+        '│ local       │ http://127.0.0.      │ false   │ -       │',
+        '│             │ 1:4010/v1/           │         │         │',
+        '└─────────────┴──────────────────────┴─────────┴─────────┘',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('too narrow for the table even wrapped: key/value lines; wide enough: one line a row; piped: whole values', async () => {
+    const home = await configured();
+    const narrow = await run(['config', 'list', '--no-color'], { configHome: home, stdoutIsTTY: true, columns: 40 });
+    expect(narrow.stdout).toBe(
+      [
+        'Environment:    production',
+        'Base URL:       -',
+        'API key stored: false',
+        'API key origin: -',
+        '',
+        'Environment:    staging',
+        'Base URL:       https://petstore-staging.example.com/v1/',
+        'API key stored: false',
+        'API key origin: -',
+        '',
+        'Environment:    local',
+        'Base URL:       http://127.0.0.1:4010/v1/',
+        'API key stored: false',
+        'API key origin: -',
+        '',
+      ].join('\n'),
+    );
+    const wide = await run(['config', 'list', '--no-color'], { configHome: home, stdoutIsTTY: true, columns: 120 });
+    expect(wide.stdout.split('\n')[4]).toBe('│ staging     │ https://petstore-staging.example.com/v1/ │ false          │ -              │');
+    const piped = await run(['config', 'list'], { configHome: home });
+    expect(piped.stdout).toContain('staging\thttps://petstore-staging.example.com/v1/\tfalse\t-\n');
+  });
 });

@@ -86,6 +86,47 @@ describe('asking for help', () => {
     expect(await run(argv)).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n${hint}\n`, unmatched: [] });
   });
 
+  test.each([
+    [['lisst', '--status', 'available'], 'lisst', 'petstore', 'list'],
+    [['--env', 'staging', 'lisst', '--limit', '5', '--all'], 'lisst', 'petstore', 'list'],
+    [['ad', '--name', 'Rex', '--category-id', '1'], 'ad', 'petstore', 'add'],
+    [['gte', '1', '--no-color'], 'gte', 'petstore', 'get'],
+    [['config', 'st', 'base-url', 'x'], 'st', 'petstore config', 'set'],
+    [['config', '--env', 'local', 'lsit', '--format', 'json'], 'lsit', 'petstore config', 'list'],
+    [['auth', 'logn'], 'logn', 'petstore auth', 'login'],
+    [['auth', 'logn', '--with-token', '--skip-verify'], 'logn', 'petstore auth', 'login'],
+    [['auth', 'stauts', '--env', 'staging'], 'stauts', 'petstore auth', 'status'],
+    [['completion', 'bsh', '--bogus'], 'bsh', 'petstore completion', 'bash'],
+    [['help', 'lisst', '--bogus'], 'lisst', 'petstore', 'list'],
+    [['--bogus', 'lisst'], 'lisst', 'petstore', 'list'],
+  ])('%j: an unknown command whatever flags follow, exit 2, nothing sent', async (argv, word, parent, near) => {
+    expect(await run(argv)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: unknown command "${word}" for "${parent}"; did you mean "${near}"?\nRun "${parent} --help" for the commands.\n`,
+      unmatched: [],
+    });
+  });
+
+  test('a typo followed by flags with --json is one JSON error', async () => {
+    const r = await run(['config', 'st', 'base-url', 'x', '--json']);
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(JSON.parse(r.stderr)).toEqual({
+      code: 'unknown_command',
+      message: 'unknown command "st" for "petstore config"; did you mean "set"?',
+      status: null,
+    });
+  });
+
+  test('a flag a known command does not take is still reported as an unknown option', async () => {
+    expect(await run(['list', '--bogus'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: unknown option \'--bogus\' (run "petstore list --help" for usage)\n',
+      unmatched: [],
+    });
+  });
+
   test('help of an unknown command with --json is one JSON error on stderr', async () => {
     const r = await run(['help', 'lsit', '--json']);
     expect(r).toMatchObject({ code: 2, stdout: '' });
@@ -139,7 +180,13 @@ describe('what each help shows', () => {
       expect(r.stdout.startsWith(`Usage: petstore ${name} [options]`)).toBe(true);
       const globals = section(r.stdout, 'Global Options:').map((line) => line.trim().split(/ {2,}/)[0]);
       expect(globals).toEqual(expect.arrayContaining(GLOBAL_FLAGS));
-      const examples = section(r.stdout, 'Examples:');
+      // An example wider than the help (80 columns here) continues on lines four columns further in.
+      const examples: string[] = [];
+      for (const line of section(r.stdout, 'Examples:')) {
+        if (line.startsWith('      ')) examples.push(`${examples.pop()} ${line.trim()}`);
+        else examples.push(line);
+      }
+      for (const line of section(r.stdout, 'Examples:')) expect(line.length).toBeLessThanOrEqual(80);
       expect(examples.length).toBeGreaterThanOrEqual(2);
       expect(examples.length).toBeLessThanOrEqual(3);
       for (const line of examples) expect(line).toMatch(/^ {2}(\S+ )*\S*petstore\b/);
@@ -196,5 +243,25 @@ describe('only the command asked for is built', () => {
 
   test("a global flag's value that is also a command name is not taken for the command", async () => {
     expect(await run(['--env', 'list', 'version'])).toEqual({ code: 0, stdout: '1.2.3\n', stderr: '', unmatched: [] });
+  });
+});
+
+describe('help wraps at word boundaries at the terminal width, 80 when not a terminal', () => {
+  const words = (text: string) => text.split(/\s+/).filter(Boolean);
+
+  test.each(paths.map((p) => [p.join(' ') || '(root)', p]))('"petstore %s --help" at 60, 40 and 80 columns', async (_, path) => {
+    const wide = await run([...path, '--help'], { stdoutIsTTY: true, columns: 1000 });
+    for (const columns of [60, 40]) {
+      const r = await run([...path, '--help'], { stdoutIsTTY: true, columns });
+      // The same words in the same order: only line breaks moved, no word split.
+      expect(words(r.stdout)).toEqual(words(wide.stdout));
+      for (const line of r.stdout.split('\n')) {
+        // A line is wider only when it is one word wider than the terminal.
+        if (line.length > columns) expect(line.trim()).not.toContain(' ');
+      }
+    }
+    const piped = await run([...path, '--help']);
+    expect(words(piped.stdout)).toEqual(words(wide.stdout));
+    for (const line of piped.stdout.split('\n')) if (line.length > 80) expect(line.trim()).not.toContain(' ');
   });
 });

@@ -70,6 +70,17 @@ describe('the man page', () => {
     expect(page).not.toContain('__complete');
   });
 
+  withTools('man')('at 60 columns no line is wider and no word is split (no hyphenation)', () => {
+    requireTools('man');
+    const narrow = rendered(['-l', PAGE], process.env, 60).stdout;
+    const wide = rendered(['-l', PAGE], process.env, 200).stdout;
+    // Only a word wider than the column (a path) passes it, whole.
+    expect(narrow.split('\n').filter((line) => line.length > 60 && line.trim().includes(' '))).toEqual([]);
+    // The same words in the same order as at 200 columns (the header and footer lines aside).
+    const words = (page: string) => page.split('\n').slice(1, -2).join(' ').split(/\s+/).filter(Boolean);
+    expect(words(narrow)).toEqual(words(wide));
+  });
+
   withTools('man')('at 80 columns no line is wider: exit codes and variables as tagged paragraphs, long examples wrapped', () => {
     requireTools('man');
     const r = rendered(['-l', PAGE], process.env, 80);

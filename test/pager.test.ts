@@ -1,8 +1,11 @@
 // Which pager runs: PETSTORE_PAGER, then PAGER, then less -FRX; empty or cat
 // turns it off; the command is split into words as sh would split it. The
 // pager itself is tested on a terminal in pty-pager.test.ts.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { pagerCommand, splitWords } from '../src/output/pager.js';
+import { pagerCommand, splitWords, terminalCanPage } from '../src/output/pager.js';
 
 describe('pagerCommand', () => {
   test.each([
@@ -33,5 +36,29 @@ describe('splitWords', () => {
     ['', []],
   ])('%j → %j', (text, words) => {
     expect(splitWords(text)).toEqual(words);
+  });
+});
+
+describe('terminalCanPage', () => {
+  test.each([
+    [{}, false],
+    [{ TERM: '' }, false],
+    [{ TERM: 'dumb' }, false],
+    [{ TERM: 'no-such-terminal-42' }, false],
+    [{ TERM: '../x/xterm' }, false],
+    [{ TERM: 'xterm-256color' }, true],
+  ])('%j → %s', (env, can) => {
+    expect(terminalCanPage(env)).toBe(can);
+  });
+
+  test('an entry in $TERMINFO or $TERMINFO_DIRS (by letter, or by the letter in hex as on macOS) counts', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'terminfo-'));
+    fs.mkdirSync(path.join(dir, 'm'));
+    fs.writeFileSync(path.join(dir, 'm', 'my-term'), '');
+    fs.mkdirSync(path.join(dir, '6f'));
+    fs.writeFileSync(path.join(dir, '6f', 'other-term'), '');
+    expect(terminalCanPage({ TERM: 'my-term', TERMINFO: dir })).toBe(true);
+    expect(terminalCanPage({ TERM: 'other-term', TERMINFO_DIRS: `:${dir}` })).toBe(true);
+    expect(terminalCanPage({ TERM: 'my-term' })).toBe(false);
   });
 });

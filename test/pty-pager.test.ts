@@ -168,6 +168,102 @@ describe('no pager', () => {
   });
 });
 
+describe('no pager where a terminal cannot run one', () => {
+  const GET = ['id:         1', 'name:       Pet1', 'categoryId: 1', 'status:     sold'];
+
+  // The pseudo-terminal sets TERM itself: the shell changes it.
+  test.each([
+    ['TERM=dumb', 'TERM=dumb exec $PETSTORE'],
+    ['TERM unset', 'exec env -u TERM $PETSTORE'],
+    ['TERM unknown to terminfo', 'TERM=no-such-terminal-42 exec $PETSTORE'],
+  ])('%s: the default pager (less) is not started, the output printed directly', async (_, shell) => {
+    const env = await serve();
+    const pager = fakePager('less');
+    const run = runInPty(['get', '1'], {
+      env: { ...env, PAGER_RECORD: pager.dir, PETSTORE_PAGER: undefined, PATH: `${pager.dir}:${process.env.PATH}` },
+      shell,
+    });
+    expect(await run.exited).toBe(0);
+    expect(await run.text()).toEqual(GET);
+    expect(pager.record('input')).toBeUndefined();
+  });
+
+  test('TERM=dumb with the real less: nothing waits for RETURN, also PETSTORE_PAGER is not started', async () => {
+    const env = await serve();
+    const shell = 'TERM=dumb exec $PETSTORE';
+    const real = runInPty(['get', '1'], { env: { ...env, PETSTORE_PAGER: undefined, PAGER: undefined }, shell });
+    expect(await real.exited).toBe(0);
+    expect(await real.text()).toEqual(GET);
+    const pager = fakePager();
+    const chosen = runInPty(['get', '1'], { env: { ...env, PETSTORE_PAGER: pager.file, PAGER_RECORD: pager.dir }, shell });
+    expect(await chosen.exited).toBe(0);
+    expect(await chosen.text()).toEqual(GET);
+    expect(pager.record('input')).toBeUndefined();
+  });
+
+  test('stdin not a terminal (a pipe, /dev/null): no pager', async () => {
+    const env = await serve();
+    const pager = fakePager();
+    for (const shell of ['$PETSTORE < /dev/null', 'echo x | $PETSTORE']) {
+      const run = runInPty(['list'], { env: { ...env, PETSTORE_PAGER: pager.file, PAGER_RECORD: pager.dir }, shell });
+      expect(await run.exited).toBe(0);
+      expect(await run.text()).toEqual(TABLE);
+    }
+    expect(pager.record('input')).toBeUndefined();
+  });
+});
+
+describe('a pager that fails loses no output', () => {
+  test.each([
+    ['false', 'false', 1],
+    ["sh -c 'exit 3'", 'sh', 3],
+  ])(
+    'PETSTORE_PAGER=%s exits non-zero without reading: a warning naming it, the output printed directly, exit 0',
+    async (value, name, status) => {
+      const env = await serve(3);
+      const run = runInPty(['list', '--limit', '2'], { env: { ...env, PETSTORE_PAGER: value }, cols: 120 });
+      expect(await run.exited).toBe(0);
+      // The warning of list was written while the pager ran, so it comes first.
+      expect(await run.text()).toEqual([
+        ...TABLE,
+        'warning: showing one page of 2 pets; the service has more: --all fetches every page',
+        `warning: the pager "${name}" exited with status ${status} before showing the output; printing directly`,
+      ]);
+    },
+  );
+
+  test('a pager that cannot start because it is not executable (EACCES): a warning naming it, the output printed directly', async () => {
+    const env = await serve();
+    const dir = tempDir();
+    const file = path.join(dir, 'pager');
+    fs.writeFileSync(file, '#!/bin/sh\ncat\n', { mode: 0o644 });
+    const run = runInPty(['list'], { env: { ...env, PETSTORE_PAGER: file }, cols: 120 });
+    expect(await run.exited).toBe(0);
+    expect(await run.text()).toEqual([...TABLE, `warning: cannot start the pager "${file}": EACCES; printing directly`]);
+  });
+
+  test('a pager that fails after reading output (it may have reached the terminal): a warning naming it, exit 1', async () => {
+    server = await startPetService({
+      key: 'k',
+      seed: Array.from({ length: 950 }, (_, i) => ({ name: `${i}`.padEnd(1000, 'x'), categoryId: 1 })),
+    });
+    const env = { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' };
+    const dir = tempDir();
+    const file = path.join(dir, 'pager');
+    // Reads 800 KB of the 950 KB (more than a pipe holds), shows the end of it, and fails.
+    fs.writeFileSync(file, `#!/bin/sh\nhead -c 800000 | tail -c 20; echo; echo '[pager failed]'; exit 3\n`, { mode: 0o755 });
+    const run = runInPty(['list', '--all', '--limit', '100', '--format', 'tsv'], { env: { ...env, PETSTORE_PAGER: file }, cols: 200 });
+    expect(await run.exited).toBe(1);
+    const lines = await run.text();
+    expect(lines.slice(-2)).toEqual([
+      '[pager failed]',
+      `warning: the pager "${file}" exited with status 3 before the end of the output; what it showed may be incomplete`,
+    ]);
+    // Nothing printed again: only what the pager showed.
+    expect(lines.join('\n')).not.toContain('949xxx');
+  });
+});
+
 const hasLess = (() => {
   try {
     execFileSync('less', ['--version'], { stdio: 'ignore' });

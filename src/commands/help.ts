@@ -46,6 +46,49 @@ export function findCommand(root: CommandUnknownOpts, words: readonly string[]):
   return command;
 }
 
+/** True when `arg` is a flag of `command` or its ancestors that takes its value from the next word (`--env staging`). */
+function takesNextWord(command: CommandUnknownOpts, arg: string): boolean {
+  if (!arg.startsWith('-') || arg.includes('=')) return false;
+  for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
+    const option = c.options.find((o) => o.long === arg || o.short === arg);
+    if (option) return option.required || option.optional;
+  }
+  return false;
+}
+
+/** The index of the first word of `argv` from `start` that is not a flag or a flag's value, if any. */
+function nextWordAt(command: CommandUnknownOpts, argv: readonly string[], start: number): number | undefined {
+  for (let i = start; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg === '--') return i + 1 < argv.length ? i + 1 : undefined;
+    if (takesNextWord(command, arg)) i += 1;
+    else if (!arg.startsWith('-') || arg === '-') return i;
+  }
+  return undefined;
+}
+
+/**
+ * The error for the first unknown command word of `argv` under `root`, at any
+ * level (`lisst`, `config st`, `auth logn`, `help lisst`), whatever flags
+ * follow it: commander would blame the first flag it cannot place on the group
+ * instead (`unknown option '--status'`). Undefined when every command word is known.
+ */
+export function unknownCommandIn(root: CommandUnknownOpts, argv: readonly string[]): UsageError | undefined {
+  let command = root;
+  let at = 0;
+  while (command.commands.length > 0) {
+    const index = nextWordAt(command, argv, at);
+    if (index === undefined) return undefined;
+    const word = argv[index]!;
+    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) return unknownCommand(command, word);
+    // `help` names a command of this group in the words after it.
+    if (next.name() !== 'help') command = next;
+    at = index + 1;
+  }
+  return undefined;
+}
+
 /**
  * Makes `group` (the program, or a command with subcommands) print its help
  * on stdout when run without a subcommand, and report an unknown subcommand

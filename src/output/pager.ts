@@ -2,10 +2,11 @@
  * The pager that data printed to a terminal goes through, as with gh and git:
  * PETSTORE_PAGER, else PAGER, else `less -FRX` (-F quits at once when the
  * output fits on one screen, -R passes colours, -X leaves the output on the
- * screen). Set to nothing or to `cat`, it turns paging off. The command is
- * split into words as a shell would (quotes, backslashes) and run without a
- * shell, so that a pager that cannot be started is known and the output is
- * printed directly instead. node:child_process is loaded only when a pager starts.
+ * screen). Set to nothing or to `cat`, it turns paging off; so does a terminal
+ * that cannot run one (TERM dumb, unset, or without a terminfo entry). The
+ * command is split into words as a shell would (quotes, backslashes) and run
+ * without a shell, so that a pager that cannot be started is known and the
+ * output is printed directly instead. node:child_process is loaded only when a pager starts.
  */
 import type { ChildProcess } from 'node:child_process';
 
@@ -24,6 +25,26 @@ let running = 0;
  */
 export function pagerRunning(): boolean {
   return running > 0;
+}
+
+/** Folders where curses looks up a terminal's description (terminfo(5)), besides $TERMINFO, ~/.terminfo and $TERMINFO_DIRS. */
+const TERMINFO_DIRS = ['/etc/terminfo', '/lib/terminfo', '/usr/share/terminfo', '/usr/lib/terminfo', '/usr/local/share/terminfo'];
+
+/**
+ * True when the terminal named by TERM can run a pager: TERM is set, is not
+ * `dumb`, and has a terminfo entry (`<dir>/<first letter>/<name>`, or the
+ * letter in hex as on macOS), without which less stops at "terminal is not
+ * fully functional".
+ */
+export function terminalCanPage(env: NodeJS.ProcessEnv): boolean {
+  const term = env.TERM;
+  if (!term || term === 'dumb' || term.includes('/')) return false;
+  const dirs = [env.TERMINFO, env.HOME && `${env.HOME}/.terminfo`];
+  for (const dir of (env.TERMINFO_DIRS ?? '').split(':')) dirs.push(dir || undefined);
+  dirs.push(...TERMINFO_DIRS);
+  const fs = process.getBuiltinModule('node:fs');
+  const letters = [term[0]!, term.charCodeAt(0).toString(16)];
+  return dirs.some((dir) => dir && letters.some((letter) => fs.existsSync(`${dir}/${letter}/${term}`)));
 }
 
 /** What `less -FRX` is when PAGER is less without options: the LESS variable gh and git set. */
@@ -73,29 +94,54 @@ export function splitWords(text: string): string[] {
   return words;
 }
 
-/** Where a pager's output goes when it cannot be started, and how that is reported. */
+/** Where a pager's output goes when it cannot be started or fails early, and how that is reported. */
 export interface PagerFallback {
   /** Writes data to standard output directly. */
   write(text: string): void;
-  /** Reports a chosen pager that could not be started. */
+  /** Reports a pager that could not be started or failed (a warning on stderr). */
   warn(message: string, code: string): void;
 }
 
 /**
+ * More than a pipe to a child process can hold (Linux: a socket's default
+ * send buffer, 208 KiB; macOS: 64 KiB): once this much has gone into it, the
+ * pager has read some of the output (in bytes).
+ */
+const PIPE_HOLDS_AT_MOST = 512 * 1024;
+
+/** How much of the output is kept to print directly should the pager fail before showing any (in UTF-16 code units). */
+const KEEP_LIMIT = 16 * 1024 * 1024;
+
+/**
  * One running pager: data written goes to its standard input; its own
- * standard output and error are the process's (the terminal). Data is also
- * kept until the pager has started, so that a pager that cannot be started
- * (ENOENT, EACCES) loses nothing: it is printed directly. When the pager ends
- * early (the user pressed q), the rest is dropped without an error.
+ * standard output and error are the process's (the terminal). When the user
+ * quits it (q) before the end, the rest is dropped quietly. A copy of the
+ * output is kept, so that a pager that fails loses nothing: one that cannot
+ * be started (ENOENT, EACCES), or that exits with a non-zero status before it
+ * has been seen to read any output, gets a warning naming it and the output
+ * is printed directly. One that exits non-zero after it has read output
+ * (its input was seen full, then taking more; or more went into it than a
+ * pipe holds), which may have reached the terminal, gets a warning and makes
+ * the command fail ({@link failedAfterOutput}). petstore cannot see what the
+ * pager showed: an output small enough to fit in the pipe counts as not shown.
  */
 export class Pager {
   private readonly child: ChildProcess;
-  /** Data written before the pager started; undefined once it runs. */
+  private readonly file: string;
+  /** The output so far, until it passes KEEP_LIMIT; undefined once it no longer can be printed again. */
   private kept: string[] | undefined = [];
-  /** Writes go straight to standard output (the pager could not be started). */
+  private keptLength = 0;
+  /** Writes go straight to standard output (the pager could not be started, or failed first). */
   private direct = false;
   /** The pager has ended or its input broke: writes are dropped. */
   private ended = false;
+  /** The pager's input was seen full (it had not read everything written). */
+  private blocked = false;
+  /** The pager has read some output: see {@link write}. */
+  private readSome = false;
+  /** Bytes the pipe has taken. */
+  private taken = 0;
+  private failed = false;
   private readonly finished: Promise<void>;
 
   constructor(
@@ -105,33 +151,59 @@ export class Pager {
   ) {
     const { spawn } = process.getBuiltinModule('node:child_process');
     const [file, ...args] = command.words as [string, ...string[]];
+    this.file = file;
     this.child = spawn(file, args, { stdio: ['pipe', 'inherit', 'inherit'], env: { ...PAGER_ENV, ...env } });
     running += 1;
-    this.child.once('spawn', () => (this.kept = undefined));
     // EPIPE once the pager has quit: a quiet end of the output, not an error.
     this.child.stdin!.on('error', () => (this.ended = true));
     this.finished = new Promise<void>((resolve) => {
       this.child.once('error', (error: NodeJS.ErrnoException) => {
-        const kept = this.kept;
         this.ended = true;
-        if (kept === undefined) return resolve();
-        this.direct = true;
-        this.kept = undefined;
-        if (command.chosen)
-          fallback.warn(`cannot start the pager "${file}": ${error.code ?? error.message}; printing directly`, 'pager_failed');
-        if (kept.length) fallback.write(kept.join(''));
+        // Only the default pager (less) may be missing quietly: the user did not ask for it.
+        this.printDirectly(
+          command.chosen ? `cannot start the pager "${file}": ${error.code ?? error.message}; printing directly` : undefined,
+        );
         resolve();
       });
-      this.child.once('close', () => {
+      this.child.once('close', (code) => {
         this.ended = true;
+        if (code !== null && code !== 0) this.onFailure(code);
+        else this.kept = undefined;
         resolve();
       });
     }).finally(() => (running -= 1));
   }
 
-  /** True while output goes to the pager (false once it could not be started). */
+  /** The pager exited with status `code`: print directly what it may not have shown, or record the failure. */
+  private onFailure(code: number): void {
+    if (this.direct) return;
+    if (!this.readSome && this.kept) {
+      this.printDirectly(`the pager "${this.file}" exited with status ${code} before showing the output; printing directly`);
+      return;
+    }
+    this.failed = true;
+    this.fallback.warn(
+      `the pager "${this.file}" exited with status ${code} before the end of the output; what it showed may be incomplete`,
+      'pager_failed',
+    );
+  }
+
+  private printDirectly(warning: string | undefined): void {
+    const kept = this.kept ?? [];
+    this.direct = true;
+    this.kept = undefined;
+    if (kept.length) this.fallback.write(kept.join(''));
+    if (warning) this.fallback.warn(warning, 'pager_failed');
+  }
+
+  /** True while output goes to the pager (false once it could not be started or failed first). */
   get active(): boolean {
     return !this.direct;
+  }
+
+  /** True when the pager failed after reading output that may have reached the terminal: the command must fail (exit 1). */
+  get failedAfterOutput(): boolean {
+    return this.failed;
   }
 
   /** Writes data to the pager; false when it asks the writer to wait for 'drain' (as a stream's write). */
@@ -140,9 +212,23 @@ export class Pager {
       this.fallback.write(text);
       return true;
     }
+    // Kept even once the input broke: the pager may yet exit with a failure, and this would be printed too.
+    if (this.kept) {
+      this.kept.push(text);
+      this.keptLength += text.length;
+      if (this.keptLength > KEEP_LIMIT) this.kept = undefined;
+    }
     if (this.ended) return true;
-    this.kept?.push(text);
-    return this.child.stdin!.write(text);
+    const stdin = this.child.stdin!;
+    const accepted = stdin.write(text, (error) => {
+      if (error) return;
+      this.taken += Buffer.byteLength(text);
+      // This text went into the pipe after it was full, or more went in than it holds: the pager read from it.
+      if (this.blocked || this.taken > PIPE_HOLDS_AT_MOST) this.readSome = true;
+    });
+    // Still waiting in petstore once the pipe has taken what it can: the pipe is full.
+    if (!this.blocked) setImmediate(() => (this.blocked ||= stdin.writableLength > 0));
+    return accepted;
   }
 
   /** Ends the pager's input and resolves once it has exited (the user has read the output and quit). */

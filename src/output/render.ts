@@ -19,6 +19,8 @@ export interface Column {
   header: string;
   /** The column that gives way (truncated with "…") when a table is wider than the terminal. */
   shrinks?: boolean;
+  /** The column's cells wrap (never cut) when a table is wider than the terminal; see table-fit.ts's wrapColumns. */
+  wraps?: boolean;
   /** The label of key/value lines (default: the key). */
   label?: string;
   /** Colours a cell's text on a terminal. */
@@ -89,14 +91,22 @@ async function keyValue(out: OutputTarget, items: readonly Item[], view: View): 
 async function table(out: OutputTarget, items: readonly Item[], view: View): Promise<string> {
   if (items.length === 0) return `${view.empty}\n`;
   const rows = items.map((item) => view.columns.map((c) => cellText(item[c.key])));
-  const headers = view.columns.map((c) => c.header);
-  const [{ fitColumns }, { drawTable }] = await Promise.all([import('./table-fit.js'), import('./table.js')]);
-  const fitted = fitColumns(
-    headers,
-    rows,
-    view.columns.map((c) => Boolean(c.shrinks)),
-    out.columns,
-  );
+  let headers = view.columns.map((c) => c.header);
+  const [{ fitColumns, wrapColumns }, { drawTable }] = await Promise.all([import('./table-fit.js'), import('./table.js')]);
+  let fitted: string[][];
+  if (view.columns.some((c) => c.wraps)) {
+    // Records never lose a value: wrapped in their cells, or key/value lines when even that cannot fit.
+    const wrapped = wrapColumns(headers, rows, out.columns);
+    if (!wrapped) return keyValue(out, items, view);
+    ({ headers, rows: fitted } = wrapped);
+  } else {
+    fitted = fitColumns(
+      headers,
+      rows,
+      view.columns.map((c) => Boolean(c.shrinks)),
+      out.columns,
+    );
+  }
   const chalk = await chalkFor(out);
   const paints = view.columns.map((c) => (c.colour ? (text: string) => c.colour!(chalk, text) : undefined));
   return drawTable(headers, fitted, (text) => chalk.bold(text), paints);

@@ -12,9 +12,10 @@ import { displayWidth } from './width.js';
 export type Paint = (text: string) => string;
 
 /**
- * The table of `headers` and `rows` (plain text, already cut to fit), with
- * `paintHeader` applied to headers and `paintCell[i]` to the cells of column i.
- * Ends with a newline.
+ * The table of `headers` and `rows` (plain text, already cut or wrapped to
+ * fit; a cell's lines joined by "\n"), with `paintHeader` applied to headers
+ * and `paintCell[i]` to the cells of column i. When a row takes several
+ * lines, a rule separates the rows. Ends with a newline.
  */
 export function drawTable(
   headers: readonly string[],
@@ -22,18 +23,35 @@ export function drawTable(
   paintHeader: Paint,
   paintCell: ReadonlyArray<Paint | undefined>,
 ): string {
-  const widths = headers.map((h) => displayWidth(h));
+  const multiline = headers.some((h) => h.includes('\n')) || rows.some((row) => row.some((text) => text.includes('\n')));
+  const widthOf = (text: string) => (multiline ? Math.max(...text.split('\n').map(displayWidth)) : displayWidth(text));
+  const widths = headers.map(widthOf);
   for (const row of rows) {
     for (let i = 0; i < row.length; i += 1) {
-      const w = displayWidth(row[i]!);
+      const w = widthOf(row[i]!);
       if (w > widths[i]!) widths[i] = w;
     }
   }
   const rule = (left: string, middle: string, right: string) => `${left}${widths.map((w) => '─'.repeat(w + 2)).join(middle)}${right}\n`;
   const line = (cells: readonly string[], paint: (i: number) => Paint | undefined) =>
-    `│ ${cells.map((text, i) => `${paint(i)?.(text) ?? text}${' '.repeat(widths[i]! - displayWidth(text))}`).join(' │ ')} │\n`;
-  const parts = [rule('┌', '┬', '┐'), line(headers, () => paintHeader), rule('├', '┼', '┤')];
-  for (const row of rows) parts.push(line(row, (i) => paintCell[i]));
+    `│ ${cells.map((text, i) => `${text && (paint(i)?.(text) ?? text)}${' '.repeat(widths[i]! - displayWidth(text))}`).join(' │ ')} │\n`;
+  const lines = (cells: readonly string[], paint: (i: number) => Paint | undefined) => {
+    if (!multiline) return line(cells, paint);
+    const split = cells.map((text) => text.split('\n'));
+    const height = Math.max(...split.map((l) => l.length));
+    let text = '';
+    for (let n = 0; n < height; n += 1)
+      text += line(
+        split.map((l) => l[n] ?? ''),
+        paint,
+      );
+    return text;
+  };
+  const parts = [rule('┌', '┬', '┐'), lines(headers, () => paintHeader), rule('├', '┼', '┤')];
+  rows.forEach((row, n) => {
+    if (multiline && n > 0) parts.push(rule('├', '┼', '┤'));
+    parts.push(lines(row, (i) => paintCell[i]));
+  });
   parts.push(rule('└', '┴', '┘'));
   return parts.join('');
 }

@@ -36,11 +36,11 @@ function words(key: string): string[] {
  * ("baseUrl" → "BASE URL"), key/value labels as words ("Base URL").
  */
 export function recordView(keys: readonly string[], empty = 'Nothing to show.'): View {
-  // Every column but the first (the record's name) may give way to fit the terminal.
-  const columns: Column[] = keys.map((key, index) => {
+  // No value is cut to fit the terminal: cells wrap (see output/table-fit.ts).
+  const columns: Column[] = keys.map((key) => {
     const parts = words(key);
     const label = parts.join(' ');
-    return { key, header: label.toUpperCase(), label: label.charAt(0).toUpperCase() + label.slice(1), shrinks: index > 0 };
+    return { key, header: label.toUpperCase(), label: label.charAt(0).toUpperCase() + label.slice(1), wraps: true };
   });
   return { columns, showOtherFields: false, empty };
 }

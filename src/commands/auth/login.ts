@@ -92,6 +92,21 @@ async function promptForKey(f: Factory, envName: string): Promise<string> {
 }
 
 /**
+ * Why no prompt can ask for the key, and what to do: standard input is not a
+ * terminal (piped, redirected), so the key is read from it only when asked
+ * with --with-token, as `gh auth login` does; or no terminal to write the prompt to.
+ */
+function notPrompted(stdinIsTTY: boolean): UsageError {
+  if (!stdinIsTTY) {
+    return new UsageError(
+      'standard input is not a terminal, so there is no prompt for the key',
+      'To read the key from standard input, add --with-token: petstore auth login --with-token',
+    );
+  }
+  return new UsageError('no terminal to prompt for the key on', 'Give it on standard input with --with-token.');
+}
+
+/**
  * Reads the key, checks it with one `GET /pets?limit=1` unless `skipVerify`,
  * and stores it with the base URL's origin. Nothing is stored when the
  * service rejects the key (exit 4) or cannot be asked (exit 1).
@@ -104,7 +119,7 @@ export async function runLogin(f: Factory, options: LoginOptions): Promise<void>
   let raw: string;
   if (options.withToken) raw = await readAll(f.io.raw.stdin);
   else if (f.io.raw.stdinIsTTY && f.io.raw.promptOutput) raw = await promptForKey(f, env.value);
-  else throw new UsageError('no terminal to prompt for the key on', 'Pipe it instead: petstore auth login --with-token < key.txt');
+  else throw notPrompted(f.io.raw.stdinIsTTY);
   const key = checkApiKey(raw);
   const origin = baseUrl.value.origin;
   if (!options.skipVerify) {

@@ -1,0 +1,35 @@
+// `echo KEY | petstore auth login` without --with-token, with the built bin:
+// the key is not read from the pipe; the message says to add --with-token
+// (as gh does), never to pipe it; exit 2, nothing sent, nothing stored.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
+import { spawnPetstore, tempConfigHome } from './helpers.js';
+
+let server: PetService | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+test('a piped key without --with-token: exit 2, add --with-token, nothing sent or stored', async () => {
+  server = await startPetService({ key: 'demo' });
+  const home = tempConfigHome();
+  const env = { PATH: process.env.PATH, XDG_CONFIG_HOME: home };
+  const r = await spawnPetstore(['auth', 'login', '--base-url', server.baseUrl], env, 'demo\n');
+  expect(r).toEqual({
+    code: 2,
+    stdout: '',
+    stderr:
+      'error: standard input is not a terminal, so there is no prompt for the key\n' +
+      'To read the key from standard input, add --with-token: petstore auth login --with-token\n',
+  });
+  expect(r.stderr).not.toMatch(/pipe/i);
+  expect(server.requests).toEqual([]);
+  expect(fs.existsSync(path.join(home, 'petstore', 'config.json'))).toBe(false);
+  // The same key with --with-token is read, checked and stored.
+  const ok = await spawnPetstore(['auth', 'login', '--base-url', server.baseUrl, '--with-token'], env, 'demo\n');
+  expect(ok.code).toBe(0);
+  expect(fs.existsSync(path.join(home, 'petstore', 'config.json'))).toBe(true);
+});

@@ -1,0 +1,71 @@
+// Any width, on a real terminal of 60 columns: help, the man-page-free
+// help of each command, tables of records (config list, auth status) and
+// messages wrap at word boundaries; the terminal never has to wrap a line
+// (which would split a word), and no value is cut.
+import { afterEach, expect, test } from 'vitest';
+import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
+import { tempConfigHome } from './helpers.js';
+import { runInPty } from './pty.js';
+
+let server: PetService | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const words = (lines: string[]) => lines.join(' ').split(/\s+/).filter(Boolean);
+
+test.each([[['--help']], [['add', '--help']], [['api', '--help']], [['config', '--help']], [['auth', 'login', '--help']]])(
+  '%j at 60 columns: no line wider than the terminal, the same words as at 200',
+  async (args) => {
+    const narrow = runInPty(args, { cols: 60, rows: 50 });
+    expect(await narrow.exited).toBe(0);
+    const wide = runInPty(args, { cols: 200, rows: 50 });
+    expect(await wide.exited).toBe(0);
+    const screen = await narrow.screen();
+    expect(screen.filter((line) => line.wrapped)).toEqual([]);
+    expect(words(screen.map((line) => line.text))).toEqual(words(await wide.text()));
+  },
+);
+
+test('config list at 60 columns: the base URL wraps inside its cell, whole', async () => {
+  const home = tempConfigHome();
+  const env = { XDG_CONFIG_HOME: home };
+  const set = runInPty(['config', 'set', 'base-url', 'https://petstore-staging.example.com/v1', '--env', 'staging'], { env });
+  expect(await set.exited).toBe(0);
+  const run = runInPty(['config', 'list'], { env, cols: 60 });
+  expect(await run.exited).toBe(0);
+  const screen = await run.screen();
+  expect(screen.filter((line) => line.wrapped)).toEqual([]);
+  expect(screen.map((line) => line.text)).toEqual([
+    '┌─────────────┬──────────────────────┬─────────┬─────────┐',
+    '│ ENVIRONMENT │ BASE URL             │ API KEY │ API KEY │',
+    '│             │                      │ STORED  │ ORIGIN  │',
+    '├─────────────┼──────────────────────┼─────────┼─────────┤',
+    '│ production  │ -                    │ false   │ -       │',
+    '├─────────────┼──────────────────────┼─────────┼─────────┤',
+    '│ staging     │ https://petstore-    │ false   │ -       │',
+    '│             │ staging.example.com/ │         │         │',
+    '│             │ v1/                  │         │         │',
+    '└─────────────┴──────────────────────┴─────────┴─────────┘',
+  ]);
+});
+
+test('auth status as a table at 60 columns: key/value lines, nothing cut', async () => {
+  server = await startPetService({ key: 'k' });
+  const env = { XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' };
+  const run = runInPty(['auth', 'status', '--format', 'table'], { env, cols: 60 });
+  expect(await run.exited).toBe(0);
+  const screen = await run.screen();
+  expect(screen.filter((line) => line.wrapped)).toEqual([]);
+  expect(screen.map((line) => line.text)).toEqual([
+    'Environment:        production',
+    'Environment source: default',
+    `Base URL:           ${server.baseUrl}/`,
+    'Base URL source:    PETSTORE_BASE_URL',
+    'API key:            set',
+    'API key source:     PETSTORE_API_KEY',
+    'API key origin:     any (PETSTORE_API_KEY)',
+    'Check:              valid',
+  ]);
+});

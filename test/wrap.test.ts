@@ -1,0 +1,63 @@
+// Wrapping at word boundaries: help text and messages (src/output/wrap.ts),
+// and cells of record tables (src/output/table-fit.ts). Nothing is dropped,
+// no word is split where a space or a URL's "/" or "." can break the line.
+import { describe, expect, test } from 'vitest';
+import { wrapCell, wrapColumns } from '../src/output/table-fit.js';
+import { columnsOf, wrapHelpText, wrapLine, wrapMessage } from '../src/output/wrap.js';
+
+describe('wrapLine and wrapMessage', () => {
+  test('breaks at spaces with a hanging indent; a word wider than the line stays whole', () => {
+    expect(wrapLine('aa bb cc dd', 5, '', '  ')).toEqual(['aa bb', '  cc', '  dd']);
+    expect(wrapLine('a https://example.com/very/long b', 10)).toEqual(['a', 'https://example.com/very/long', 'b']);
+    expect(wrapMessage('warning: one two three\nshort', 14)).toBe('warning: one\n  two three\nshort');
+  });
+
+  test('CJK and emoji count two columns', () => {
+    expect(columnsOf('名前🐶a')).toBe(7);
+    expect(wrapLine('名前 名前 名前', 9)).toEqual(['名前 名前', '名前']);
+  });
+
+  test('help: tables keep their column, or put the description below a wide term; paragraphs are joined and refilled', () => {
+    const text = [
+      'Exit codes:',
+      '  1    general failure: network, timeout,',
+      '       a 404 of a path',
+      '',
+      'A paragraph longer than the width,',
+      'and another line.',
+    ].join('\n');
+    expect(wrapHelpText(text, 32)).toBe(
+      [
+        'Exit codes:',
+        '  1    general failure: network,',
+        '       timeout, a 404 of a path',
+        '',
+        'A paragraph longer than the',
+        'width, and another line.',
+      ].join('\n'),
+    );
+    expect(wrapHelpText('  VERY_LONG_VARIABLE_NAME=1   what it does here', 40)).toBe(
+      '  VERY_LONG_VARIABLE_NAME=1\n      what it does here',
+    );
+    // What fits is left as written.
+    expect(wrapHelpText(text, 80)).toBe(text);
+  });
+});
+
+describe('record table cells', () => {
+  test('wrapCell: at spaces, a URL after "/" or ".", else between characters; nothing lost', () => {
+    expect(wrapCell('not checked', 8)).toEqual(['not', 'checked']);
+    expect(wrapCell('https://petstore-staging.example.com/v1/', 20)).toEqual(['https://petstore-', 'staging.example.com/', 'v1/']);
+    expect(wrapCell('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+    expect(wrapCell('名前名前名', 4)).toEqual(['名前', '名前', '名']);
+  });
+
+  test('wrapColumns: unchanged when it fits; undefined when even wrapped it cannot', () => {
+    const headers = ['NAME', 'BASE URL'];
+    const rows = [['x', 'https://example.com/v1/']];
+    expect(wrapColumns(headers, rows, 80)).toEqual({ headers, rows });
+    expect(wrapColumns(headers, rows, undefined)).toEqual({ headers, rows });
+    expect(wrapColumns(headers, rows, 24)).toEqual({ headers, rows: [['x', 'https://\nexample.com/\nv1/']] });
+    expect(wrapColumns(headers, rows, 12)).toBeUndefined();
+  });
+});
