@@ -56,10 +56,13 @@ describe('start-up path', () => {
     expect(specifiers).toContain('node:net');
   });
 
-  test('reading the stored config starts conf', () => {
+  test('reading the stored config does not start conf (it starts only to write)', () => {
     const { specifiers, status } = resolvedModules(['config', 'get', 'base-url'], storedConfigHome());
     expect(status).toBe(0);
-    expect(specifiers).toContain('node:crypto');
+    expect(specifiers).not.toContain('node:crypto');
+    const written = resolvedModules(['config', 'set', 'base-url', 'http://127.0.0.1:8/v1'], storedConfigHome());
+    expect(written.status).toBe(0);
+    expect(written.specifiers).toContain('node:crypto');
   });
 });
 
