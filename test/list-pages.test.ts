@@ -1,7 +1,7 @@
 // list --all (RFC 8288 Link rel="next") and the machine formats of list.
 import nock from 'nock';
 import { describe, expect, test } from 'vitest';
-import { startPetService } from '../sandbox/pet-service.mjs';
+import { type Step, startPetService } from '../sandbox/pet-service.mjs';
 import { BASE, run, serviceEnv } from './helpers.js';
 
 const pet = (id: number) => ({ id, name: `p${id}`, categoryId: 1, status: 'available' });
@@ -56,7 +56,7 @@ describe('list --all', () => {
     expect(r).toEqual({ code: 0, stdout: '[]\n', stderr: '', unmatched: [] });
   });
 
-  test.each([
+  test.each<[string, Step, string | RegExp]>([
     [
       'an error status',
       { status: 503, json: { code: 'busy', message: 'come back later', status: 503 } },
