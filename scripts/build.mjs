@@ -1,7 +1,7 @@
 // Bundles src/ with esbuild into dist/petstore.cjs, one CommonJS file whose
 // modules start only when a command needs them (undici, conf and zod are
 // esbuild lazy-init wrappers), src/launch.ts into dist/launch.cjs, which
-// loads that bundle with a complete V8 code cache (see src/launch.ts), and
+// runs that bundle with a complete V8 code cache (see src/launch.ts), and
 // src/standalone.ts into dist/standalone.cjs, the main script of the
 // standalone executable (scripts/build-standalone.mjs). Then writes what the
 // npm package ships beside them: the man page (scripts/man.mjs) and
@@ -93,12 +93,10 @@ const dynamicImports = Object.entries(main.metafile.inputs).flatMap(([file, inpu
 );
 if (dynamicImports.length > 0) throw new Error(`the bundle must not import() at run time:\n${dynamicImports.join('\n')}`);
 
-// Our own bundle, just built (by its absolute path): the code cache is keyed
-// per command, whose names come from its registry, and the man page from its tree.
+// Our own bundle, just built (by its absolute path): the man page gets its command tree from it.
 const bundle = require(dist('petstore.cjs'));
-const commands = bundle.commandNames();
 await (await import('./man.mjs')).writeManPage(await bundle.commandTree(), version);
-// The code cache is keyed by this hash: a rebuilt bundle never meets an old cache.
+// The code cache files are named by this hash: a rebuilt bundle never meets an old cache.
 const bundleHash = createHash('sha256')
   .update(readFileSync(dist('petstore.cjs')))
   .digest('hex')
@@ -106,7 +104,6 @@ const bundleHash = createHash('sha256')
 const launcherDefine = {
   PETSTORE_VERSION: JSON.stringify(version),
   PETSTORE_BUNDLE_HASH: JSON.stringify(bundleHash),
-  PETSTORE_COMMANDS: JSON.stringify(commands),
 };
 const launcher = await build({ ...shared, entryPoints: ['src/launch.ts'], outfile: dist('launch.cjs'), minify, define: launcherDefine });
 const standalone = await build({

@@ -5,16 +5,18 @@
  *
  * File shape: `{"environments": {"<name>": {"baseUrl", "apiKey", "apiKeyOrigin"}}}`.
  *
- * Every change is a read-modify-write under a lock (proper-lockfile), so that
- * concurrent invocations lose no update. A file or folder that another user
+ * Reading it loads neither conf nor its schema machinery (ajv, semver): the
+ * file is parsed as conf writes it (JSON, a byte order mark skipped) and
+ * checked by {@link ConfigFile}. conf loads only to write. Every change is a
+ * read-modify-write under a lock (proper-lockfile), so that concurrent
+ * invocations lose no update. A file or folder that another user
  * owns, that is a symbolic link, or whose folder others may write to, is
  * refused before anything is read or written through it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Conf from 'conf';
 import envPaths from 'env-paths';
-import lockfile from 'proper-lockfile';
+import * as z from 'zod/mini';
 import { UsageError } from './errors.js';
 
 /** Stored settings of one environment. */
@@ -25,6 +27,15 @@ export interface StoredEnvironment {
   apiKeyOrigin?: string;
 }
 
+/**
+ * What conf writes to config.json for this store: an object whose optional
+ * `environments` maps names to objects of strings (other top-level keys, such
+ * as conf's own bookkeeping, are left alone).
+ */
+export const ConfigFile = z.looseObject({
+  environments: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
+});
+
 const FIELDS: ReadonlyArray<keyof StoredEnvironment> = ['baseUrl', 'apiKey', 'apiKeyOrigin'];
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
@@ -33,16 +44,18 @@ const LOCK_RETRIES = { retries: 60, factor: 1.2, minTimeout: 10, maxTimeout: 250
 
 export class ConfigStore {
   private constructor(
-    private readonly conf: Conf<Record<string, unknown>>,
     /** Absolute path of the config file. */
     readonly path: string,
+    /** The folder that holds it. */
+    private readonly folder: string,
   ) {}
 
   /**
    * Opens the store in `dir` (or the per-platform default for "petstore" when
-   * undefined). Repairs a folder looser than 0700 or a file looser than 0600,
-   * calling `warn` when it does. Throws UsageError (exit 2) naming the path
-   * when it is unsafe (see the module comment) or unreadable.
+   * undefined) and reads it once. Repairs a folder looser than 0700 or a file
+   * looser than 0600, calling `warn` when it does. Throws UsageError (exit 2)
+   * naming the path when it is unsafe (see the module comment), unreadable or
+   * not shaped as {@link ConfigFile}.
    */
   static open(dir: string | undefined, warn: (message: string) => void): ConfigStore {
     const folder = path.resolve(dir ?? envPaths('petstore', { suffix: '' }).config);
@@ -56,33 +69,33 @@ export class ConfigStore {
     }
     checkOwned(folder, 'directory', warn);
     if (fs.lstatSync(file, { throwIfNoEntry: false })) checkOwned(file, 'file', warn);
-    let conf: Conf<Record<string, unknown>>;
-    try {
-      conf = new Conf({ projectName: 'petstore', projectSuffix: '', cwd: folder, configFileMode: FILE_MODE });
-    } catch (error) {
-      throw unreadable(file, error);
-    }
-    const store = new ConfigStore(conf, conf.path);
+    const store = new ConfigStore(file, folder);
     store.read();
     return store;
   }
 
+  /** The file as conf wrote it; {} when there is none. Throws UsageError naming the file. */
   private read(): Record<string, StoredEnvironment> {
-    let store: Record<string, unknown>;
+    let text: string;
     try {
-      store = this.conf.store;
+      text = fs.readFileSync(this.path, 'utf8');
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
       throw unreadable(this.path, error);
     }
-    const environments = store.environments ?? {};
-    if (typeof environments !== 'object' || environments === null || Array.isArray(environments)) {
-      throw unreadable(this.path, new Error('"environments" is not an object'));
+    let data: unknown;
+    try {
+      // conf skips a byte order mark, which a text editor may save.
+      data = JSON.parse(text.replace(/^\uFEFF/, ''));
+    } catch {
+      // Not the parser's message: it quotes the file around the fault, which may be the key.
+      throw unreadable(this.path, new Error('it is not valid JSON.'));
     }
-    for (const [name, value] of Object.entries(environments)) {
-      const ok = typeof value === 'object' && value !== null && Object.values(value).every((v) => typeof v === 'string');
-      if (!ok) throw unreadable(this.path, new Error(`environments.${name} is not an object of strings`));
+    const parsed = ConfigFile.safeParse(data);
+    if (!parsed.success) {
+      throw unreadable(this.path, misshapen(parsed.error.issues[0]?.path ?? []));
     }
-    return environments as Record<string, StoredEnvironment>;
+    return parsed.data.environments ?? {};
   }
 
   /** All stored environments by name. */
@@ -98,10 +111,12 @@ export class ConfigStore {
   /**
    * Changes fields of one environment in one locked read-modify-write: a
    * string sets a field, `undefined` removes it, an absent key leaves it.
-   * Creates the environment when it does not exist. Throws UsageError naming
-   * the file when it cannot be locked, read or written.
+   * Creates the environment when it does not exist. conf writes the file
+   * (atomically, 0600). Throws UsageError naming the file when it cannot be
+   * locked, read or written.
    */
   async update(env: string, changes: Partial<Record<keyof StoredEnvironment, string | undefined>>): Promise<void> {
+    const [{ default: Conf }, { default: lockfile }] = await Promise.all([import('conf'), import('proper-lockfile')]);
     let release: () => Promise<void>;
     try {
       release = await lockfile.lock(this.path, { realpath: false, retries: LOCK_RETRIES, stale: 10_000 });
@@ -118,7 +133,13 @@ export class ConfigStore {
         else next[field] = value;
       }
       try {
-        this.conf.store = { ...this.conf.store, environments: { ...environments, [env]: next } };
+        const conf = new Conf<Record<string, unknown>>({
+          projectName: 'petstore',
+          projectSuffix: '',
+          cwd: this.folder,
+          configFileMode: FILE_MODE,
+        });
+        conf.store = { ...conf.store, environments: { ...environments, [env]: next } };
       } catch (error) {
         throw unreadable(this.path, error);
       }
@@ -126,6 +147,13 @@ export class ConfigStore {
       await release().catch(() => undefined);
     }
   }
+}
+
+/** Names what is wrong at `at`, a path into the file that {@link ConfigFile} rejected. */
+function misshapen(at: readonly PropertyKey[]): Error {
+  if (at.length === 0) return new Error('it does not hold a JSON object');
+  if (at.length === 1) return new Error(`"${String(at[0])}" is not an object`);
+  return new Error(`${at.slice(0, 2).map(String).join('.')} is not an object of strings`);
 }
 
 /** Refuses a config folder inside a folder that other users may write to (they could replace it). */

@@ -1,73 +1,85 @@
 /**
- * Start-up of the bundled CLI (dist/petstore.cjs) with a complete V8 code cache.
+ * Start-up of the bundled CLI (dist/petstore.cjs) with a complete V8 code
+ * cache: the one launcher, used by bin/petstore.js (through dist/launch.cjs)
+ * and by the standalone executable (src/standalone.ts).
  *
  * Node's own compile cache (`module.enableCompileCache()`) stores a module's
  * code right after compiling it, before it runs, so every function that runs
- * is compiled again on each call: for `get --json` that was about a third of
- * the time petstore spends above bare Node. Here the bundle is compiled through
+ * is compiled again on each call; `npm run bench` measures that path against
+ * this one (docs/design.md, "Start-up"). Here the bundle is compiled through
  * `vm.Script`, and the cache is written after the command with
- * `createCachedData()`, so it holds every function that ran. Built by
- * scripts/build.mjs into dist/launch.cjs; bin/petstore.js calls `launch`.
+ * `createCachedData()`, so that it holds every function that ran.
+ *
+ * What a cache holds does not depend on which run filled it first: a run that
+ * compiled more of the bundle than the runs before it (a stored key after an
+ * environment key, a table after JSON) writes the cache again, and the new
+ * cache holds what the old one held and what this run compiled.
  */
 // Named imports: esbuild turns a default import of a built-in into a copy of all its exports.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { getHeapCodeStatistics } from 'node:v8';
 import { Script } from 'node:vm';
 import envPaths from 'env-paths';
 
 /** First 16 hex digits of the SHA-256 of dist/petstore.cjs, set by the build. */
 declare const PETSTORE_BUNDLE_HASH: string | undefined;
-/** The top-level command names of the registry (src/commands/registry.ts), set by the build. */
-declare const PETSTORE_COMMANDS: readonly string[] | undefined;
-
-/** Words that key the cache: a command runs different code, so each has its own. */
-const CACHE_KEYS = new Set([...(typeof PETSTORE_COMMANDS === 'undefined' ? [] : PETSTORE_COMMANDS), 'help']);
 
 /**
  * The cache key of a command line: `help` when it asks for help, else its
- * first non-option word when that names a command, else `other`. A key holds
- * what its first successful run compiled, so `get --help` must not fill `get`.
+ * first word that is not an option (`other` when there is none). A word that
+ * is no command gets no cache of its own: a cache is written under a word
+ * only after a run whose bundle names it a command (see {@link launch}).
  */
 export function cacheKey(argv: readonly string[]): string {
   if (argv.some((arg) => arg === '--help' || arg === '-h')) return 'help';
   const word = argv.find((arg) => !arg.startsWith('-'));
-  return word !== undefined && CACHE_KEYS.has(word) ? word : 'other';
+  return word !== undefined && /^[a-z][a-z-]{0,31}$/.test(word) ? word : 'other';
 }
 
 /**
- * The code cache file for this bundle, Node version, CPU architecture and
- * command line, in the user's cache folder (env-paths: $XDG_CACHE_HOME/petstore,
- * ~/.cache/petstore, ~/Library/Caches/petstore, %LOCALAPPDATA%\petstore\Cache).
- * Undefined when NODE_DISABLE_COMPILE_CACHE is set (Node's own switch) or the
- * bundle has no build hash.
+ * The code cache file of `key` for the bundle whose first 16 hex digits of
+ * SHA-256 are `bundleId`, this Node version and CPU architecture, in the
+ * user's cache folder (env-paths: $XDG_CACHE_HOME/petstore, ~/.cache/petstore,
+ * ~/Library/Caches/petstore, %LOCALAPPDATA%\petstore\Cache). Undefined when
+ * NODE_DISABLE_COMPILE_CACHE is set (Node's own switch).
  */
-export function codeCacheFile(argv: readonly string[], env: NodeJS.ProcessEnv, bundleHash: string | undefined): string | undefined {
-  if (env.NODE_DISABLE_COMPILE_CACHE || !bundleHash) return undefined;
-  const dir = envPaths('petstore', { suffix: '' }).cache;
-  return join(dir, `${cachePrefix(bundleHash)}${cacheKey(argv)}.v8cache`);
+export function codeCacheFile(key: string, env: NodeJS.ProcessEnv, bundleId: string): string | undefined {
+  if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+  return join(envPaths('petstore', { suffix: '' }).cache, `${cachePrefix(bundleId)}${key}.v8cache`);
 }
 
-/** Cache files of one build start with this; then the Node version, architecture and key. */
-const buildPrefix = (bundleHash: string) => `code-${bundleHash}-`;
-const cachePrefix = (bundleHash: string) => `${buildPrefix(bundleHash)}${process.version}-${process.arch}-`;
+/** Cache files of one bundle start with this; then the Node version, architecture and key. */
+const bundlePrefix = (bundleId: string) => `code-${bundleId}-`;
+const cachePrefix = (bundleId: string) => `${bundlePrefix(bundleId)}${process.version}-${process.arch}-`;
 
 /**
- * Writes the code cache of `script` to `file` (mode 0600, folder 0700, atomic
- * replace) and removes the caches of other builds from the folder. Never
- * throws: the cache only saves time.
+ * A cache file is a 4-byte header, the size in bytes (little-endian) of the
+ * bytecode that the bundle's compiling and running added to the heap in the
+ * run that wrote it, then V8's cached data. A run from the cache that adds
+ * more than that compiled functions the cache lacks.
  */
-export async function saveCodeCache(script: Script, file: string, bundleHash: string): Promise<void> {
+const HEADER = 4;
+
+/**
+ * Writes a cache file (mode 0600, folder 0700, atomic replace) and removes
+ * the caches of other bundles from the folder. Never throws: the cache only
+ * saves time.
+ */
+async function saveCodeCache(file: string, data: Buffer, bytecodeSize: number, bundleId: string): Promise<void> {
   try {
     const dir = dirname(file);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!isPrivateFolder(dir)) return;
-    // Loaded here, not at start-up: only the first run of a command writes.
+    const header = Buffer.alloc(HEADER);
+    header.writeUInt32LE(Math.min(bytecodeSize, 0xffffffff));
+    // Loaded here, not at start-up: only a run that writes needs it.
     const { writeFileSync } = await import('atomically');
-    writeFileSync(file, script.createCachedData(), { mode: 0o600 });
+    writeFileSync(file, Buffer.concat([header, data]), { mode: 0o600 });
     // Caches of other Node versions stay: a user may switch between two.
     for (const name of readdirSync(dir)) {
-      if (name.startsWith('code-') && name.endsWith('.v8cache') && !name.startsWith(buildPrefix(bundleHash)))
+      if (name.startsWith('code-') && name.endsWith('.v8cache') && !name.startsWith(bundlePrefix(bundleId)))
         rmSync(join(dir, name), { force: true });
     }
   } catch {
@@ -86,10 +98,13 @@ export function isPrivateFolder(dir: string): boolean {
   return stat.isDirectory() && stat.uid === process.getuid() && (stat.mode & 0o022) === 0;
 }
 
-function readCodeCache(file: string | undefined): Buffer | undefined {
+/** The cache at `file` and its writer's bytecode size; undefined when there is none or its folder is not private. */
+function readCodeCache(file: string | undefined): { data: Buffer; bytecodeSize: number } | undefined {
   if (!file) return undefined;
   try {
-    return isPrivateFolder(dirname(file)) ? readFileSync(file) : undefined;
+    if (!isPrivateFolder(dirname(file))) return undefined;
+    const bytes = readFileSync(file);
+    return bytes.length > HEADER ? { data: bytes.subarray(HEADER), bytecodeSize: bytes.readUInt32LE(0) } : undefined;
   } catch {
     return undefined;
   }
@@ -100,37 +115,68 @@ export function wantsStackTraces(argv: readonly string[], env: NodeJS.ProcessEnv
   return env.PETSTORE_DEBUG === '1' || argv.includes('--verbose');
 }
 
+/** What the bundle exports (src/entry.ts). */
+interface Bundle {
+  start(): Promise<void>;
+  commandNames(): string[];
+}
+
+/** The bundle to run: its CommonJS source, the file name it runs as, and the `require` it gets. */
+export interface BundleSource {
+  source: string;
+  filename: string;
+  require: NodeJS.Require;
+}
+
+/** The build's hash of the bundle, which names its cache files; undefined in a build without one (no cache). */
+const bundleHash = typeof PETSTORE_BUNDLE_HASH === 'string' ? PETSTORE_BUNDLE_HASH : undefined;
+
+const bytecode = () => getHeapCodeStatistics().bytecode_and_metadata_size;
+
 /**
- * Compiles and runs the CommonJS bundle at `bundlePath` (an absolute path) with
- * the code cache for `argv` (the arguments after the script), then awaits its
- * exported `start()`. A missing, stale or corrupt cache is replaced after a run
- * that leaves `process.exitCode` 0. Throws what reading or compiling the bundle throws.
+ * Compiles and runs the bundle with the code cache for `argv` (the arguments
+ * after the script), then awaits its exported `start()`. After a run that
+ * leaves `process.exitCode` 0, writes the cache when there was none, when V8
+ * rejected it, or when this run ends with more bytecode than the run that
+ * wrote it (it compiled functions the cache lacks; the new cache holds both). Throws what compiling the bundle throws.
  */
-export async function launch(bundlePath: string, argv: readonly string[]): Promise<void> {
-  // A stack trace was asked for: load the bundle through Node's own loader with
-  // source maps on, so that frames name src/ files. Only then is the map read.
-  if (wantsStackTraces(argv, process.env)) {
-    process.setSourceMapsEnabled(true);
-    await (createRequire(bundlePath)(bundlePath) as { start(): Promise<void> }).start();
-    return;
-  }
-  const bundleHash = typeof PETSTORE_BUNDLE_HASH === 'string' ? PETSTORE_BUNDLE_HASH : undefined;
-  const file = codeCacheFile(argv, process.env, bundleHash);
-  const cachedData = readCodeCache(file);
-  const source = readFileSync(bundlePath, 'utf8');
+export async function runBundle({ source, filename, require }: BundleSource, argv: readonly string[]): Promise<void> {
+  const bundleId = bundleHash ?? '';
+  const key = cacheKey(argv);
+  const file = bundleHash === undefined ? undefined : codeCacheFile(key, process.env, bundleId);
+  // A word that named no command when it was written has no cache; such runs share `other`'s.
+  const cached = readCodeCache(file) ?? (file && key !== 'help' ? readCodeCache(codeCacheFile('other', process.env, bundleId)) : undefined);
+  const bytecodeBefore = bytecode();
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: bundlePath,
-    cachedData,
-    // No importModuleDynamically: it starts the ES module loader (~14 ms), and
-    // the bundle has no import() left (scripts/build.mjs fails if it had).
+    filename,
+    cachedData: cached?.data,
+    // No importModuleDynamically: it starts the ES module loader, and the
+    // bundle has no import() left (scripts/build.mjs fails if it had).
   });
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  const bundle = { exports: {} as { start(): Promise<void> } };
-  wrapper.call(bundle.exports, bundle.exports, createRequire(bundlePath), bundle, bundlePath, dirname(bundlePath));
+  const bundle = { exports: {} as Bundle };
+  wrapper.call(bundle.exports, bundle.exports, require, bundle, filename, dirname(filename));
   await bundle.exports.start();
-  // Written after the command, so the cache holds every function it ran; only
-  // after a success, so a run that stopped early does not fill it half.
-  if (file && bundleHash && (!cachedData || script.cachedDataRejected) && (process.exitCode ?? 0) === 0) {
-    await saveCodeCache(script, file, bundleHash);
+  if (!file || (process.exitCode ?? 0) !== 0) return;
+  // Asked before the count, so that every run counts the same code.
+  const target = key === 'help' || bundle.exports.commandNames().includes(key) ? file : codeCacheFile('other', process.env, bundleId);
+  const bytecodeSize = bytecode() - bytecodeBefore;
+  if (cached !== undefined && !script.cachedDataRejected && bytecodeSize <= cached.bytecodeSize) return;
+  if (target) await saveCodeCache(target, script.createCachedData(), bytecodeSize, bundleId);
+}
+
+/**
+ * Runs the bundle at `bundlePath` (an absolute path) for `argv`: through
+ * {@link runBundle}, or, when a stack trace is asked for, through Node's own
+ * loader with source maps on, so that frames name src/ files (only then is
+ * the map read).
+ */
+export async function launch(bundlePath: string, argv: readonly string[]): Promise<void> {
+  const require = createRequire(bundlePath);
+  if (wantsStackTraces(argv, process.env)) {
+    process.setSourceMapsEnabled(true);
+    await (require(bundlePath) as Bundle).start();
+    return;
   }
+  await runBundle({ source: readFileSync(bundlePath, 'utf8'), filename: bundlePath, require }, argv);
 }

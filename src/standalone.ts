@@ -4,33 +4,20 @@
  * scripts/build-standalone.mjs into dist/petstore-<platform>-<arch>).
  *
  * It runs the same bundle as bin/petstore.js, dist/petstore.cjs, embedded as
- * the asset `petstore.cjs`, in the same way as src/launch.ts: compiled through
- * `vm.Script` with the complete V8 code cache of the command, read from and
- * written to the same cache folder. The bundle needs only Node's built-in
+ * the asset `petstore.cjs`, through the same launcher (runBundle of
+ * src/launch.ts), with the same code cache files. The bundle needs only Node's built-in
  * modules, which the executable's `require` provides. When a stack trace is
  * asked for, it runs through Node's own loader with source maps instead
  * (runWithSourceMaps), as launch.ts does.
  */
 import { createRequire, registerHooks } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { getAsset } from 'node:sea';
-import { Script } from 'node:vm';
-import { codeCacheFile, isPrivateFolder, saveCodeCache, wantsStackTraces } from './launch.js';
+import { runBundle, wantsStackTraces } from './launch.js';
 
-/** Set by the build: package.json's version, and the hash of dist/petstore.cjs. */
+/** Set by the build: package.json's version. */
 declare const PETSTORE_VERSION: string;
-declare const PETSTORE_BUNDLE_HASH: string;
-
-/** The cached code at `file`, or undefined when there is none or its folder is not private. */
-function cachedCode(file: string | undefined): Buffer | undefined {
-  try {
-    return file && isPrivateFolder(dirname(file)) ? readFileSync(file) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The bundle's map is linked by this comment, its last line (scripts/build.mjs). */
 const LINKED_MAP = /\n\/\/# sourceMappingURL=petstore\.cjs\.map\n?$/;
@@ -57,25 +44,11 @@ async function runWithSourceMaps(): Promise<void> {
   await (createRequire(filename)(filename) as { start(): Promise<void> }).start();
 }
 
-/**
- * Runs the embedded bundle for `argv` (the arguments after the executable) and
- * writes the command's code cache after a successful run without a usable one.
- */
+/** Runs the embedded bundle for `argv` (the arguments after the executable), with the code cache of src/launch.ts. */
 async function run(argv: readonly string[]): Promise<void> {
   if (wantsStackTraces(argv, process.env)) return runWithSourceMaps();
-  const file = codeCacheFile(argv, process.env, PETSTORE_BUNDLE_HASH);
-  const cachedData = cachedCode(file);
-  // The same wrapper as launch.ts, so that the two share one cache file per command.
-  const source = `(function (exports, require, module, __filename, __dirname) {${getAsset('petstore.cjs', 'utf8')}\n})`;
   const filename = join(dirname(process.execPath), 'petstore.cjs');
-  const script = new Script(source, { filename, cachedData });
-  const bundle = { exports: {} as { start(): Promise<void> } };
-  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  wrapper.call(bundle.exports, bundle.exports, createRequire(process.execPath), bundle, filename, dirname(filename));
-  await bundle.exports.start();
-  if (file && (!cachedData || script.cachedDataRejected) && (process.exitCode ?? 0) === 0) {
-    await saveCodeCache(script, file, PETSTORE_BUNDLE_HASH);
-  }
+  await runBundle({ source: getAsset('petstore.cjs', 'utf8'), filename, require: createRequire(process.execPath) }, argv);
 }
 
 const argv = process.argv.slice(2);

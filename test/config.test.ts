@@ -79,6 +79,35 @@ describe('petstore config', () => {
     );
   });
 
+  test.each([
+    ['[1]', 'it does not hold a JSON object'],
+    ['{"environments": []}', '"environments" is not an object'],
+    ['{"environments": {"staging": {"baseUrl": 1}}}', 'environments.staging is not an object of strings'],
+    ['{"environments": {"staging": "x"}}', 'environments.staging is not an object of strings'],
+  ])('a config file %s is refused by its shape, exit 2', async (text, why) => {
+    const home = tempConfigHome();
+    fs.mkdirSync(path.join(home, 'petstore'), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(configFile(home), text, { mode: 0o600 });
+    const r = await run(['config', 'list'], { configHome: home });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(`error: cannot use config file ${configFile(home)}: ${why}`);
+  });
+
+  test('a config file saved with a byte order mark and keys of its own is read, and kept by a write', async () => {
+    const home = tempConfigHome();
+    fs.mkdirSync(path.join(home, 'petstore'), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(configFile(home), '\uFEFF{"note": "mine", "environments": {"staging": {"baseUrl": "https://s.example/v1/"}}}', {
+      mode: 0o600,
+    });
+    expect((await run(['config', 'get', 'base-url', '--env', 'staging'], { configHome: home })).stdout).toBe('https://s.example/v1/\n');
+    await run(['config', 'set', 'base-url', 'https://p.example/v1'], { configHome: home });
+    expect(JSON.parse(fs.readFileSync(configFile(home), 'utf8'))).toEqual({
+      note: 'mine',
+      environments: { staging: { baseUrl: 'https://s.example/v1/' }, production: { baseUrl: 'https://p.example/v1/' } },
+    });
+    expect(fs.statSync(configFile(home)).mode & 0o777).toBe(0o600);
+  });
+
   test('a config file readable by others is repaired to 0600 with a warning', async () => {
     const home = tempConfigHome();
     await run(['config', 'set', 'base-url', BASE_URL], { configHome: home });

@@ -1,7 +1,7 @@
 // list --all (RFC 8288 Link rel="next") and the machine formats of list.
 import nock from 'nock';
 import { describe, expect, test } from 'vitest';
-import { startPetService } from '../sandbox/pet-service.mjs';
+import { type Step, startPetService } from '../sandbox/pet-service.mjs';
 import { BASE, run, serviceEnv } from './helpers.js';
 
 const pet = (id: number) => ({ id, name: `p${id}`, categoryId: 1, status: 'available' });
@@ -29,6 +29,51 @@ describe('list --all', () => {
     const r = await run(['list', '--all', '--limit', '2', '--json'], { env: serviceEnv() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).map((p: { id: number }) => p.id)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  test('--json streams one array across pages, the same bytes as one page would print, int64 ids exact', async () => {
+    const big = '{"id":9007199254740993,"name":"big","categoryId":1,"status":"available"}';
+    nock(BASE)
+      .get('/v1/pets')
+      .query({ limit: '2' })
+      .reply(200, `[${big},${JSON.stringify(pet(2))}]`, {
+        'content-type': 'application/json',
+        link: '</v1/pets?limit=2&cursor=b>; rel="next"',
+      })
+      .get('/v1/pets')
+      .query({ limit: '2', cursor: 'b' })
+      .reply(200, [], { link: '</v1/pets?limit=2&cursor=c>; rel="next"' })
+      .get('/v1/pets')
+      .query({ limit: '2', cursor: 'c' })
+      .reply(200, [pet(3)]);
+    const r = await run(['list', '--all', '--limit', '2', '--json'], { env: serviceEnv() });
+    expect(r).toEqual({ code: 0, stdout: `[${big},${JSON.stringify(pet(2))},${JSON.stringify(pet(3))}]\n`, stderr: '', unmatched: [] });
+  });
+
+  test('--json of no pets at all is []', async () => {
+    nock(BASE).get('/v1/pets').query({ limit: '2' }).reply(200, []);
+    const r = await run(['list', '--all', '--limit', '2', '--json'], { env: serviceEnv() });
+    expect(r).toEqual({ code: 0, stdout: '[]\n', stderr: '', unmatched: [] });
+  });
+
+  test.each<[string, Step, string | RegExp]>([
+    [
+      'an error status',
+      { status: 503, json: { code: 'busy', message: 'come back later', status: 503 } },
+      '{"code":"busy","message":"come back later","status":503}\n',
+    ],
+    ['a dropped connection', { destroy: true }, /^\{"code":"connection_closed","message":".+\n$/],
+  ])('a page failing midway (%s): the JSON written so far stays, cut there; exit 1 and a message', async (_, fault, message) => {
+    const link = { link: '</v1/pets?limit=2&cursor=b>; rel="next"' };
+    const server = await startPetService({ key: 'k', faults: [{ status: 200, headers: link, json: [pet(1), pet(2)] }, fault] });
+    const r = await run(['list', '--all', '--limit', '2', '--json', '--retries', '0'], {
+      env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' },
+    });
+    await server.close();
+    expect(server.requests.map((q) => q.url)).toEqual(['/v1/pets?limit=2', '/v1/pets?limit=2&cursor=b']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(`[${JSON.stringify(pet(1))},${JSON.stringify(pet(2))}`);
+    expect(r.stderr).toMatch(message);
   });
 
   test('--format ndjson prints one pet per line across pages', async () => {

@@ -56,10 +56,13 @@ describe('start-up path', () => {
     expect(specifiers).toContain('node:net');
   });
 
-  test('reading the stored config starts conf', () => {
+  test('reading the stored config does not start conf (it starts only to write)', () => {
     const { specifiers, status } = resolvedModules(['config', 'get', 'base-url'], storedConfigHome());
     expect(status).toBe(0);
-    expect(specifiers).toContain('node:crypto');
+    expect(specifiers).not.toContain('node:crypto');
+    const written = resolvedModules(['config', 'set', 'base-url', 'http://127.0.0.1:8/v1'], storedConfigHome());
+    expect(written.status).toBe(0);
+    expect(written.specifiers).toContain('node:crypto');
   });
 });
 
@@ -95,4 +98,56 @@ test('--verbose and PETSTORE_DEBUG=1 stack traces name the src/ files (source ma
     encoding: 'utf8',
   });
   expect(plain.stderr).toBe('error: cannot reach 127.0.0.1:9: ECONNREFUSED\n');
+});
+
+/**
+ * The lazy-loading rule, read from esbuild's account of the bundle
+ * (dist/metafile.json): the modules a path loads are the static imports
+ * reachable from where it starts; an import() is where loading waits for a
+ * command that needs it.
+ */
+describe('which modules a path may load', () => {
+  const [bundle] = JSON.parse(fs.readFileSync(fileURLToPath(new URL('../dist/metafile.json', import.meta.url)), 'utf8')) as Array<{
+    inputs: Record<string, { imports: Array<{ path: string; kind: string; external?: boolean }> }>;
+  }>;
+  const inputs = bundle!.inputs;
+  /** Source files and packages (by name) that starting from `roots` loads. */
+  function loads(roots: string[]): string[] {
+    const seen = new Set<string>();
+    const stack = [...roots];
+    while (stack.length > 0) {
+      const file = stack.pop()!;
+      if (seen.has(file) || !inputs[file]) continue;
+      seen.add(file);
+      for (const i of inputs[file].imports) if (i.kind !== 'dynamic-import' && !i.external) stack.push(i.path);
+    }
+    const names = [...seen].map((f) =>
+      f.startsWith('node_modules/')
+        ? f
+            .split('/')
+            .slice(1, f.split('/')[1]!.startsWith('@') ? 3 : 2)
+            .join('/')
+        : f,
+    );
+    return [...new Set(names)].sort();
+  }
+  const packages = (names: string[]) => names.filter((n) => !n.startsWith('src/'));
+
+  test('--help and flag errors (the bundle starting): commander and its help text only', () => {
+    expect(packages(loads(['src/entry.ts']))).toEqual(['@commander-js/extra-typings', 'ansi-regex', 'commander', 'strip-ansi']);
+  });
+
+  test('get: the client, the config read, zod and the JSON view; neither conf nor colour, display widths or jq', () => {
+    const get = loads([
+      'src/entry.ts',
+      'src/commands/pets/get.ts',
+      // Its import()s on the way to printing JSON, and the Factory's for the client and the stored key.
+      ...inputs['src/commands/pets/get.ts']!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path),
+      'src/api/client.ts',
+      'src/config.ts',
+    ]);
+    for (const name of ['conf', 'ajv', 'semver', 'atomically', 'proper-lockfile', 'chalk', 'string-width', 'jq-wasm', 'cli-table3'])
+      expect(get).not.toContain(name);
+    expect(get).toEqual(expect.arrayContaining(['undici', 'zod', 'env-paths']));
+  });
 });

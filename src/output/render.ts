@@ -145,8 +145,11 @@ export async function printOne(out: OutputTarget, item: Item, view: View, spec: 
 
 /**
  * Prints a list that arrives in parts (the pages of `list --all`): formats
- * that can stream (tsv, ndjson, kv; with jq, ndjson) print each part as it
- * comes; a table and a JSON document need the whole list, printed by {@link end}.
+ * that can stream (json, tsv, ndjson, kv; with jq, ndjson) print each part as
+ * it comes; a table and a JSON document for jq need the whole list, printed by
+ * {@link end}. JSON is the array written part by part, the same bytes as the
+ * whole list at once: when a part fails to arrive, what was written stays as
+ * it is, an array cut there (no closing bracket).
  */
 export class ListPrinter {
   private readonly gathered: Item[] = [];
@@ -159,7 +162,8 @@ export class ListPrinter {
   ) {}
 
   private get streams(): boolean {
-    return this.spec.format === 'tsv' || this.spec.format === 'ndjson' || this.spec.format === 'kv';
+    if (this.spec.jq !== undefined) return this.spec.format === 'ndjson';
+    return this.spec.format !== 'table';
   }
 
   /** Prints or keeps one part of the list. */
@@ -168,15 +172,21 @@ export class ListPrinter {
       for (const item of items) this.gathered.push(item);
       return;
     }
-    // Key/value blocks of successive parts are kept apart like those of one part.
-    if (this.spec.format === 'kv' && this.printed && items.length) this.out.write('\n');
-    await printList(this.out, items, this.view, this.spec);
+    if (this.spec.format === 'json') {
+      // stringifyJson of the part, its brackets swapped for the array's opening or a comma.
+      if (items.length) this.out.write(`${this.printed ? ',' : '['}${stringifyJson(items).slice(1, -1)}`);
+    } else {
+      // Key/value blocks of successive parts are kept apart like those of one part.
+      if (this.spec.format === 'kv' && this.printed && items.length) this.out.write('\n');
+      await printList(this.out, items, this.view, this.spec);
+    }
     this.printed ||= items.length > 0;
   }
 
-  /** Prints what was kept (nothing for a format that streams). */
+  /** Prints what was kept, or ends the JSON array. */
   async end(): Promise<void> {
     if (!this.streams) await printList(this.out, this.gathered, this.view, this.spec);
+    else if (this.spec.format === 'json') this.out.write(this.printed ? ']\n' : '[]\n');
   }
 }
 

@@ -50,7 +50,7 @@ export async function listOptions(flags: ListFlags, json: boolean, stdoutIsTTY: 
 
 /**
  * Fetches the pets and prints them, page by page where the format can
- * stream (see ListPrinter). A
+ * stream (see ListPrinter; JSON too, as one array written page by page). A
  * last page as long as `--limit` may mean more pets: that gets a warning on
  * stderr, so that a listing is never cut short silently. At a terminal the
  * pets go through the pager.

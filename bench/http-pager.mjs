@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// The peer of `petstore list --all --json` in bench/list-all.mjs: a plain
+// node:http client that fetches GET /pets?limit=100 and follows Link
+// rel="next" to the last page, writing the pages to stdout as one JSON array
+// as they come (each page's text as sent: no checks, no exact ids).
+//
+//   node bench/http-pager.mjs <base-url> <key>
+import http from 'node:http';
+
+const [baseUrl, key] = process.argv.slice(2);
+const agent = new http.Agent({ keepAlive: true });
+const headers = { authorization: `Bearer ${key}`, accept: 'application/json' };
+
+function get(url) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent, headers }, (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve({ text: Buffer.concat(chunks).toString('utf8'), link: res.headers.link })
+            : reject(new Error(`HTTP ${res.statusCode}`)),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+let url = new URL(`${baseUrl}/pets?limit=100`);
+let first = true;
+for (;;) {
+  const { text, link } = await get(url);
+  const items = text.trim().slice(1, -1);
+  if (items) process.stdout.write(`${first ? '[' : ','}${items}`);
+  first &&= !items;
+  const next = /<([^>]*)>;\s*rel="next"/.exec(link ?? '');
+  if (!next) break;
+  url = new URL(next[1], url);
+}
+process.stdout.write(first ? '[]\n' : ']\n');
+agent.destroy();
