@@ -10,6 +10,7 @@
 import { stringifyJson } from './api/json.js';
 import { Pager, pagerCommand, terminalCanPage } from './output/pager.js';
 import { Spinner } from './output/spinner.js';
+import { wrapMessage } from './output/wrap.js';
 import { sanitizeText } from './text.js';
 
 /** A stream petstore writes to; `once('drain')` where it can push back. */
@@ -156,7 +157,8 @@ export class IOStreams {
 
   /** A warning: `warning: <message>`, or `{"warning": message, "code": code}` with --json. */
   warn(message: string, code: string): void {
-    this.writeErr(this.style.json ? `${stringifyJson({ warning: message, code })}\n` : `warning: ${sanitizeText(message)}\n`);
+    if (this.style.json) this.writeErr(`${stringifyJson({ warning: message, code })}\n`);
+    else this.writeMessage(`warning: ${sanitizeText(message)}\n`);
   }
 
   /**
@@ -164,7 +166,14 @@ export class IOStreams {
    * --json `{"info": message, "code": code, ...fields}`.
    */
   info(message: string, code: string, fields: Record<string, unknown> = {}): void {
-    this.writeErr(this.style.json ? `${stringifyJson({ info: message, code, ...fields })}\n` : `${sanitizeText(message)}\n`);
+    if (this.style.json) this.writeErr(`${stringifyJson({ info: message, code, ...fields })}\n`);
+    else this.writeMessage(`${sanitizeText(message)}\n`);
+  }
+
+  /** Writes message lines (not JSON) to stderr, wrapped at word boundaries at its width when it is a terminal. */
+  writeMessage(text: string): void {
+    const columns = this.errColumns;
+    this.writeErr(columns === undefined ? text : wrapMessage(text, columns));
   }
 
   /** A `--verbose` line; nothing without --verbose. */

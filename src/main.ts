@@ -82,7 +82,8 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
       getErrHelpWidth: () => io.errColumns ?? 80,
       outputError: (text) => {
         const message = text.replace(/^error: /, '').trim();
-        io.writeError(json ? `${stringifyJson({ code: 'invalid_usage', message, status: null })}\n` : sanitizeText(text));
+        if (json) io.writeError(`${stringifyJson({ code: 'invalid_usage', message, status: null })}\n`);
+        else io.writeMessage(sanitizeText(text));
       },
     });
     if (!json) command.showHelpAfterError(`(run "${commandPath(command)} --help" for usage)`);
@@ -117,12 +118,13 @@ function reportError(error: unknown, io: IOStreams, json: boolean, verbose: bool
   }
   if (signal.aborted && signal.reason instanceof InterruptedError) error = signal.reason;
   const write = (line: string) => io.writeError(`${line}\n`);
+  const say = (line: string) => io.writeMessage(`${line}\n`);
   if (error instanceof CliError) {
     if (!(error instanceof InterruptedError)) {
       if (json) write(stringifyJson(error.report()));
       else {
-        write(`error: ${sanitizeText(error.message)}`);
-        if (error.hint) for (const line of error.hint.split('\n')) write(sanitizeText(line));
+        say(`error: ${sanitizeText(error.message)}`);
+        if (error.hint) for (const line of error.hint.split('\n')) say(sanitizeText(line));
       }
     }
     // Ctrl-C is the user's choice, not a failure: no trace even with --verbose.
@@ -132,9 +134,9 @@ function reportError(error: unknown, io: IOStreams, json: boolean, verbose: bool
   // A bug, not an expected failure: say so, with the stack only on request.
   const message = error instanceof Error ? error.message : String(error);
   if (json) write(stringifyJson({ code: 'internal_error', message, status: null } satisfies ErrorReport));
-  else write(`error: unexpected failure: ${sanitizeText(message)}`);
+  else say(`error: unexpected failure: ${sanitizeText(message)}`);
   if (verbose) writeStack(io, error, json);
-  else if (!json) write('Run again with --verbose or PETSTORE_DEBUG=1 for details.');
+  else if (!json) say('Run again with --verbose or PETSTORE_DEBUG=1 for details.');
   return ExitCode.failure;
 }
 

@@ -198,7 +198,7 @@ describe('config list on a narrow terminal never cuts a value', () => {
     );
   });
 
-  test('too narrow for the table even wrapped: key/value lines; wide enough: one line a row; piped: whole values', async () => {
+  test('too narrow for the table even wrapped: key/value lines, values wrapped under themselves; wide enough: one line a row; piped: whole values', async () => {
     const home = await configured();
     const narrow = await run(['config', 'list', '--no-color'], { configHome: home, stdoutIsTTY: true, columns: 40 });
     expect(narrow.stdout).toBe(
@@ -209,12 +209,14 @@ describe('config list on a narrow terminal never cuts a value', () => {
         'API key origin: -',
         '',
         'Environment:    staging',
-        'Base URL:       https://petstore-staging.example.com/v1/',
+        'Base URL:       https://petstore-',
+        '                staging.example.com/v1/',
         'API key stored: false',
         'API key origin: -',
         '',
         'Environment:    local',
-        'Base URL:       http://127.0.0.1:4010/v1/',
+        'Base URL:       http://127.0.0.1:4010/',
+        '                v1/',
         'API key stored: false',
         'API key origin: -',
         '',

@@ -69,3 +69,18 @@ test('auth status as a table at 60 columns: key/value lines, nothing cut', async
     'Check:              valid',
   ]);
 });
+
+test('a message at 60 columns wraps at a space, its next line indented; typos followed by flags are named', async () => {
+  const run = runInPty(['config', 'st', 'base-url', 'x'], { cols: 60 });
+  expect(await run.exited).toBe(2);
+  const screen = await run.screen();
+  expect(screen.filter((line) => line.wrapped)).toEqual([]);
+  expect(screen.map((line) => line.text)).toEqual([
+    'error: unknown command "st" for "petstore config"; did you',
+    '  mean "set"?',
+    'Run "petstore config --help" for the commands.',
+  ]);
+  const flag = runInPty(['list', '--status', 'availble'], { cols: 60 });
+  expect(await flag.exited).toBe(2);
+  expect(await flag.text()).toEqual(['error: invalid value for --status: "availble": allowed', '  values: available, pending, sold']);
+});

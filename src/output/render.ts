@@ -77,11 +77,17 @@ async function keyValue(out: OutputTarget, items: readonly Item[], view: View): 
       blocks.push(entries.map(([key, value]) => `${key}\t${value}\n`).join(''));
       continue;
     }
-    const { displayWidth } = await import('./width.js');
+    const [{ displayWidth }, { wrapCell }] = await Promise.all([import('./width.js'), import('./table-fit.js')]);
     const width = Math.max(...entries.map(([key]) => displayWidth(key))) + 1;
+    // A value wider than the terminal wraps under itself (at spaces, a URL after "/" or "."), never cut.
+    const room = out.columns === undefined ? Number.POSITIVE_INFINITY : Math.max(out.columns - width - 1, 8);
+    const indent = ' '.repeat(width + 1);
     blocks.push(
       entries
-        .map(([key, value, column]) => `${chalk.dim(`${key}:`.padEnd(width))} ${column?.colour ? column.colour(chalk, value) : value}\n`)
+        .map(([key, value, column]) => {
+          const lines = wrapCell(value, room).map((line) => (column?.colour ? column.colour(chalk, line) : line));
+          return `${chalk.dim(`${key}:`.padEnd(width))} ${lines.join(`\n${indent}`)}\n`;
+        })
         .join(''),
     );
   }
