@@ -35,7 +35,7 @@ declare const PETSTORE_BUNDLE_HASH: string | undefined;
 export function cacheKey(argv: readonly string[]): string {
   if (argv.some((arg) => arg === '--help' || arg === '-h')) return 'help';
   const word = argv.find((arg) => !arg.startsWith('-'));
-  return word !== undefined && /^[a-z][a-z-]{0,31}$/.test(word) ? word : 'other';
+  return word !== undefined && /^[a-z_][a-z_-]{0,31}$/.test(word) ? word : 'other';
 }
 
 /**
