@@ -2,7 +2,8 @@
 // Per-call cost of petstore against its peer, each as a ratio of medians over
 // alternating pairs (default 31; BENCH_PAIRS): `--version`, `--help` and
 // `get 1 --json` (key from PETSTORE_API_KEY, and key stored by `auth login`)
-// against bare `node -e 0` on the same Node binary; Node's public loader with
+// against bare `node -e 0` on the same Node binary, and the stored key against
+// the environment key; Node's public loader with
 // its compile cache (bench/public-loader.cjs) against the bin's launcher
 // (src/launch.ts) for `get 1 --json`; and peak RSS of `get` against bare node.
 // The sandbox runs as its own process; every run's exit code is checked; each
@@ -83,6 +84,13 @@ const cases = [
   { name: 'petstore --help', tool: { args: [BIN, '--help'], env: base }, peer: bare, target: 1.6 },
   { name: 'get 1 --json, env key', tool: { args: [BIN, ...GET], env: envKey }, peer: bare, target: 2.5 },
   { name: 'get 1 --json, stored key', tool: { args: [BIN, ...GET], env: base }, peer: bare, target: 2.5 },
+  // Issue 23: a stored key costs nothing extra.
+  {
+    name: 'stored key / env key',
+    tool: { args: [BIN, ...GET], env: base },
+    peer: { args: [BIN, ...GET], env: envKey, name: 'env key' },
+    note: '(for information: ~1.00x)',
+  },
   // Issue 21: the launcher stays only while Node's public path is more than 10% slower.
   {
     name: 'public loader / launcher',

@@ -43,6 +43,9 @@ const DIR_MODE = 0o700;
 const LOCK_RETRIES = { retries: 60, factor: 1.2, minTimeout: 10, maxTimeout: 250 };
 
 export class ConfigStore {
+  /** The environments as read when opened, or as this store last wrote them. */
+  private stored: Record<string, StoredEnvironment> = {};
+
   private constructor(
     /** Absolute path of the config file. */
     readonly path: string,
@@ -70,7 +73,7 @@ export class ConfigStore {
     checkOwned(folder, 'directory', warn);
     if (fs.lstatSync(file, { throwIfNoEntry: false })) checkOwned(file, 'file', warn);
     const store = new ConfigStore(file, folder);
-    store.read();
+    store.stored = store.read();
     return store;
   }
 
@@ -100,19 +103,19 @@ export class ConfigStore {
 
   /** All stored environments by name. */
   environments(): Record<string, StoredEnvironment> {
-    return this.read();
+    return this.stored;
   }
 
   /** The stored settings of one environment ({} when none). */
   environment(name: string): StoredEnvironment {
-    return this.read()[name] ?? {};
+    return this.stored[name] ?? {};
   }
 
   /**
    * Changes fields of one environment in one locked read-modify-write: a
    * string sets a field, `undefined` removes it, an absent key leaves it.
-   * Creates the environment when it does not exist. conf writes the file
-   * (atomically, 0600). Throws UsageError naming the file when it cannot be
+   * Creates the environment when it does not exist, reading the file afresh
+   * under the lock; conf writes it (atomically, 0600). Throws UsageError naming the file when it cannot be
    * locked, read or written.
    */
   async update(env: string, changes: Partial<Record<keyof StoredEnvironment, string | undefined>>): Promise<void> {
@@ -139,7 +142,9 @@ export class ConfigStore {
           cwd: this.folder,
           configFileMode: FILE_MODE,
         });
-        conf.store = { ...conf.store, environments: { ...environments, [env]: next } };
+        const written = { ...environments, [env]: next };
+        conf.store = { ...conf.store, environments: written };
+        this.stored = written;
       } catch (error) {
         throw unreadable(this.path, error);
       }

@@ -10,16 +10,15 @@
  * `vm.Script`, and the cache is written after the command with
  * `createCachedData()`, so that it holds every function that ran.
  *
- * What a cache holds does not depend on which run filled it first: a run that
- * compiled more of the bundle than the runs before it (a stored key after an
- * environment key, a table after JSON) writes the cache again, and the new
- * cache holds what the old one held and what this run compiled.
+ * What a cache holds does not depend on which run filled it first: a run of
+ * a kind not yet checked against it (see runKind) measures what it compiled,
+ * and when that is more than the cache's writer did (a stored key after an
+ * environment key, a table after JSON), writes the cache again, holding both.
  */
 // Named imports: esbuild turns a default import of a built-in into a copy of all its exports.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { getHeapCodeStatistics } from 'node:v8';
 import { Script } from 'node:vm';
 import envPaths from 'env-paths';
 
@@ -35,7 +34,7 @@ declare const PETSTORE_BUNDLE_HASH: string | undefined;
 export function cacheKey(argv: readonly string[]): string {
   if (argv.some((arg) => arg === '--help' || arg === '-h')) return 'help';
   const word = argv.find((arg) => !arg.startsWith('-'));
-  return word !== undefined && /^[a-z][a-z-]{0,31}$/.test(word) ? word : 'other';
+  return word !== undefined && /^[a-z_][a-z_-]{0,31}$/.test(word) ? word : 'other';
 }
 
 /**
@@ -55,28 +54,68 @@ const bundlePrefix = (bundleId: string) => `code-${bundleId}-`;
 const cachePrefix = (bundleId: string) => `${bundlePrefix(bundleId)}${process.version}-${process.arch}-`;
 
 /**
- * A cache file is a 4-byte header, the size in bytes (little-endian) of the
- * bytecode that the bundle's compiling and running added to the heap in the
- * run that wrote it, then V8's cached data. A run from the cache that adds
- * more than that compiled functions the cache lacks.
+ * A cache file is a header, then V8's cached data. The header (little-endian)
+ * holds the size in bytes of the bytecode that compiling and running the
+ * bundle added to the heap in the run that wrote the data, then how many runs
+ * of another kind (see {@link runKind}) have been checked against it, and
+ * their kinds. A run of a kind not yet checked measures the same: when it adds
+ * more, it compiled functions the cache lacks, and the cache is written again
+ * with both.
  */
-const HEADER = 4;
+interface CacheFile {
+  data: Buffer;
+  bytecodeSize: number;
+  kinds: number[];
+}
+
+/** Most run kinds a header keeps (the oldest go first). */
+const MAX_KINDS = 64;
+
+function encodeHeader(bytecodeSize: number, kinds: readonly number[]): Buffer {
+  const header = Buffer.alloc(6 + 4 * kinds.length);
+  header.writeUInt32LE(Math.min(bytecodeSize, 0xffffffff), 0);
+  header.writeUInt16LE(kinds.length, 4);
+  for (const [i, kind] of kinds.entries()) header.writeUInt32LE(kind, 6 + 4 * i);
+  return header;
+}
+
+function decodeCache(bytes: Buffer): CacheFile | undefined {
+  if (bytes.length < 6) return undefined;
+  const count = bytes.readUInt16LE(4);
+  const start = 6 + 4 * count;
+  if (bytes.length <= start) return undefined;
+  const kinds = Array.from({ length: count }, (_, i) => bytes.readUInt32LE(6 + 4 * i));
+  return { data: bytes.subarray(start), bytecodeSize: bytes.readUInt32LE(0), kinds };
+}
+
+/**
+ * The kind of a run, as a 32-bit FNV-1a hash: the options of `argv` (names
+ * only), which of petstore's settings variables are set, and whether stdout
+ * is a terminal. Runs of one kind take the same path through the bundle, so
+ * that only a run of a new kind needs to measure what it compiled.
+ */
+export function runKind(argv: readonly string[], env: NodeJS.ProcessEnv, stdoutIsTTY: boolean): number {
+  const options = [...new Set(argv.filter((arg) => arg.startsWith('-')).map((arg) => arg.split('=')[0]))].sort();
+  const variables = ['PETSTORE_API_KEY', 'PETSTORE_BASE_URL', 'PETSTORE_ENV', 'NO_COLOR', 'FORCE_COLOR'].filter((name) => env[name]);
+  const text = [...options, '|', ...variables, '|', stdoutIsTTY ? 'tty' : 'pipe'].join(' ');
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
+}
 
 /**
  * Writes a cache file (mode 0600, folder 0700, atomic replace) and removes
  * the caches of other bundles from the folder. Never throws: the cache only
  * saves time.
  */
-async function saveCodeCache(file: string, data: Buffer, bytecodeSize: number, bundleId: string): Promise<void> {
+async function saveCodeCache(file: string, cache: CacheFile, bundleId: string): Promise<void> {
   try {
     const dir = dirname(file);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!isPrivateFolder(dir)) return;
-    const header = Buffer.alloc(HEADER);
-    header.writeUInt32LE(Math.min(bytecodeSize, 0xffffffff));
     // Loaded here, not at start-up: only a run that writes needs it.
     const { writeFileSync } = await import('atomically');
-    writeFileSync(file, Buffer.concat([header, data]), { mode: 0o600 });
+    writeFileSync(file, Buffer.concat([encodeHeader(cache.bytecodeSize, cache.kinds), cache.data]), { mode: 0o600 });
     // Caches of other Node versions stay: a user may switch between two.
     for (const name of readdirSync(dir)) {
       if (name.startsWith('code-') && name.endsWith('.v8cache') && !name.startsWith(bundlePrefix(bundleId)))
@@ -98,13 +137,11 @@ export function isPrivateFolder(dir: string): boolean {
   return stat.isDirectory() && stat.uid === process.getuid() && (stat.mode & 0o022) === 0;
 }
 
-/** The cache at `file` and its writer's bytecode size; undefined when there is none or its folder is not private. */
-function readCodeCache(file: string | undefined): { data: Buffer; bytecodeSize: number } | undefined {
+/** The cache at `file`; undefined when there is none, it is damaged, or its folder is not private. */
+function readCodeCache(file: string | undefined): CacheFile | undefined {
   if (!file) return undefined;
   try {
-    if (!isPrivateFolder(dirname(file))) return undefined;
-    const bytes = readFileSync(file);
-    return bytes.length > HEADER ? { data: bytes.subarray(HEADER), bytecodeSize: bytes.readUInt32LE(0) } : undefined;
+    return isPrivateFolder(dirname(file)) ? decodeCache(readFileSync(file)) : undefined;
   } catch {
     return undefined;
   }
@@ -131,14 +168,17 @@ export interface BundleSource {
 /** The build's hash of the bundle, which names its cache files; undefined in a build without one (no cache). */
 const bundleHash = typeof PETSTORE_BUNDLE_HASH === 'string' ? PETSTORE_BUNDLE_HASH : undefined;
 
-const bytecode = () => getHeapCodeStatistics().bytecode_and_metadata_size;
+/** Bytes of bytecode in the heap; node:v8 loads only in a run that measures. */
+const bytecode = () => process.getBuiltinModule('node:v8').getHeapCodeStatistics().bytecode_and_metadata_size;
 
 /**
  * Compiles and runs the bundle with the code cache for `argv` (the arguments
  * after the script), then awaits its exported `start()`. After a run that
- * leaves `process.exitCode` 0, writes the cache when there was none, when V8
- * rejected it, or when this run ends with more bytecode than the run that
- * wrote it (it compiled functions the cache lacks; the new cache holds both). Throws what compiling the bundle throws.
+ * leaves `process.exitCode` 0, writes the cache when there was none or V8
+ * rejected it; a run of a kind the cache was not yet checked against
+ * ({@link runKind}) measures the bytecode it adds, and writes the cache again
+ * when that is more than its writer's (it compiled functions the cache lacks;
+ * the new cache holds both). Throws what compiling the bundle throws.
  */
 export async function runBundle({ source, filename, require }: BundleSource, argv: readonly string[]): Promise<void> {
   const bundleId = bundleHash ?? '';
@@ -146,7 +186,9 @@ export async function runBundle({ source, filename, require }: BundleSource, arg
   const file = bundleHash === undefined ? undefined : codeCacheFile(key, process.env, bundleId);
   // A word that named no command when it was written has no cache; such runs share `other`'s.
   const cached = readCodeCache(file) ?? (file && key !== 'help' ? readCodeCache(codeCacheFile('other', process.env, bundleId)) : undefined);
-  const bytecodeBefore = bytecode();
+  const kind = runKind(argv, process.env, Boolean(process.stdout.isTTY));
+  const measures = file !== undefined && !cached?.kinds.includes(kind);
+  const before = measures ? bytecode() : 0;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename,
     cachedData: cached?.data,
@@ -157,12 +199,22 @@ export async function runBundle({ source, filename, require }: BundleSource, arg
   const bundle = { exports: {} as Bundle };
   wrapper.call(bundle.exports, bundle.exports, require, bundle, filename, dirname(filename));
   await bundle.exports.start();
-  if (!file || (process.exitCode ?? 0) !== 0) return;
+  const usable = cached !== undefined && !script.cachedDataRejected;
+  if (!file || (process.exitCode ?? 0) !== 0 || (usable && !measures)) return;
   // Asked before the count, so that every run counts the same code.
   const target = key === 'help' || bundle.exports.commandNames().includes(key) ? file : codeCacheFile('other', process.env, bundleId);
-  const bytecodeSize = bytecode() - bytecodeBefore;
-  if (cached !== undefined && !script.cachedDataRejected && bytecodeSize <= cached.bytecodeSize) return;
-  if (target) await saveCodeCache(target, script.createCachedData(), bytecodeSize, bundleId);
+  if (!target) return;
+  // A cache V8 rejected, found by a run that did not measure, is written with nothing to compare: the next run measures.
+  const added = measures ? bytecode() - before : 0;
+  if (!usable) {
+    await saveCodeCache(target, { data: script.createCachedData(), bytecodeSize: added, kinds: measures ? [kind] : [] }, bundleId);
+  } else if (added > cached.bytecodeSize) {
+    const kinds = [...cached.kinds, kind].slice(-MAX_KINDS);
+    await saveCodeCache(target, { data: script.createCachedData(), bytecodeSize: added, kinds }, bundleId);
+  } else {
+    // Nothing new: the same code, with this kind checked.
+    await saveCodeCache(target, { ...cached, kinds: [...cached.kinds, kind].slice(-MAX_KINDS) }, bundleId);
+  }
 }
 
 /**
