@@ -3,6 +3,8 @@ import { describe, expect, test } from 'vitest';
 import { BASE, errorBody, run, serviceEnv } from './helpers.js';
 
 const WARNING = 'warning: getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter\n';
+const GONE =
+  'warning: getPet has been removed from the service; looking the pet up through listPets, page by page (limit 100), which reads the catalogue\n';
 
 describe('petstore get', () => {
   test('prints the pet as a tab-separated row when piped, and the deprecation warning on stderr only', async () => {
@@ -66,13 +68,20 @@ describe('petstore get', () => {
   });
 
   test('a 404 without an Error body is not a missing pet: it points at the base URL, exit 1', async () => {
-    nock(BASE).get('/v1/pets/99').reply(404, '<html>Not Found</html>', { 'content-type': 'text/html' });
+    // getPet's route is gone: get asks listPets, which has no route either.
+    nock(BASE)
+      .get('/v1/pets/99')
+      .reply(404, '<html>Not Found</html>', { 'content-type': 'text/html' })
+      .get('/v1/pets')
+      .query({ limit: '100' })
+      .reply(404, '<html>Not Found</html>', { 'content-type': 'text/html' });
     const r = await run(['get', '99'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
     expect(r).toEqual({
       code: 1,
       stdout: '',
       stderr:
-        'error: the service has no /v1/pets/99: HTTP 404 ("<html>Not Found</html>"); the base URL may be wrong\n' +
+        GONE +
+        'error: the service has no /v1/pets: HTTP 404 ("<html>Not Found</html>"); the base URL may be wrong\n' +
         "Check the base URL https://api.petstore.test/v1/ (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n",
       unmatched: [],
     });
@@ -84,13 +93,17 @@ describe('petstore get', () => {
   ])('a 404 whose Error body says "%s" (%s) is not a missing pet: it points at the base URL, exit 1', async (message) => {
     nock(BASE)
       .get('/v1/pets/99')
+      .reply(404, errorBody(404, 'not_found', message))
+      .get('/v1/pets')
+      .query({ limit: '100' })
       .reply(404, errorBody(404, 'not_found', message));
     const r = await run(['get', '99'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
     expect(r).toEqual({
       code: 1,
       stdout: '',
       stderr:
-        `error: the service has no /v1/pets/99: HTTP 404 (${message}); the base URL may be wrong\n` +
+        GONE +
+        `error: the service has no /v1/pets: HTTP 404 (${message}); the base URL may be wrong\n` +
         "Check the base URL https://api.petstore.test/v1/ (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n",
       unmatched: [],
     });
@@ -109,12 +122,15 @@ describe('petstore get', () => {
     });
     nock(BASE)
       .get('/pets/99')
+      .reply(404, errorBody(404, 'not_found', 'Not Found'))
+      .get('/pets')
+      .query({ limit: '100' })
       .reply(404, errorBody(404, 'not_found', 'Not Found'));
     expect(await run(['get', '99'], { env: { ...env, PETSTORE_BASE_URL: BASE } })).toMatchObject({
       code: 1,
       stdout: '',
       stderr: expect.stringMatching(
-        /^error: the service has no \/pets\/99: HTTP 404 \(Not Found\); the base URL may be wrong\nCheck the base URL /,
+        /^warning: getPet has been removed[^\n]*\nerror: the service has no \/pets: HTTP 404 \(Not Found\); the base URL may be wrong\nCheck the base URL /,
       ),
     });
   });

@@ -1,6 +1,12 @@
-/** `petstore get <petId>`: getPet (GET /pets/{petId}), deprecated by the interface. */
+/**
+ * `petstore get <petId>`: getPet (GET /pets/{petId}), deprecated by the
+ * interface (openapi/petstore.yaml); once the service no longer has it, the
+ * pet is looked up through listPets (see find-via-list.ts).
+ */
 import { Command } from '@commander-js/extra-typings';
+import type { PetstoreClient } from '../../api/client.js';
 import { GET_PET_REMOVAL_DATE } from '../../api/constants.js';
+import type { Pet } from '../../api/schemas.js';
 import type { Factory } from '../../factory.js';
 import { chooseFormat, type OutputFlags, type OutputSpec } from '../../output/format.js';
 import { examples, withOutputFlags } from '../kit.js';
@@ -23,6 +29,9 @@ export function newGetCommand(f: Factory, runF: (options: GetOptions) => Promise
       `\nThe service removes this operation on ${GET_PET_REMOVAL_DATE}; the interface names GET /pets with a status\n` +
         'filter (petstore list --status <status>) as its replacement. Each call warns on stderr;\n' +
         'PETSTORE_NO_DEPRECATION_WARNING=1 silences it.\n' +
+        '\nOnce getPet is gone (the service answers 410, or 404 for a route it does not have), get\n' +
+        'finds the pet through listPets instead, page by page (limit 100), with a warning on\n' +
+        'stderr; PETSTORE_GET_VIA_LIST=1 takes that way at once, to try it before the removal.\n' +
         examples('petstore get 42', 'petstore get 42 --json'),
     )
     .action(async (petId, flags) => runF(await getOptions(petId, flags, f.globals.json, f.io.raw.stdoutIsTTY)));
@@ -35,11 +44,34 @@ export async function getOptions(petId: string, flags: OutputFlags, json: boolea
   return { petId: parseFlag(Int64Text, petId, 'argument <petId>'), output };
 }
 
-/** Warns of the deprecation, fetches the pet and prints it (through the pager at a terminal). */
+/**
+ * Warns of the deprecation, fetches the pet and prints it (through the pager
+ * at a terminal). getPet first, unless PETSTORE_GET_VIA_LIST=1; when the
+ * service no longer has getPet, listPets page by page. Throws what getPet or
+ * listPets throws, or a CliError with exit 3 when no page holds the pet.
+ */
 export async function runGet(f: Factory, options: GetOptions): Promise<void> {
   f.io.pageOutput();
   const client = await f.client();
-  if (f.env.PETSTORE_NO_DEPRECATION_WARNING !== '1') f.io.warn(GET_DEPRECATION_WARNING, 'deprecated_operation');
+  const viaList = f.env.PETSTORE_GET_VIA_LIST === '1';
+  let pet = viaList ? undefined : await getPetUnlessGone(f, client, options.petId);
+  if (pet === undefined) {
+    const { findPetViaList, VIA_LIST_FORCED, VIA_LIST_GONE } = await import('./find-via-list.js');
+    f.io.warn(viaList ? VIA_LIST_FORCED : VIA_LIST_GONE, 'get_via_list');
+    pet = await findPetViaList(client, options.petId);
+  }
   const [{ printOne }, { PET_VIEW }] = await Promise.all([import('../../output/render.js'), import('../../output/views.js')]);
-  await printOne(f.io.out, await client.getPet(options.petId), PET_VIEW, options.output);
+  await printOne(f.io.out, pet, PET_VIEW, options.output);
+}
+
+/** getPet's Pet, or undefined when the service answers that it has no getPet any more (see isGetPetGone). */
+async function getPetUnlessGone(f: Factory, client: PetstoreClient, petId: bigint): Promise<Pet | undefined> {
+  if (f.env.PETSTORE_NO_DEPRECATION_WARNING !== '1') f.io.warn(GET_DEPRECATION_WARNING, 'deprecated_operation');
+  try {
+    return await client.getPet(petId);
+  } catch (error) {
+    const { isGetPetGone } = await import('./find-via-list.js');
+    if (isGetPetGone(error)) return undefined;
+    throw error;
+  }
 }
