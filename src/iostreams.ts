@@ -55,7 +55,7 @@ export interface OutputTarget {
   /** Terminal width in columns; undefined when output is not a terminal. */
   columns?: number;
   /** A warning on stderr about the output (see IOStreams.warn). */
-  warn(message: string, code: string): void;
+  warn(message: string, code: string, fields?: Record<string, unknown>): void;
   /** What bounds the work of producing the output (a --jq run); set with the global flags. */
   limits?: OutputLimits;
 }
@@ -156,8 +156,8 @@ export class IOStreams {
   }
 
   /** A warning: `warning: <message>`, or `{"warning": message, "code": code}` with --json. */
-  warn(message: string, code: string): void {
-    if (this.style.json) this.writeErr(`${stringifyJson({ warning: message, code })}\n`);
+  warn(message: string, code: string, fields: Record<string, unknown> = {}): void {
+    if (this.style.json) this.writeErr(`${stringifyJson({ warning: message, code, ...fields })}\n`);
     else this.writeMessage(`warning: ${sanitizeText(message)}\n`);
   }
 

@@ -226,7 +226,8 @@ describe('pipes, full disks and closed outputs', () => {
     fs.closeSync(out);
     expect(await new Promise((resolve) => child.on('close', resolve))).toBe(1);
     expect(fs.readFileSync(combined, 'utf8')).toBe(
-      '1\tok1\t1\t-\nfailed: line 2 "fail-me": database unavailable (HTTP 500)\n2\tok2\t3\t-\ncreated 2 of 3 pets; 1 failed\nerror: 1 of 3 pets was not created\n',
+      '1\tok1\t1\t-\nfailed: line 2 "fail-me": database unavailable (HTTP 500)\n2\tok2\t3\t-\ncreated 2 of 3 pets; 1 failed\nerror: 1 of 3 pets was not created\n' +
+        '--failed FILE keeps the pets not created, to load them again\n',
     );
   });
 

@@ -92,6 +92,7 @@ describe('add --file', () => {
     ]);
     expect(lines[2]).toEqual({
       line: 4,
+      source: file,
       outcome: 'failed',
       item: { name: 'fail-me', categoryId: 2 },
       error: { code: 'internal', message: 'database unavailable', status: 500 },
@@ -99,6 +100,7 @@ describe('add --file', () => {
     // A line that is not JSON keeps its whole text, which a retry carries forward.
     expect(lines[1]).toEqual({
       line: 3,
+      source: file,
       outcome: 'failed',
       item: null,
       text: 'not json',
@@ -110,8 +112,9 @@ describe('add --file', () => {
     const again = await run(['add', '--file', failed, '--failed', failedAgain, '--concurrency', '1'], { env: env() });
     expect(again.code).toBe(1);
     expect(posts().map((b) => JSON.parse(b).name)).toEqual(['fail-me']);
-    expect(again.stderr).toContain('failed: line 2 (no name): malformed JSON: not json\n');
-    expect(readNdjson(failedAgain).find((l) => l.line === 2)).toEqual({ ...lines[1], line: 2 });
+    // Named by its first input's line, which its --failed line keeps, with that input's path.
+    expect(again.stderr).toContain('failed: line 3 of pets.ndjson (no name): malformed JSON: not json\n');
+    expect(readNdjson(failedAgain).find((l) => l.line === 3)).toEqual(lines[1]);
   });
 
   test('a JSON array that ends inside an element: that element goes to --failed with its text, unsent; a retry sends it', async () => {
@@ -132,6 +135,7 @@ describe('add --file', () => {
     expect(readNdjson(failed)).toEqual([
       {
         line: 2,
+        source: file,
         outcome: 'failed',
         item: null,
         text: '{"name":"b","categoryId":2}',
@@ -237,6 +241,7 @@ describe('every item has one known outcome', () => {
     expect(lines.map((l) => l.outcome)).toEqual(['failed', ...Array<string>(49).fill('not_sent')]);
     expect(lines[1]).toEqual({
       line: 2,
+      source: file,
       outcome: 'not_sent',
       item: { name: 'p1', categoryId: 1 },
       error: { code: 'not_sent', message: 'not sent: the service rejected the API key (HTTP 401)', status: null },
@@ -400,9 +405,9 @@ describe('input exactly as given', () => {
 
   test('a --failed line of bytes that were not UTF-8 fails again on the rerun, and its bytes are kept', async () => {
     server = await startPetServer();
-    for (const [kind, bad] of [
-      ['NDJSON', Buffer.concat([Buffer.from('{"name":"Caf'), Buffer.from([0xe9]), Buffer.from('","categoryId":1}\n')])],
-      ['a JSON array', Buffer.concat([Buffer.from('[\n  {"name":"Caf'), Buffer.from([0xe9]), Buffer.from('","categoryId":1}\n]\n')])],
+    for (const [kind, bad, line] of [
+      ['NDJSON', Buffer.concat([Buffer.from('{"name":"Caf'), Buffer.from([0xe9]), Buffer.from('","categoryId":1}\n')]), 1],
+      ['a JSON array', Buffer.concat([Buffer.from('[\n  {"name":"Caf'), Buffer.from([0xe9]), Buffer.from('","categoryId":1}\n]\n')]), 2],
     ] as const) {
       const file = tempFile('pets.json', bad);
       const dir = path.dirname(file);
@@ -414,7 +419,9 @@ describe('input exactly as given', () => {
       expect(again, kind).toMatchObject({
         code: 1,
         stdout: '',
-        stderr: expect.stringContaining(`failed: line 1 (no name): not valid UTF-8: {"name":"Caf\uFFFD","categoryId":1}\n`),
+        stderr: expect.stringContaining(
+          `failed: line ${line} of pets.json (no name): not valid UTF-8: {"name":"Caf\uFFFD","categoryId":1}\n`,
+        ),
       });
       const kept = ({ outcome, item, text, text_base64 }: Record<string, unknown>) => ({ outcome, item, text, text_base64 });
       expect(readNdjson(path.join(dir, 'failed2.ndjson')).map(kept), kind).toEqual(readNdjson(path.join(dir, 'failed.ndjson')).map(kept));

@@ -93,9 +93,15 @@ export interface ChildResult {
  * Runs a command without blocking this process (which may host the servers
  * the command talks to), feeding `stdin` and collecting stdout and stderr.
  */
-export function spawnAsync(command: string, args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<ChildResult> {
+export function spawnAsync(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdin = '',
+  options: { cwd?: string } = {},
+): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'], cwd: options.cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -121,9 +127,9 @@ export function petstoreInvocation(): { command: string; prefix: string[] } {
 }
 
 /** Runs petstore (see petstoreInvocation) as a child process with exactly `env`, feeding `stdin`. */
-export function spawnPetstore(args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<ChildResult> {
+export function spawnPetstore(args: string[], env: NodeJS.ProcessEnv, stdin = '', options: { cwd?: string } = {}): Promise<ChildResult> {
   const { command, prefix } = petstoreInvocation();
-  return spawnAsync(command, [...prefix, ...args], env, stdin);
+  return spawnAsync(command, [...prefix, ...args], env, stdin, options);
 }
 
 /** The JSON values of an NDJSON file, one per non-blank line. */

@@ -1,6 +1,6 @@
 /**
  * The `--failed` file of a bulk load: one NDJSON line per item not created,
- * `{"line", "outcome", "item", "text"?, "text_base64"?, "error"}`, to be read again by
+ * `{"line", "source", "outcome", "item", "text"?, "text_base64"?, "error"}`, to be read again by
  * `add --file`. Its old content is never destroyed while it may still be
  * needed: the new lines go to a temporary file beside it that replaces it
  * only when the load has ended, so that it can also be the load's input
@@ -24,8 +24,10 @@ export type Outcome = 'failed' | 'not_sent' | 'unknown';
 
 /** One line of a `--failed` file. */
 export interface FailedRecord {
-  /** The input line the item starts on. */
+  /** The line the item starts on in the input it was first read from, kept through reruns. */
   line: number;
+  /** That input: its absolute path, or "-" for standard input; kept through reruns (absent in lines of older versions). */
+  source?: string;
   outcome: Outcome;
   /** The item as read, or null when the input was not JSON. */
   item: unknown;

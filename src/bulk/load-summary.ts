@@ -36,6 +36,9 @@ export interface LoadEnd {
   unrecorded: readonly number[];
 }
 
+/** The hint of a load without --failed that left pets not created. */
+export const KEEP_THEM_HINT = '--failed FILE keeps the pets not created, to load them again';
+
 const pets = (n: number) => (n === 1 ? '1 pet' : `${n} pets`);
 
 /** The error object of an item not sent because the load stopped. */
@@ -91,6 +94,7 @@ export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
       `${notCreated} of ${pets(t.read)} ${notCreated === 1 ? 'was' : 'were'} not created`,
       ExitCode.failure,
       'partial_failure',
+      end.failedPath === undefined ? KEEP_THEM_HINT : undefined,
     );
   return undefined;
 }

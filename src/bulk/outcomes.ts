@@ -3,6 +3,7 @@
  * `--failed` file stands for. Every item has exactly one outcome: created, or
  * one of the Outcomes of failed-file.ts.
  */
+import path from 'node:path';
 import { BodyReadError } from '../api/exchange.js';
 import { CliError, InterruptedError, RequestError, ServiceError, type ErrorReport } from '../errors.js';
 import type { Outcome } from './failed-file.js';
@@ -14,6 +15,14 @@ export interface ResolvedItem extends InputItem {
   previous?: Outcome;
   /** That line as it was read, to carry it over unchanged. */
   record?: Record<string, unknown>;
+  /** Where the item was first read from, when the line came from a `--failed` file: its `line` and `source`. */
+  origin?: Origin;
+}
+
+/** An item's first input: the line it started on there, and that input's path ("-" for standard input) when known. */
+export interface Origin {
+  line: number;
+  source?: string;
 }
 
 const OUTCOMES: readonly string[] = ['failed', 'not_sent', 'unknown'];
@@ -44,7 +53,11 @@ export function resolveItem(item: InputItem): ResolvedItem {
         : typeof line.text === 'string'
           ? itemFromText(line.text, item.line, item.index)
           : { ...item, value: line.item };
-  return { ...source, previous, record: line };
+  // Integers are read as bigints (int64-exact JSON).
+  const first = typeof line.line === 'bigint' || typeof line.line === 'number' ? Number(line.line) : Number.NaN;
+  const origin: Origin = { line: Number.isSafeInteger(first) && first > 0 ? first : item.line };
+  if (typeof line.source === 'string') origin.source = line.source;
+  return { ...source, previous, record: line, origin };
 }
 
 /** How a sent item ended when it was not plainly created. */
@@ -112,8 +125,17 @@ export function describeLines(lines: readonly number[]): string {
   return parts.join(', ');
 }
 
-/** Where an item is in the input, for messages: "line 4", or "line 4 (item 2)" in a JSON array. */
-export function where(item: InputItem): string {
+/**
+ * Where an item is, for messages: "line 4", or "line 4 (item 2)" in a JSON
+ * array; an item of a `--failed` file by its first input: "line 7 of
+ * pets.ndjson" (the file's name; "standard input" for "-").
+ */
+export function where(item: ResolvedItem): string {
+  if (item.origin) {
+    const { line, source } = item.origin;
+    if (source === undefined) return `line ${line} of the earlier input`;
+    return `line ${line} of ${source === '-' ? 'standard input' : path.basename(source)}`;
+  }
   return item.index === undefined ? `line ${item.line}` : `line ${item.line} (item ${item.index})`;
 }
 

@@ -5,6 +5,7 @@
  * `--failed` as failed, not_sent or unknown (see bulk/failed-file.ts), so that
  * one rerun on that file finishes the load and creates nothing twice.
  */
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { PetstoreClient } from '../../api/client.js';
 import { describeIssue, NewPet } from '../../api/schemas.js';
@@ -70,6 +71,8 @@ class BulkLoad {
   private lastLine = 0;
   private inputCut = false;
   private readonly progress: Progress;
+  /** The input's absolute path, or "-" for standard input: the `source` of its --failed lines. */
+  private readonly source: string;
 
   constructor(
     private readonly f: Factory,
@@ -80,6 +83,7 @@ class BulkLoad {
     private readonly jq?: JqStream, // --jq: one jq run per batch of NDJSON lines, in a worker thread
   ) {
     this.progress = new Progress(f.io, this.tally, inputSize, showProgress);
+    this.source = options.file === '-' ? '-' : path.resolve(options.file);
     this.pool = new RequestPool(options.concurrency);
     const stdout = f.io.raw.stdout;
     const sink = { write: (text: string) => f.io.writeOut(text), once: stdout.once?.bind(stdout) };
@@ -171,6 +175,7 @@ class BulkLoad {
         this.message(
           `warning: ${where(item)} was created (HTTP ${result.status}), but its answer could not be read: ${result.why}; it is not sent again`,
           'created_unreadable',
+          this.firstRead(item),
         );
         return;
       }
@@ -187,11 +192,12 @@ class BulkLoad {
       this.message(
         `${outcome === 'failed' ? 'failed' : 'unknown'}: ${where(item)} ${itemName(item.value)}: ${report.message}${status}`,
         outcome,
+        { ...this.firstRead(item), error: report },
       );
     }
     const text = item.value === undefined ? item.text : undefined;
     this.writeFailed(item.line, {
-      line: item.line,
+      ...this.firstRead(item),
       outcome,
       item: item.value ?? null,
       ...(text === undefined ? {} : { text }),
@@ -231,11 +237,17 @@ class BulkLoad {
     if (!this.stop || stop.reason === 'failed_file') this.stop = stop;
   }
 
-  /** A line above the status line; rows of pets created before it reach stdout first. */
-  private message(line: string, code: string): void {
+  /** Where an item was first read: its line there and that input's path, kept through any number of reruns. */
+  private firstRead(item: ResolvedItem): { line: number; source?: string } {
+    if (!item.origin) return { line: item.line, source: this.source };
+    return item.origin.source === undefined ? { line: item.origin.line } : { line: item.origin.line, source: item.origin.source };
+  }
+
+  /** A line above the status line; rows of pets created before it reach stdout first. `fields` go into its --json object. */
+  private message(line: string, code: string, fields: Record<string, unknown> = {}): void {
     this.output.flush();
-    if (line.startsWith('warning: ')) this.f.io.warn(line.slice('warning: '.length), code);
-    else this.f.io.info(line, code);
+    if (line.startsWith('warning: ')) this.f.io.warn(line.slice('warning: '.length), code, fields);
+    else this.f.io.info(line, code, fields);
   }
 
   private async commitFailed(): Promise<void> {
