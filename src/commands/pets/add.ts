@@ -8,6 +8,7 @@ import { CONCURRENCY } from '../../flag-bounds.js';
 import { chooseFormat, formatsFor, type OutputSpec } from '../../output/format.js';
 import { examples, valueOption, withOutputFlags } from '../kit.js';
 import type { AddFileOptions } from './add-file.js';
+import type { GivenFields } from './prompt-pet.js';
 
 /** `add` as declared: its flags, help and examples (the flags' type is inferred from here). */
 function declareAdd() {
@@ -24,32 +25,63 @@ function declareAdd() {
     )
     .option('--failed <path>', 'with --file: write the items not created as NDJSON, to load again with --file')
     .option('--retry-unknown', 'with --file: also send items whose outcome is unknown (they may have been created)')
+    .option('--no-prompt', 'never ask for a missing --name or --category-id at a terminal: exit 2 instead')
     .addHelpText(
       'after',
-      examples(
-        'petstore add --name Rex --category-id 1 --status available',
-        'petstore add --file pets.ndjson --failed failed.ndjson --json > created.ndjson',
-        'petstore add --file failed.ndjson --failed failed2.ndjson   # sends again what was not created',
-      ),
+      '\nAt a terminal, without --file, add asks for a missing --name or --category-id (and for\n' +
+        'the status, unless --status is given); --no-prompt or PETSTORE_NO_PROMPT=1 turns that off.\n' +
+        examples(
+          'petstore add --name Rex --category-id 1 --status available',
+          'petstore add    # at a terminal: asks for the name, category id and status',
+          'petstore add --file pets.ndjson --failed failed.ndjson --json > created.ndjson',
+        ),
     );
 }
 
 /** The flags of `add` as commander parses them. */
 export type AddFlags = ReturnType<ReturnType<typeof declareAdd>['opts']>;
 
-/** One pet from flags, or a bulk load from a file. */
-export type AddOptions = { kind: 'one'; pet: NewPet; output: OutputSpec } | { kind: 'file'; load: AddFileOptions };
+/** One pet from flags, one whose missing fields are asked at the terminal, or a bulk load from a file. */
+export type AddOptions =
+  | { kind: 'one'; pet: NewPet; output: OutputSpec }
+  | { kind: 'prompt'; given: GivenFields; output: OutputSpec }
+  | { kind: 'file'; load: AddFileOptions };
+
+/** What decides whether `add` may ask for missing fields: a terminal on stdin and stdout, and no opt-out. */
+export interface PromptContext {
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  /** PETSTORE_NO_PROMPT=1. */
+  noPromptEnv: boolean;
+}
 
 /** Declares `add`; its action checks the flags and calls `runF` (runAdd by default). */
 export function newAddCommand(f: Factory, runF: (options: AddOptions) => Promise<void> = (options) => runAdd(f, options)) {
-  return declareAdd().action(async (flags) => runF(await addOptions(flags, f.globals.json, f.io.raw.stdoutIsTTY)));
+  return declareAdd().action(async (flags) =>
+    runF(
+      await addOptions(flags, f.globals.json, f.io.raw.stdoutIsTTY, {
+        stdinIsTTY: f.io.raw.stdinIsTTY,
+        stdoutIsTTY: f.io.raw.stdoutIsTTY,
+        noPromptEnv: f.env.PETSTORE_NO_PROMPT === '1',
+      }),
+    ),
+  );
 }
 
 const FLAG_NAMES: Record<string, string> = { categoryId: '--category-id', retryUnknown: '--retry-unknown' };
 const flagName = (key: string) => FLAG_NAMES[key] ?? `--${key}`;
 
-/** Flags to options; throws UsageError naming the flag that is wrong or missing. */
-export async function addOptions(flags: AddFlags, json: boolean, stdoutIsTTY: boolean): Promise<AddOptions> {
+/**
+ * Flags to options; throws UsageError naming the flag that is wrong or
+ * missing. A missing --name or --category-id is asked for (kind `prompt`)
+ * only when `prompt` allows it: both terminals, no --no-prompt, no PETSTORE_NO_PROMPT=1.
+ */
+export async function addOptions(
+  flags: AddFlags,
+  json: boolean,
+  stdoutIsTTY: boolean,
+  prompt: PromptContext = { stdinIsTTY: false, stdoutIsTTY: false, noPromptEnv: true },
+): Promise<AddOptions> {
   const [{ Int64Text, NewPet, PetStatus }, { parseFlag, parseWholeNumber }] = await Promise.all([
     import('../../api/schemas.js'),
     import('../parse-flag.js'),
@@ -71,8 +103,19 @@ export async function addOptions(flags: AddFlags, json: boolean, stdoutIsTTY: bo
   for (const extra of ['concurrency', 'failed', 'retryUnknown'] as const) {
     if (flags[extra] !== undefined) throw new UsageError(`${flagName(extra)} goes with --file`);
   }
-  if (flags.name === undefined) throw new UsageError('--name is required (or --file to add many)');
-  if (flags.categoryId === undefined) throw new UsageError('--category-id is required (or --file to add many)');
+  if (flags.name === undefined || flags.categoryId === undefined) {
+    const given: GivenFields = {
+      ...(flags.name === undefined ? {} : { name: flags.name }),
+      ...(flags.categoryId === undefined ? {} : { categoryId: parseFlag(Int64Text, flags.categoryId, '--category-id') }),
+      ...(flags.status === undefined ? {} : { status: parseFlag(PetStatus, flags.status, '--status') }),
+      statusGiven: flags.status !== undefined,
+    };
+    if (given.name !== undefined) checkName(NewPet, given.name);
+    if (prompt.stdinIsTTY && prompt.stdoutIsTTY && flags.prompt !== false && !prompt.noPromptEnv)
+      return { kind: 'prompt', given, output: chooseFormat(flags, json, stdoutIsTTY, 'pet') };
+    if (flags.name === undefined) throw new UsageError('--name is required (or --file to add many)');
+    throw new UsageError('--category-id is required (or --file to add many)');
+  }
   const pet = {
     name: flags.name,
     categoryId: parseFlag(Int64Text, flags.categoryId, '--category-id'),
@@ -81,6 +124,12 @@ export async function addOptions(flags: AddFlags, json: boolean, stdoutIsTTY: bo
   const checked = NewPet.safeParse(pet);
   if (!checked.success) throw new UsageError(`invalid value for --name: "${flags.name}": ${checked.error.issues[0]?.message ?? 'invalid'}`);
   return { kind: 'one', pet: checked.data, output: chooseFormat(flags, json, stdoutIsTTY, 'pet') };
+}
+
+/** Throws UsageError for a --name that NewPet refuses (empty). */
+function checkName(schema: typeof NewPet, name: string): void {
+  const checked = schema.shape.name.safeParse(name);
+  if (!checked.success) throw new UsageError(`invalid value for --name: "${name}": ${checked.error.issues[0]?.message ?? 'invalid'}`);
 }
 
 /** Creates the pet (or runs the bulk load) and prints what was created. */
@@ -94,5 +143,7 @@ export async function runAdd(f: Factory, options: AddOptions): Promise<void> {
     import('../../output/render.js'),
     import('../../output/views.js'),
   ]);
-  await printOne(f.io.out, await client.createPet(options.pet), PET_VIEW, options.output);
+  // The client first: a missing key or base URL fails before anything is asked.
+  const pet = options.kind === 'one' ? options.pet : await (await import('./prompt-pet.js')).promptNewPet(f, options.given);
+  await printOne(f.io.out, await client.createPet(pet), PET_VIEW, options.output);
 }

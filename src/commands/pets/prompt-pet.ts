@@ -1,0 +1,81 @@
+/**
+ * `petstore add` at a terminal without --name or --category-id: asks for what
+ * is missing, as `gh issue create` does, with @inquirer's prompts on stderr
+ * (stdout stays for the created pet). Each answer is checked as its flag is.
+ */
+import input from '@inquirer/input';
+import select from '@inquirer/select';
+import { PET_STATUSES } from '../../api/constants.js';
+import { Int64Text, NewPet, type PetStatus } from '../../api/schemas.js';
+import { InterruptedError, UsageError } from '../../errors.js';
+import type { Factory } from '../../factory.js';
+import { parseFlag } from '../parse-flag.js';
+
+/** What the flags gave; the rest is asked. */
+export interface GivenFields {
+  name?: string;
+  categoryId?: bigint;
+  status?: PetStatus;
+  /** --status was given: the status is not asked. */
+  statusGiven: boolean;
+}
+
+/** The message of a check that failed, or true: the form inquirer's `validate` takes. */
+function check(fn: () => unknown): string | true {
+  try {
+    fn();
+    return true;
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  }
+}
+
+/**
+ * Asks for the fields `given` lacks: the name (not empty), the category id
+ * (an int64, checked as --category-id is, asked again until valid) and, when
+ * --status was not given, the status from PetStatus or none. Returns the
+ * NewPet. Throws InterruptedError (exit 130) on Ctrl-C, and UsageError (exit
+ * 2) when the input ends.
+ */
+export async function promptNewPet(f: Factory, given: GivenFields): Promise<NewPet> {
+  const context = { input: f.io.raw.stdin, output: f.io.raw.promptOutput, clearPromptOnDone: false } as never;
+  try {
+    const name =
+      given.name ??
+      (await input(
+        {
+          message: 'Name',
+          validate: (value) => (value === '' ? 'the name must not be empty' : check(() => NewPet.shape.name.parse(value))),
+        },
+        context,
+      ));
+    const categoryId =
+      given.categoryId ??
+      parseFlag(
+        Int64Text,
+        await input(
+          { message: 'Category id (an int64)', validate: (value) => check(() => parseFlag(Int64Text, value.trim(), '--category-id')) },
+          context,
+        ).then((value) => value.trim()),
+        '--category-id',
+      );
+    let status = given.status;
+    if (!given.statusGiven) {
+      const choice = await select<PetStatus | 'none'>(
+        {
+          message: 'Status',
+          choices: [...PET_STATUSES.map((value) => ({ value })), { value: 'none' as const, name: 'none (no status sent)' }],
+        },
+        context,
+      );
+      status = choice === 'none' ? undefined : choice;
+    }
+    return NewPet.parse({ name, categoryId, ...(status === undefined ? {} : { status }) });
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new InterruptedError('SIGINT');
+    if (error instanceof Error && error.name === 'AbortPromptError')
+      throw new UsageError('the prompt was ended before every field was given');
+    throw error;
+  }
+}
