@@ -5,7 +5,7 @@
  * `process` (only launch.ts, the config file's ownership checks and the
  * --failed file's temporary name read it directly).
  */
-import { InterruptedError } from './errors.js';
+import { InterruptedError, type StopSignal } from './errors.js';
 import { main } from './main.js';
 import { pagerRunning } from './output/pager.js';
 
@@ -30,7 +30,7 @@ export async function start(): Promise<void> {
   const stop = new AbortController();
   const halt = new AbortController();
   let lastSignalAt = Number.NEGATIVE_INFINITY;
-  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+  const onSignal = (signal: StopSignal) => {
     // Ctrl-C in a pager is the pager's (see pagerRunning); quitting it ends petstore.
     if (signal === 'SIGINT' && pagerRunning()) return;
     // A library may catch a signal and raise it again (when-exit, which conf's
@@ -39,12 +39,14 @@ export async function start(): Promise<void> {
     const now = performance.now();
     if (now - lastSignalAt < SIGNAL_ECHO_MS) return;
     lastSignalAt = now;
-    if (halt.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+    if (halt.signal.aborted) process.exit(new InterruptedError(signal).exitCode);
     if (stop.signal.aborted) halt.abort(new InterruptedError(signal));
     else stop.abort(new InterruptedError(signal));
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
+  // A closed terminal or a lost ssh connection: stopped as SIGTERM stops (a bulk load still writes --failed).
+  process.on('SIGHUP', () => onSignal('SIGHUP'));
   // Every promise is awaited; should one still reject unobserved, it ends the
   // command as a failure with one line, not a trace.
   process.on('unhandledRejection', (reason) => {
@@ -83,7 +85,9 @@ export async function start(): Promise<void> {
     io: {
       stdout: process.stdout,
       get stderr() {
-        if (!stderrWatched) process.stderr.on('error', () => process.exit(process.exitCode ?? 1));
+        // A terminal gone away (EIO) or a closed pipe (EPIPE) loses the messages, never the
+        // command's work: a bulk load must still write --failed. Later writes go nowhere.
+        if (!stderrWatched) process.stderr.on('error', () => undefined);
         stderrWatched = true;
         return process.stderr;
       },

@@ -15,6 +15,8 @@ export const ExitCode = {
   notFound: 3,
   /** No API key, or the service answered 401. */
   auth: 4,
+  /** Hung up: SIGHUP (the terminal closed, the ssh connection was lost). */
+  hangup: 129,
   /** Interrupted by SIGINT (Ctrl-C). */
   interrupted: 130,
   /** Terminated by SIGTERM. */
@@ -123,14 +125,17 @@ export class ServiceError extends CliError {
   }
 }
 
-/** The command was interrupted by a signal; `exitCode` is 130 (SIGINT) or 143 (SIGTERM). */
+/** The signals that stop a command. */
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** The command was interrupted by a signal; `exitCode` is 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP), 128 + its number. */
 export class InterruptedError extends CliError {
   override name = 'InterruptedError';
 
-  constructor(signal: 'SIGINT' | 'SIGTERM') {
+  constructor(readonly signal: StopSignal) {
     super(
-      signal === 'SIGINT' ? 'interrupted' : 'terminated',
-      signal === 'SIGINT' ? ExitCode.interrupted : ExitCode.terminated,
+      { SIGINT: 'interrupted', SIGTERM: 'terminated', SIGHUP: 'hung up' }[signal],
+      { SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated, SIGHUP: ExitCode.hangup }[signal],
       'interrupted',
     );
   }

@@ -44,6 +44,7 @@ describe('signals', () => {
   test.each([
     ['SIGINT', 130, 'interrupted'],
     ['SIGTERM', 143, 'terminated'],
+    ['SIGHUP', 129, 'hung up'],
   ] as const)(
     '%s in the middle of a pretty-printed JSON array: in flight finish, the rest is not_sent; one rerun creates every pet once',
     async (signal, exit, word) => {
@@ -66,8 +67,12 @@ describe('signals', () => {
       child.kill(signal);
       const r = await done;
       expect(r.code).toBe(exit);
+      // Said at once: what the load waits for, and how to stop at once; then the summary.
       expect(r.stderr).toMatch(
-        new RegExp(`^${word}: created \\d+ of 40 pets; 0 failed, \\d+ not sent \\(written to .*failed\\.ndjson\\)\\n$`),
+        new RegExp(
+          '^stopping: no more pets are sent; waiting for [1-4] answers? in flight, at most 30s \\(--timeout\\); Ctrl-C again stops at once\\n' +
+            `${word}: created \\d+ of 40 pets; 0 failed, \\d+ not sent \\(written to .*failed\\.ndjson\\)\\n$`,
+        ),
       );
       const lines = readNdjson(failed);
       expect(lines.every((l) => l.outcome === 'not_sent')).toBe(true);
@@ -84,17 +89,25 @@ describe('signals', () => {
     const dir = tempDir();
     const failed = path.join(dir, 'failed.ndjson');
     const child = spawn(process.execPath, [BIN, 'add', '--file', '-', '--failed', failed, '--concurrency', '2'], { env: env() });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
     const done = finished(child);
     child.stdin!.end(petLines(names(5)));
     await until(() => posts().length === 2);
     child.kill('SIGINT');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The first Ctrl-C is answered at once, while the two answers are still awaited.
+    await until(() => stderr.includes('\n'));
+    expect(stderr).toBe(
+      'stopping: no more pets are sent; waiting for 2 answers in flight, at most 30s (--timeout); Ctrl-C again stops at once\n',
+    );
     expect(child.exitCode).toBeNull();
+    // Signals within SIGNAL_ECHO_MS (150 ms, src/entry.ts) of the first are its echo: a person's second Ctrl-C comes later.
+    await new Promise((resolve) => setTimeout(resolve, 200));
     child.kill('SIGINT');
     const r = await done;
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(
-      /^(unknown: line [12] "p[01]": sent, then the load was stopped before the service answered\n){2}interrupted: created 0 of 5 pets; 0 failed, 2 unknown, 3 not sent/,
+      /^stopping: [^\n]*\n(unknown: line [12] "p[01]": sent, then the load was stopped before the service answered\n){2}interrupted: created 0 of 5 pets; 0 failed, 2 unknown, 3 not sent/,
     );
     expect(
       readNdjson(failed)
@@ -119,7 +132,7 @@ describe('signals', () => {
     const r = await done;
     expect(r.code).toBe(130);
     // The requests in flight finished (none unknown), and every line not created is in --failed.
-    expect(r.stderr).toMatch(/^interrupted: created \d+ of 300 pets; 0 failed, \d+ not sent \(written to .*\)\n$/);
+    expect(r.stderr).toMatch(/^stopping: [^\n]*\ninterrupted: created \d+ of 300 pets; 0 failed, \d+ not sent \(written to .*\)\n$/);
     expect([...readNdjson(failed).map((l) => l.item.name), ...storedNames()].sort()).toEqual(names(300).sort());
   });
 
@@ -271,4 +284,72 @@ test('1,000 pets against a service that drops one answer in ten after creating t
   const third = await spawnAsync(process.execPath, [BIN, 'add', '--file', path.join(dir, 'f2.ndjson'), '--retry-unknown'], env());
   expect(third.stderr).toContain(`of ${unknown.length} pets`);
   expect(server.pets.size).toBeGreaterThan(1000);
+});
+
+describe('deaths and hang-ups', () => {
+  test('SIGHUP with stdout and stderr closed (the terminal is gone): --failed is still written whole, exit 129', async () => {
+    server = await start(undefined, 150);
+    const dir = tempDir();
+    const all = names(30);
+    const input = path.join(dir, 'pets.ndjson');
+    fs.writeFileSync(input, petLines(all));
+    const failed = path.join(dir, 'failed.ndjson');
+    const child = spawn(process.execPath, [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '4'], { env: env() });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    await until(() => posts().length >= 6);
+    // Whatever it writes from now on meets a closed pipe (EPIPE).
+    child.stdout!.destroy();
+    child.stderr!.destroy();
+    child.kill('SIGHUP');
+    expect(await exited).toBe(129);
+    const lines = readNdjson(failed);
+    expect(lines.every((l) => l.outcome === 'not_sent')).toBe(true);
+    expect([...lines.map((l) => l.item.name), ...storedNames()].sort()).toEqual([...all].sort());
+    expect(fs.readdirSync(dir).sort()).toEqual(['failed.ndjson', 'pets.ndjson']);
+  });
+
+  test("after kill -9, the same command runs at once: the dead load's lock and temporary file are taken over", async () => {
+    server = await start(() => ({ hang: true }));
+    const dir = tempDir();
+    const input = path.join(dir, 'pets.ndjson');
+    fs.writeFileSync(input, petLines(names(3)));
+    const failed = path.join(dir, 'failed.ndjson');
+    const args = [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '1'];
+    const child = spawn(process.execPath, args, { env: env() });
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    await until(() => posts().length === 1);
+    expect(fs.readdirSync(dir).sort()).toEqual([
+      expect.stringMatching(/^\.failed\.ndjson\.\d+\.[0-9a-f]+\.tmp$/),
+      'failed.ndjson.lock',
+      'pets.ndjson',
+    ]);
+    child.kill('SIGKILL');
+    await exited;
+    await server.close();
+    server = await start();
+    const again = await spawnAsync(process.execPath, args, env());
+    expect(again).toMatchObject({ code: 0, stderr: 'created 3 of 3 pets; 0 failed\n' });
+    expect(fs.readdirSync(dir).sort()).toEqual(['failed.ndjson', 'pets.ndjson']);
+  });
+
+  test('two live loads on one --failed file: the second is still refused, exit 2, nothing sent', async () => {
+    server = await start(() => ({ hang: true }));
+    const dir = tempDir();
+    const input = path.join(dir, 'pets.ndjson');
+    fs.writeFileSync(input, petLines(names(3)));
+    const failed = path.join(dir, 'failed.ndjson');
+    const args = [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '1'];
+    const first = spawn(process.execPath, args, { env: env() });
+    const exited = new Promise((resolve) => first.on('close', resolve));
+    await until(() => posts().length === 1);
+    const second = await spawnAsync(process.execPath, args, env());
+    expect(second).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: --failed ${fs.realpathSync(dir)}/failed.ndjson is being written by another petstore add --file; give each load its own file\n`,
+    });
+    expect(posts()).toHaveLength(1);
+    first.kill('SIGKILL');
+    await exited;
+  });
 });

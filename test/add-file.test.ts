@@ -446,3 +446,28 @@ describe('input exactly as given', () => {
     expect(posts()).toEqual([]);
   });
 });
+
+describe('a --failed path planted by another user', () => {
+  // Root may chown a link to another user; the check holds for root too (a shared sticky folder such as /tmp).
+  test.skipIf(process.getuid?.() !== 0)(
+    'a link owned by another user: exit 2 naming the path, nothing sent, its target untouched',
+    async () => {
+      server = await startPetServer();
+      const file = tempFile('pets.ndjson', ndjson(['a']));
+      const dir = path.dirname(file);
+      const victim = path.join(dir, 'victim.txt');
+      fs.writeFileSync(victim, 'keep me\n');
+      const link = path.join(dir, 'failed.ndjson');
+      fs.symlinkSync(victim, link);
+      fs.lchownSync(link, 65534, 65534);
+      const r = await run(['add', '--file', file, '--failed', link], { env: env() });
+      expect(r).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `error: --failed ${link} is a link owned by another user (uid 65534); refusing to write through it\n`,
+      });
+      expect(posts()).toEqual([]);
+      expect(fs.readFileSync(victim, 'utf8')).toBe('keep me\n');
+    },
+  );
+});

@@ -128,7 +128,9 @@ describe('add --file: a --jq run that never ends', () => {
     expect(await done).toEqual({
       code: 130,
       stdout: '',
-      stderr: 'warning: --jq was stopped: 1 created pet was not printed\ninterrupted: created 1 of 1 pet; 0 failed\n',
+      stderr:
+        'stopping: no more pets are sent; Ctrl-C again stops at once\n' +
+        'warning: --jq was stopped: 1 created pet was not printed\ninterrupted: created 1 of 1 pet; 0 failed\n',
     });
   });
 });

@@ -9,6 +9,7 @@
  * is written directly. Each record is written at once and synchronously, so
  * that a full disk is a thrown error at a known item, never a crash later.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -73,6 +74,79 @@ function danglingTarget(given: string): string {
   return folder?.isDirectory() ? path.join(fs.realpathSync(path.dirname(file)), path.basename(file)) : file;
 }
 
+/** The file in the lock folder that names the process holding the lock. */
+const OWNER = 'pid';
+
+/**
+ * Is `pid` a process that no longer exists on this machine? A zombie (killed,
+ * not yet reaped by its parent) counts as dead; EPERM means it exists, under another user.
+ */
+function isDead(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return errnoCode(error) === 'ESRCH';
+  }
+  try {
+    // Linux: the state follows the command name in parentheses.
+    return /\)\s+Z\s/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** The pid named in a lock folder, or NaN when it names none (yet). */
+function ownerOf(folder: string): number {
+  try {
+    return Number(fs.readFileSync(path.join(folder, OWNER), 'utf8').trim() || Number.NaN);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * Takes the lock of `file` (proper-lockfile's `<file>.lock` folder) and writes
+ * this process's pid in it. A lock whose process no longer exists (killed,
+ * crashed) is taken over at once; a live one is refused with ELOCKED.
+ */
+async function lockFor(file: string): Promise<() => Promise<void>> {
+  const folder = `${file}.lock`;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const release = await lockfile.lock(file, { realpath: false, retries: 0, stale: 30_000 });
+      fs.writeFileSync(path.join(folder, OWNER), String(process.pid));
+      return async () => {
+        fs.rmSync(path.join(folder, OWNER), { force: true });
+        await release();
+      };
+    } catch (error) {
+      const code = errnoCode(error);
+      if (attempt > 0 || (code !== 'ELOCKED' && code !== 'ENOTEMPTY')) throw error;
+      const owner = ownerOf(folder);
+      // No pid yet: the owner is between taking the lock and naming itself, so alive.
+      if (!Number.isSafeInteger(owner) || owner <= 0 || !isDead(owner)) throw Object.assign(error as Error, { code: 'ELOCKED' });
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Removes the temporary files (see FailedFile.open) that dead processes left beside `file`. */
+function removeDeadTemporaries(file: string): void {
+  const base = path.basename(file);
+  const folder = path.dirname(file);
+  let names: string[];
+  try {
+    names = fs.readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(`.${base}.`) || !name.endsWith('.tmp')) continue;
+    const pid = Number(name.slice(base.length + 2, -'.tmp'.length).split('.')[0]);
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && isDead(pid)) fs.rmSync(path.join(folder, name), { force: true });
+  }
+}
+
 export class FailedFile {
   private closed = false;
 
@@ -92,6 +166,10 @@ export class FailedFile {
    * nothing sent) when another load holds the lock or it cannot be written.
    */
   static async open(given: string): Promise<FailedFile> {
+    const link = fs.lstatSync(given, { throwIfNoEntry: false });
+    // Another user's link (planted in a shared folder such as /tmp) would make the load write wherever it points.
+    if (link?.isSymbolicLink() && link.uid !== process.getuid?.())
+      throw new UsageError(`--failed ${given} is a link owned by another user (uid ${link.uid}); refusing to write through it`);
     const existing = fs.statSync(given, { throwIfNoEntry: false });
     const direct = existing !== undefined && !existing.isFile();
     // A link to a regular file, or to one not made yet: its target is the file
@@ -100,7 +178,7 @@ export class FailedFile {
     let release: () => Promise<void> = async () => undefined;
     if (!direct) {
       try {
-        release = await lockfile.lock(file, { realpath: false, retries: 0, stale: 30_000 });
+        release = await lockFor(file);
       } catch (error) {
         if (errnoCode(error) === 'ELOCKED') {
           throw new UsageError(
@@ -112,9 +190,13 @@ export class FailedFile {
         throw new UsageError(`cannot write --failed ${file}: ${errnoCode(error)}`);
       }
     }
-    const temporary = direct ? undefined : path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+    if (!direct) removeDeadTemporaries(file);
+    // Created anew (O_EXCL), under a name nobody can guess; the pid lets a later load remove it should this one die.
+    const temporary = direct
+      ? undefined
+      : path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      const fd = fs.openSync(temporary ?? file, 'w', 0o600);
+      const fd = fs.openSync(temporary ?? file, temporary ? 'wx' : 'w', 0o600);
       return new FailedFile(given, file, fd, temporary, release);
     } catch (error) {
       await release().catch(() => undefined);

@@ -13,6 +13,11 @@ export class RequestPool {
     private readonly limit: number,
   ) {}
 
+  /** Requests in flight now. */
+  get size(): number {
+    return this.inFlight;
+  }
+
   /** Resolves once fewer than `limit` requests are in flight. */
   async slot(): Promise<void> {
     while (this.inFlight >= this.limit) await new Promise<void>((resolve) => (this.waiter = resolve));

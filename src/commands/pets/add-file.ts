@@ -91,7 +91,10 @@ class BulkLoad {
   }
 
   async run(client: PetstoreClient, input: Readable): Promise<void> {
-    const onSignal = () => this.halt({ reason: 'signal', error: this.f.signal.reason as InterruptedError });
+    const onSignal = () => {
+      this.halt({ reason: 'signal', error: this.f.signal.reason as InterruptedError });
+      this.sayStopping();
+    };
     this.f.signal.addEventListener('abort', onSignal, { once: true });
     if (this.f.signal.aborted) onSignal();
     const onHalt = () => void client.abortAll(this.f.signals.halt.reason as InterruptedError);
@@ -235,6 +238,20 @@ class BulkLoad {
   private halt(stop: Stop): void {
     // The first reason stands; a failed --failed file overrides, since nothing more can be recorded.
     if (!this.stop || stop.reason === 'failed_file') this.stop = stop;
+  }
+
+  /** Said at once on the first Ctrl-C, SIGTERM or SIGHUP: what the load still waits for, and how to stop at once. */
+  private sayStopping(): void {
+    const waiting = this.pool.size;
+    const seconds = Math.ceil(this.f.globals.timeout / 1000);
+    const answers = waiting === 1 ? '1 answer' : `${waiting} answers`;
+    this.message(
+      waiting === 0
+        ? 'stopping: no more pets are sent; Ctrl-C again stops at once'
+        : `stopping: no more pets are sent; waiting for ${answers} in flight, at most ${seconds}s (--timeout); Ctrl-C again stops at once`,
+      'stopping',
+      { inFlight: waiting },
+    );
   }
 
   /** Where an item was first read: its line there and that input's path, kept through any number of reruns. */
