@@ -177,7 +177,9 @@ class BulkLoad {
       const result = classifySendError(error);
       // A 429 or 503 with Retry-After: not taken, so sent again after the wait (at most --retries times), unless the load stops meanwhile.
       if ('retryAfterMs' in result && result.retryAfterMs !== undefined && resent < this.f.globals.retries && !this.stop) {
-        const waited = await setTimeout(Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS), true, { signal: this.f.signal }).catch(() => false);
+        const waited = await setTimeout(Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS), true, { signal: this.f.signal }).catch(
+          () => false,
+        );
         if (waited && !this.stop) return this.send(client, item, pet, resent + 1);
       }
       if (result.outcome === 'created_unreadable') {
