@@ -108,6 +108,8 @@ export class RequestError extends CliError {
  */
 export class ServiceError extends CliError {
   override name = 'ServiceError';
+  /** A 429 or 503 with Retry-After: the wait it asks for, in milliseconds (RFC 9110, section 10.2.3). */
+  retryAfterMs?: number;
 
   constructor(
     readonly status: number,

@@ -152,7 +152,7 @@ describe('signals', () => {
 
 describe('pipes, full disks and closed outputs', () => {
   test('cat failed.ndjson | add --file - --failed failed.ndjson: the file is read whole and replaced by the new outcomes', async () => {
-    server = await start(() => ({ status: 500, json: { code: 'internal', message: 'down', status: 500 } }));
+    server = await start(() => ({ status: 422, json: { code: 'rejected', message: 'down', status: 422 } }));
     const dir = tempDir();
     const failed = path.join(dir, 'failed.ndjson');
     const lines = names(2000).map((name, i) =>
@@ -172,7 +172,7 @@ describe('pipes, full disks and closed outputs', () => {
   });
 
   test('--failed /dev/full: no crash; the load stops, the lines whose outcome could not be recorded are named, exit 1', async () => {
-    server = await start(() => ({ status: 500, json: { code: 'internal', message: 'down', status: 500 } }));
+    server = await start(() => ({ status: 422, json: { code: 'rejected', message: 'down', status: 422 } }));
     const input = petLines(names(5));
     const r = await spawnAsync(process.execPath, [BIN, 'add', '--file', '-', '--failed', '/dev/full', '--concurrency', '1'], env(), input);
     expect(r.code).toBe(1);
@@ -227,7 +227,7 @@ describe('pipes, full disks and closed outputs', () => {
   test('on one terminal-like stream, rows of pets created before a failure come before its message', async () => {
     server = await start((request) =>
       request.body.includes('fail')
-        ? { status: 500, json: { code: 'internal', message: 'database unavailable', status: 500 } }
+        ? { status: 422, json: { code: 'rejected', message: 'database refused it', status: 422 } }
         : { serve: true },
     );
     const dir = tempDir();
@@ -239,7 +239,7 @@ describe('pipes, full disks and closed outputs', () => {
     fs.closeSync(out);
     expect(await new Promise((resolve) => child.on('close', resolve))).toBe(1);
     expect(fs.readFileSync(combined, 'utf8')).toBe(
-      '1\tok1\t1\t-\nfailed: line 2 "fail-me": database unavailable (HTTP 500)\n2\tok2\t3\t-\ncreated 2 of 3 pets; 1 failed\nerror: 1 of 3 pets was not created\n' +
+      '1\tok1\t1\t-\nfailed: line 2 "fail-me": database refused it (HTTP 422)\n2\tok2\t3\t-\ncreated 2 of 3 pets; 1 failed\nerror: 1 of 3 pets was not created\n' +
         '--failed FILE keeps the pets not created, to load them again\n',
     );
   });

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { startPetService, type Faults, type PetService } from '../sandbox/pet-service.mjs';
 import { readNdjson, run } from './helpers.js';
 
-/** The fake service; a name starting with "fail" gets a 500; `delayMs` holds each answer; `faults` replaces that. */
+/** The fake service; a name starting with "fail" gets a 422 (a 4xx: not created); `delayMs` holds each answer; `faults` replaces that. */
 function startPetServer(delayMs = 0, faults?: Faults): Promise<PetService> {
   return startPetService({
     key: 'k',
@@ -17,7 +17,7 @@ function startPetServer(delayMs = 0, faults?: Faults): Promise<PetService> {
       faults ??
       ((request) =>
         /^\{"name":"fail/.test(request.body)
-          ? { status: 500, json: { code: 'internal', message: 'database unavailable', status: 500 }, delayMs }
+          ? { status: 422, json: { code: 'rejected', message: 'database refused it', status: 422 }, delayMs }
           : { serve: true, delayMs }),
   });
 }
@@ -78,7 +78,7 @@ describe('add --file', () => {
     expect(stderr.slice(0, 4).sort()).toEqual([
       'failed: line 2 "nocat": item.categoryId: required field missing',
       'failed: line 3 (no name): malformed JSON: not json',
-      'failed: line 4 "fail-me": database unavailable (HTTP 500)',
+      'failed: line 4 "fail-me": database refused it (HTTP 422)',
       'failed: line 5 "ok2": item: unknown field "colour"',
     ]);
     expect(stderr.slice(4)).toEqual([`created 2 of 6 pets; 4 failed (written to ${failed})`, 'error: 4 of 6 pets were not created']);
@@ -95,7 +95,7 @@ describe('add --file', () => {
       source: file,
       outcome: 'failed',
       item: { name: 'fail-me', categoryId: 2 },
-      error: { code: 'internal', message: 'database unavailable', status: 500 },
+      error: { code: 'rejected', message: 'database refused it', status: 422 },
     });
     // A line that is not JSON keeps its whole text, which a retry carries forward.
     expect(lines[1]).toEqual({

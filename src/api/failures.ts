@@ -7,6 +7,7 @@
 import { RequestError, ServiceError } from '../errors.js';
 import { first, type Exchange } from './exchange.js';
 import { describeBody, retryHint, tryParse } from './response.js';
+import { retryAfterMs } from './retry.js';
 import { ServiceErrorBody } from './schemas.js';
 
 /** What the reading of a failed answer needs to know of the client. */
@@ -56,10 +57,15 @@ export function failureOf(response: Exchange, ok: readonly number[], notFound: N
     );
   }
   const hint = status === 401 ? context.loginHint : retryHint(response);
-  if (parsed.success && status >= 400) return new ServiceError(status, parsed.data.code, parsed.data.message, hint);
   const type = first(response.headers['content-type']);
   const what = `the service answered HTTP ${status}${type ? ` (${type.split(';')[0]})` : ''}: ${describeBody(response)}`;
-  if (status >= 400) return new ServiceError(status, `http_${status}`, describeBody(response), hint, what);
+  if (status >= 400) {
+    const error = parsed.success
+      ? new ServiceError(status, parsed.data.code, parsed.data.message, hint)
+      : new ServiceError(status, `http_${status}`, describeBody(response), hint, what);
+    if (status === 429 || status === 503) error.retryAfterMs = retryAfterMs(response.headers['retry-after']);
+    return error;
+  }
   return new RequestError(`unexpected response: ${what}`, 'unexpected_response', status);
 }
 

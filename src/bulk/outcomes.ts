@@ -63,13 +63,22 @@ export function resolveItem(item: InputItem): ResolvedItem {
 /** How a sent item ended when it was not plainly created. */
 export type SendResult =
   | { outcome: 'created_unreadable'; status: number; why: string }
-  | { outcome: Outcome; report: ErrorReport; stop?: { reason: 'auth' | 'no_such_path'; error: CliError } };
+  | {
+      outcome: Outcome;
+      report: ErrorReport;
+      stop?: { reason: 'auth' | 'no_such_path'; error: CliError };
+      /** A 429 or 503 with Retry-After: the service did not take the request; it may be sent again after this many milliseconds. */
+      retryAfterMs?: number;
+    };
 
 /**
  * Classifies the error of one createPet. A 2xx answer whose body arrived but
- * cannot be read (not JSON, not a Pet, larger than the cap) means created. An
- * error status from the service means `failed` (a 401, or a 404 of a path the
- * service does not have, also stops the load). A
+ * cannot be read (not JSON, not a Pet, larger than the cap) means created. A
+ * 4xx from the service means `failed` (a 401, or a 404 of a path the service
+ * does not have, also stops the load); a 429 or 503 with Retry-After is
+ * `failed` with the wait it asks for (the load may send it again); any other
+ * 5xx is `unknown`, since a gateway answers 502 or 504 after the service may
+ * have created the pet. A
  * failure that proves the request never left means `not_sent`. Anything else
  * means `unknown`, since the pet may have been created: a timeout, a dropped
  * connection, a body that stopped coming (a dripping answer cut at the
@@ -85,16 +94,22 @@ export function classifySendError(error: unknown): SendResult {
       message: `the service answered HTTP ${error.answeredStatus}, but its body did not arrive whole: ${describeCause(error.cause)}`,
       status: error.answeredStatus,
     };
-    return success ? { outcome: 'unknown', report } : { outcome: 'failed', report };
+    return success || error.answeredStatus >= 500 ? { outcome: 'unknown', report } : { outcome: 'failed', report };
   }
   if (success) return { outcome: 'created_unreadable', status, why: (error as Error).message };
   const report = reportOf(error);
-  if (error instanceof ServiceError)
-    return error.status === 401 ? { outcome: 'failed', report, stop: { reason: 'auth', error } } : { outcome: 'failed', report };
+  if (error instanceof ServiceError) {
+    if (error.status === 401) return { outcome: 'failed', report, stop: { reason: 'auth', error } };
+    // A 429 or 503 with Retry-After: the service says it did not take the request.
+    if (error.retryAfterMs !== undefined) return { outcome: 'failed', report, retryAfterMs: error.retryAfterMs };
+    // A 5xx proves nothing: a gateway's 502 or 504 may come after the service created the pet.
+    if (error.status >= 500) return { outcome: 'unknown', report };
+    return { outcome: 'failed', report };
+  }
   // A path the service does not have (a wrong base URL) fails every item alike: the load stops.
   if (error instanceof RequestError && error.code === 'no_such_path')
     return { outcome: 'failed', report, stop: { reason: 'no_such_path', error } };
-  if (error instanceof RequestError && error.status !== null) return { outcome: 'failed', report };
+  if (error instanceof RequestError && error.status !== null) return { outcome: error.status >= 500 ? 'unknown' : 'failed', report };
   if (error instanceof RequestError && error.notSent) return { outcome: 'not_sent', report };
   if (error instanceof InterruptedError)
     return {

@@ -6,8 +6,10 @@
  * one rerun on that file finishes the load and creates nothing twice.
  */
 import path from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { PetstoreClient } from '../../api/client.js';
+import { MAX_RETRY_AFTER_MS } from '../../api/retry.js';
 import { describeIssue, NewPet } from '../../api/schemas.js';
 import { BatchedOutput } from '../../bulk/batched-output.js';
 import { FailedFile, FailedWriteError, type FailedRecord, type Outcome } from '../../bulk/failed-file.js';
@@ -165,7 +167,7 @@ class BulkLoad {
     this.pool.run(() => this.send(client, item, checked.data));
   }
 
-  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet): Promise<void> {
+  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, resent = 0): Promise<void> {
     try {
       // Each POST has its own deadline over the whole exchange; a second Ctrl-C ends them all at once (run).
       const created = await client.createPet(pet, { signal: null, deadlineMs: this.f.globals.timeout });
@@ -173,6 +175,13 @@ class BulkLoad {
       this.output.push(streamText([created], PET_VIEW, this.options.output.format));
     } catch (error) {
       const result = classifySendError(error);
+      // A 429 or 503 with Retry-After: not taken, so sent again after the wait (at most --retries times), unless the load stops meanwhile.
+      if ('retryAfterMs' in result && result.retryAfterMs !== undefined && resent < this.f.globals.retries && !this.stop) {
+        const waited = await setTimeout(Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS), true, { signal: this.f.signal }).catch(
+          () => false,
+        );
+        if (waited && !this.stop) return this.send(client, item, pet, resent + 1);
+      }
       if (result.outcome === 'created_unreadable') {
         this.tally.created += 1;
         this.message(
