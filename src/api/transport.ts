@@ -96,6 +96,8 @@ function listedInNoProxy(url: URL, noProxy: string): boolean {
  */
 export function openDispatcher(baseUrl: URL, env: NodeJS.ProcessEnv, timeouts: Timeouts): { dispatcher: Dispatcher; proxy?: ProxyChoice } {
   const proxy = proxyFor(baseUrl, env);
+  if (!proxy && isLocalhostName(baseUrl.hostname))
+    return { dispatcher: new Pool(baseUrl.origin, { ...timeouts, connect: { ...timeouts.connect, lookup: lookupLoopback } }) };
   if (!proxy) return { dispatcher: new Pool(baseUrl.origin, timeouts) };
   // ProxyAgent times its own connections (to the proxy, and TLS through the tunnel) by connectTimeout.
   return { dispatcher: new ProxyAgent({ uri: proxy.url.href, ...timeouts, connectTimeout: timeouts.connect.timeout }), proxy };
@@ -117,6 +119,29 @@ const CERTIFICATE_PROBLEMS: Record<string, string> = {
   CERT_REVOKED: 'it has been revoked',
   CERT_SIGNATURE_FAILURE: 'its signature is not valid',
 };
+
+/** `localhost` and any name under `.localhost` (RFC 6761, section 6.3). */
+function isLocalhostName(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost');
+}
+
+type LookupCallback = (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void;
+
+/**
+ * A `lookup` for net.connect that answers every name with the loopback
+ * addresses, never asking DNS: a `*.localhost` base URL is trusted as
+ * loopback (plain http, no proxy), so it must reach only this machine.
+ */
+function lookupLoopback(_hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback): void {
+  const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
+  const addresses = [
+    { address: '127.0.0.1', family: 4 },
+    { address: '::1', family: 6 },
+  ].filter((a) => family === 0 || a.family === family);
+  if (options.all) callback(null, addresses);
+  else callback(null, addresses[0]!.address, addresses[0]!.family);
+}
 
 /** Errors that mean a connection never got to its peer; with a proxy in use, that peer is the proxy. */
 const UNREACHABLE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN'];
