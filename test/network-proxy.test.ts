@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { createTestPki, type TestPki } from './fakes/certificates.js';
 import { startProxy, type TestProxy, type ProxyOptions } from './fakes/proxy.js';
-import { spawnPetstore, tempConfigHome } from './helpers.js';
+import { readNdjson, spawnPetstore, tempConfigHome } from './helpers.js';
 
 const KEY = 'proxy-key-3f9a0b';
 const BASE_URL = 'https://petstore.invalid/v1';
@@ -279,6 +279,43 @@ describe('failures on the way through a proxy', () => {
         stdout: '',
         stderr: 'error: invalid value for HTTPS_PROXY: it must be a proxy URL such as http://proxy.example:3128 (the value is not shown)\n',
       });
+    },
+  );
+});
+
+describe('a bulk load through a proxy that refuses the CONNECT', () => {
+  const pets = '{"name":"a","categoryId":1}\n{"name":"b","categoryId":2}\n{"name":"c","categoryId":3}\n';
+
+  test.each([
+    [
+      '407 (no credentials)',
+      { credentials: 'pet-user:pw' },
+      BASE_URL,
+      'refused to open a tunnel to petstore.invalid: HTTP 407 Proxy Authentication Required',
+    ],
+    ['502 (a host it will not reach)', {}, 'https://elsewhere.invalid/v1', 'could not open a tunnel to elsewhere.invalid: HTTP 502'],
+  ] as const)(
+    "%s: every item not_sent, the load stops at once with the proxy's answer, exit 1; a rerun sends them",
+    async (_, options, baseUrl, said) => {
+      const p = await proxyTo(service, options);
+      const before = service.requests.length;
+      const dir = tempConfigHome();
+      const failed = `${dir}/failed.ndjson`;
+      const r = await petstore(
+        ['add', '--file', '-', '--failed', failed, '--concurrency', '1'],
+        { HTTPS_PROXY: p.url, PETSTORE_BASE_URL: baseUrl },
+        pets,
+      );
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`stopped: created 0 of 3 pets; 0 failed, 3 not sent (written to ${failed})\n`);
+      expect(r.stderr).toContain(`error: the proxy 127.0.0.1:${p.port} (from HTTPS_PROXY) ${said}\n`);
+      expect(r.stderr).not.toMatch(/unknown/);
+      // One CONNECT tried; the other items were never sent.
+      expect(p.log.filter((entry) => entry.method === 'CONNECT')).toHaveLength(1);
+      expect(service.requests.length).toBe(before);
+      const records = readNdjson(failed);
+      expect(records.map((line) => line.outcome)).toEqual(['not_sent', 'not_sent', 'not_sent']);
     },
   );
 });

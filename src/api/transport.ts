@@ -240,6 +240,7 @@ export function describeSendFailure(
   if (signal?.aborted && signal.reason instanceof InterruptedError) return signal.reason;
   if (signal?.aborted || isTimeout(error)) return new RequestError(`request to ${host} timed out after ${timeoutMs} ms`, 'timeout');
   const failure = describeNetworkFailure(error, host, proxy);
-  failure.notSent = provesNotSent(codeOf(error));
+  // A proxy that refused or dropped the CONNECT: no byte of the request left.
+  failure.notSent = provesNotSent(codeOf(error)) || failure.code === 'proxy_refused' || failure.code === 'proxy_failed';
   return failure;
 }

@@ -20,7 +20,7 @@ export interface Tally {
 /** Why a load stopped before its end: a signal, a 401, a path the service does not have, a write error on stdout or on --failed, a --jq run that could not finish. */
 export type Stop =
   | { reason: 'signal'; error: InterruptedError }
-  | { reason: 'auth' | 'no_such_path' | 'stdout' | 'failed_file' | 'jq'; error: CliError };
+  | { reason: 'auth' | 'no_such_path' | 'proxy' | 'stdout' | 'failed_file' | 'jq'; error: CliError };
 
 /** How a load ended. */
 export interface LoadEnd {
@@ -47,6 +47,7 @@ export function notSentReport(stop: Stop): ErrorReport {
     signal: `the load was ${stop.error.message}`,
     auth: 'the service rejected the API key (HTTP 401)',
     no_such_path: 'the service has no such path (HTTP 404): the base URL may be wrong',
+    proxy: 'the proxy refused to open a tunnel to the service',
     stdout: 'standard output could not be written',
     failed_file: '--failed could not be written',
     jq: '--jq could not finish',

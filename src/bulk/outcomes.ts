@@ -66,7 +66,7 @@ export type SendResult =
   | {
       outcome: Outcome;
       report: ErrorReport;
-      stop?: { reason: 'auth' | 'no_such_path'; error: CliError };
+      stop?: { reason: 'auth' | 'no_such_path' | 'proxy'; error: CliError };
       /** A 429 or 503 with Retry-After: the service did not take the request; it may be sent again after this many milliseconds. */
       retryAfterMs?: number;
     };
@@ -110,6 +110,9 @@ export function classifySendError(error: unknown): SendResult {
   if (error instanceof RequestError && error.code === 'no_such_path')
     return { outcome: 'failed', report, stop: { reason: 'no_such_path', error } };
   if (error instanceof RequestError && error.status !== null) return { outcome: error.status >= 500 ? 'unknown' : 'failed', report };
+  // A proxy that refuses the tunnel refuses every item alike: the load stops, nothing of them sent.
+  if (error instanceof RequestError && error.code === 'proxy_refused')
+    return { outcome: 'not_sent', report, stop: { reason: 'proxy', error } };
   if (error instanceof RequestError && error.notSent) return { outcome: 'not_sent', report };
   if (error instanceof InterruptedError)
     return {
