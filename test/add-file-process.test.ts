@@ -305,7 +305,7 @@ describe('deaths and hang-ups', () => {
     const lines = readNdjson(failed);
     expect(lines.every((l) => l.outcome === 'not_sent')).toBe(true);
     expect([...lines.map((l) => l.item.name), ...storedNames()].sort()).toEqual([...all].sort());
-    expect(fs.readdirSync(dir).sort()).toEqual(['failed.ndjson', 'pets.ndjson']);
+    expect(fs.readdirSync(dir).sort()).toEqual(['failed.ndjson', 'failed.ndjson.journal', 'pets.ndjson']);
   });
 
   test("after kill -9, the same command runs at once: the dead load's lock and temporary file are taken over", async () => {
@@ -320,6 +320,7 @@ describe('deaths and hang-ups', () => {
     await until(() => posts().length === 1);
     expect(fs.readdirSync(dir).sort()).toEqual([
       expect.stringMatching(/^\.failed\.ndjson\.\d+\.[0-9a-f]+\.tmp$/),
+      'failed.ndjson.journal',
       'failed.ndjson.lock',
       'pets.ndjson',
     ]);
@@ -328,8 +329,13 @@ describe('deaths and hang-ups', () => {
     await server.close();
     server = await start();
     const again = await spawnAsync(process.execPath, args, env());
-    expect(again).toMatchObject({ code: 0, stderr: 'created 3 of 3 pets; 0 failed\n' });
-    expect(fs.readdirSync(dir).sort()).toEqual(['failed.ndjson', 'pets.ndjson']);
+    // The first pet was sent when the load died: its journal makes it unknown, never sent twice.
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(
+      /^resuming the load started at .*\nunknown: line 1 "p0": sent before the load stopped, .*\ncreated 2 of 3 pets; 0 failed, 1 unknown \(written to .*\)\n/,
+    );
+    expect(readNdjson(failed).map((line) => [line.line, line.outcome])).toEqual([[1, 'unknown']]);
+    expect(fs.readdirSync(dir).sort()).toEqual(['failed.ndjson', 'failed.ndjson.journal', 'pets.ndjson']);
   });
 
   test('two live loads on one --failed file: the second is still refused, exit 2, nothing sent', async () => {

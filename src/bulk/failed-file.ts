@@ -161,6 +161,11 @@ export class FailedFile {
     private readonly release: () => Promise<void>,
   ) {}
 
+  /** The journal of a load that writes this file (see journal.ts): `<file>.journal`; none for a file written directly (a FIFO, /dev/stdout). */
+  get journalPath(): string | undefined {
+    return this.temporary ? `${this.target}.journal` : undefined;
+  }
+
   /**
    * Locks `file` and opens where its lines go. Throws UsageError (exit 2,
    * nothing sent) when another load holds the lock or it cannot be written.

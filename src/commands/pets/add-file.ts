@@ -13,6 +13,7 @@ import { MAX_RETRY_AFTER_MS } from '../../api/retry.js';
 import { describeIssue, NewPet } from '../../api/schemas.js';
 import { BatchedOutput } from '../../bulk/batched-output.js';
 import { FailedFile, FailedWriteError, type FailedRecord, type Outcome } from '../../bulk/failed-file.js';
+import { type EarlierLoad, itemHash, LoadJournal } from '../../bulk/journal.js';
 import { openInput } from '../../bulk/open-input.js';
 import { notSentReport, summarise, type Stop, type Tally } from '../../bulk/load-summary.js';
 import { classifySendError, itemName, resolveItem, where, type ResolvedItem } from '../../bulk/outcomes.js';
@@ -35,6 +36,8 @@ export interface AddFileOptions {
   failed?: string;
   /** Send again items an earlier load recorded as `unknown` (they may have been created). */
   retryUnknown: boolean;
+  /** Discard the journal of an earlier load with the same --failed file and load the input from its start. */
+  restart?: boolean;
   output: OutputSpec;
 }
 
@@ -49,18 +52,53 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
   // Typed at the terminal: no progress line (its redraws would wipe out the echo of what is typed).
   const typed = options.file === '-' && f.io.raw.stdinIsTTY;
   let failed: FailedFile | undefined;
+  let journal: LoadJournal | undefined;
   try {
     if (options.failed) failed = await FailedFile.open(options.failed);
+    const source = options.file === '-' ? '-' : path.resolve(options.file);
+    const journalPath = failed?.journalPath;
+    if (journalPath) journal = LoadJournal.open(journalPath, source, options.restart ?? false);
+    if (journal?.earlier?.finished) return sayFinished(f, journal.earlier, options, failed!.path);
+    if (journal?.earlier) sayResuming(f, journal.earlier, journal.path);
     if (typed && f.io.raw.stderrIsTTY)
       f.io.info('reading pets from the terminal, one JSON object per line; Ctrl-D ends the input', 'reading_terminal');
     // Each jq run has --timeout, as each request has; a second Ctrl-C ends one, as it ends the requests in flight.
     const limits = { stop: f.signals.halt, timeoutMs: f.globals.timeout };
     const jq = options.output.jq === undefined ? undefined : await JqStream.open(f.io.out, options.output.jq, limits);
-    await new BulkLoad(f, options, failed, input.size, !typed, jq).run(await f.client(), input.stream);
+    await new BulkLoad(f, options, failed, input.size, !typed, jq, journal).run(await f.client(), input.stream);
   } finally {
     input.stream.destroy();
+    journal?.close();
     await failed?.dispose();
   }
+}
+
+const pets = (n: number) => (n === 1 ? '1 pet' : `${n} pets`);
+
+/** A rerun of a load that finished: nothing is sent (exit 0). */
+function sayFinished(f: Factory, earlier: EarlierLoad, options: AddFileOptions, failedPath: string): void {
+  const t = earlier.tally;
+  const what = t
+    ? `created ${t.created} of ${pets(t.read)}; ${t.failed} failed${t.unknown ? `, ${t.unknown} unknown` : ''}${t.notSent ? `, ${t.notSent} not sent` : ''}`
+    : 'see its --failed file';
+  f.io.info(
+    `this load of ${options.file === '-' ? 'standard input' : options.file} finished at ${earlier.finished}: ${what} (written to ${failedPath}); nothing was sent. --restart loads the input again`,
+    'load_finished',
+    { finished: earlier.finished },
+  );
+}
+
+/** Said when the same command resumes a load that died. */
+function sayResuming(f: Factory, earlier: EarlierLoad, journalPath: string): void {
+  const { failed, unknown, notSent } = earlier.decided;
+  const parts = [`${earlier.created} created`, `${failed} failed`, `${unknown + earlier.noAnswer} unknown`];
+  if (notSent) parts.push(`${notSent} not sent`);
+  f.io.info(
+    `resuming the load started at ${earlier.started} (journal ${journalPath}): of its first ${pets(earlier.known)}, ${parts.join(', ')}` +
+      `${earlier.noAnswer ? ` (${earlier.noAnswer} sent with no answer recorded: unknown, not sent again without --retry-unknown)` : ''}; the items left are sent now`,
+    'resuming',
+    { created: earlier.created, failed, unknown: unknown + earlier.noAnswer, notSent, known: earlier.known },
+  );
 }
 
 class BulkLoad {
@@ -73,6 +111,8 @@ class BulkLoad {
   private lastLine = 0;
   private inputCut = false;
   private readonly progress: Progress;
+  /** The 0-based position of the next item read. */
+  private index = 0;
   /** The input's absolute path, or "-" for standard input: the `source` of its --failed lines. */
   private readonly source: string;
 
@@ -83,6 +123,7 @@ class BulkLoad {
     inputSize: number | undefined,
     showProgress: boolean,
     private readonly jq?: JqStream, // --jq: one jq run per batch of NDJSON lines, in a worker thread
+    private readonly journal?: LoadJournal,
   ) {
     this.progress = new Progress(f.io, this.tally, inputSize, showProgress);
     this.source = options.file === '-' ? '-' : path.resolve(options.file);
@@ -120,6 +161,8 @@ class BulkLoad {
       // A write error of the last rows surfaces on a later turn of the event loop.
       await new Promise((resolve) => setImmediate(resolve));
       await this.commitFailed();
+      // Only a load that ran to its end is finished: after a stop, the same command resumes it.
+      if (this.stop?.reason !== 'failed_file') this.journal?.end(this.tally, !this.stop);
       this.report();
     } finally {
       this.f.signal.removeEventListener('abort', onSignal);
@@ -151,26 +194,65 @@ class BulkLoad {
   }
 
   private async take(client: PetstoreClient, raw: ResolvedItem): Promise<void> {
+    const index = this.index++;
     const item = resolveItem(raw);
     this.tally.read += 1;
     this.lastLine = item.line;
-    if (item.previous === 'unknown' && !this.options.retryUnknown) return this.carry(item);
+    // The journal: what an earlier run of this load did with this item, and a record before anything is done with it.
+    let hash: string | undefined;
+    if (this.journal && !this.stop) {
+      hash = itemHash(raw);
+      const state = this.journal.state(index, hash, raw.line);
+      if (state.kind === 'created') {
+        this.tally.created += 1;
+        return;
+      }
+      if (state.kind === 'decided') return this.replay(item, state.record);
+      if (state.kind === 'no_answer' && !this.options.retryUnknown) {
+        const report = {
+          code: 'unknown',
+          message: 'sent before the load stopped, and no answer was recorded: it may have been created',
+          status: null,
+        };
+        return this.record(item, 'unknown', report, index);
+      }
+    }
+    const seen = (sending: boolean) => hash !== undefined && this.journal!.seen(index, hash, sending);
+    if (item.previous === 'unknown' && !this.options.retryUnknown) {
+      seen(false);
+      return this.carry(item);
+    }
     if (this.stop) return this.record(item, 'not_sent', notSentReport(this.stop));
-    if (item.error !== undefined) return this.record(item, 'failed', { code: 'invalid_input', message: item.error, status: null });
+    if (item.error !== undefined) {
+      seen(false);
+      return this.record(item, 'failed', { code: 'invalid_input', message: item.error, status: null });
+    }
     const checked = NewPet.safeParse(item.value);
-    if (!checked.success)
+    if (!checked.success) {
+      seen(false);
       return this.record(item, 'failed', { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
+    }
     await this.pool.slot();
     // Checked first: awaiting even a settled promise costs every item a turn of the microtask queue.
     if (this.output.isBlocked) await this.output.drained();
     if (this.stop) return this.record(item, 'not_sent', notSentReport(this.stop));
-    this.pool.run(() => this.send(client, item, checked.data));
+    // Handed to the OS before the POST leaves: a death from here on leaves this item unknown, never sent twice.
+    seen(true);
+    this.pool.run(() => this.send(client, item, checked.data, index));
   }
 
-  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, resent = 0): Promise<void> {
+  /** An item whose outcome an earlier run of this load recorded in the journal: its --failed record, as written then. */
+  private replay(item: ResolvedItem, record: Record<string, unknown>): void {
+    const outcome = record.outcome;
+    this.tally[outcome === 'unknown' ? 'unknown' : outcome === 'not_sent' ? 'notSent' : 'failed'] += 1;
+    this.writeFailed(item.line, record);
+  }
+
+  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, resent = 0): Promise<void> {
     try {
       // Each POST has its own deadline over the whole exchange; a second Ctrl-C ends them all at once (run).
       const created = await client.createPet(pet, { signal: null, deadlineMs: this.f.globals.timeout });
+      this.journal?.created(index);
       this.tally.created += 1;
       this.output.push(streamText([created], PET_VIEW, this.options.output.format));
     } catch (error) {
@@ -180,9 +262,10 @@ class BulkLoad {
         const waited = await setTimeout(Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS), true, { signal: this.f.signal }).catch(
           () => false,
         );
-        if (waited && !this.stop) return this.send(client, item, pet, resent + 1);
+        if (waited && !this.stop) return this.send(client, item, pet, index, resent + 1);
       }
       if (result.outcome === 'created_unreadable') {
+        this.journal?.created(index);
         this.tally.created += 1;
         this.message(
           `warning: ${where(item)} was created (HTTP ${result.status}), but its answer could not be read: ${result.why}; it is not sent again`,
@@ -192,12 +275,12 @@ class BulkLoad {
         return;
       }
       if (result.stop) this.halt(result.stop);
-      this.record(item, result.outcome, result.report);
+      this.record(item, result.outcome, result.report, index);
     }
   }
 
-  /** Counts an item not created, says why, and writes it to --failed. */
-  private record(item: ResolvedItem, outcome: Outcome, report: ErrorReport): void {
+  /** Counts an item not created, says why, and writes it to --failed (and, for an item that was sent, as item `sent` of the journal). */
+  private record(item: ResolvedItem, outcome: Outcome, report: ErrorReport, sent?: number): void {
     this.tally[outcome === 'failed' ? 'failed' : outcome === 'unknown' ? 'unknown' : 'notSent'] += 1;
     if (outcome !== 'not_sent') {
       const status = report.status ? ` (HTTP ${report.status})` : '';
@@ -208,14 +291,16 @@ class BulkLoad {
       );
     }
     const text = item.value === undefined ? item.text : undefined;
-    this.writeFailed(item.line, {
+    const record = {
       ...this.firstRead(item),
       outcome,
       item: item.value ?? null,
       ...(text === undefined ? {} : { text }),
       ...(text !== undefined && item.bytes ? { text_base64: item.bytes.toString('base64') } : {}),
       error: report,
-    });
+    };
+    if (sent !== undefined) this.journal?.decided(sent, record);
+    this.writeFailed(item.line, record);
   }
 
   /** An `unknown` item of an earlier load, not sent again without --retry-unknown: carried over unchanged. */

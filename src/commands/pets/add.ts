@@ -25,6 +25,7 @@ function declareAdd() {
     )
     .option('--failed <path>', 'with --file: write the items not created as NDJSON, to load again with --file')
     .option('--retry-unknown', 'with --file: also send items whose outcome is unknown (they may have been created)')
+    .option('--restart', 'with --file and --failed: discard the journal of an earlier run of this load and start over')
     .option('--no-prompt', 'never ask for a missing --name or --category-id at a terminal: exit 2 instead')
     .addHelpText(
       'after',
@@ -69,6 +70,7 @@ export function newAddCommand(f: Factory, runF: (options: AddOptions) => Promise
 }
 
 const FLAG_NAMES: Record<string, string> = { categoryId: '--category-id', retryUnknown: '--retry-unknown' };
+
 const flagName = (key: string) => FLAG_NAMES[key] ?? `--${key}`;
 
 /**
@@ -89,6 +91,8 @@ export async function addOptions(
   if (flags.file !== undefined) {
     const conflicting = (['name', 'categoryId', 'status'] as const).find((k) => flags[k] !== undefined);
     if (conflicting) throw new UsageError(`--file cannot be combined with ${flagName(conflicting)}`);
+    if (flags.restart && flags.failed === undefined)
+      throw new UsageError('--restart goes with --failed: the journal is kept beside that file');
     return {
       kind: 'file',
       load: {
@@ -96,11 +100,12 @@ export async function addOptions(
         concurrency: parseWholeNumber(flags.concurrency, CONCURRENCY, '--concurrency'),
         failed: flags.failed,
         retryUnknown: flags.retryUnknown ?? false,
+        restart: flags.restart ?? false,
         output: chooseFormat(flags, json, stdoutIsTTY, 'stream'),
       },
     };
   }
-  for (const extra of ['concurrency', 'failed', 'retryUnknown'] as const) {
+  for (const extra of ['concurrency', 'failed', 'retryUnknown', 'restart'] as const) {
     if (flags[extra] !== undefined) throw new UsageError(`${flagName(extra)} goes with --file`);
   }
   if (flags.name === undefined || flags.categoryId === undefined) {

@@ -1,0 +1,225 @@
+/**
+ * The journal of a bulk load with `--failed F`: `F.journal`, append-only
+ * NDJSON beside F, so that the same command resumes after any death (kill -9,
+ * the OOM killer, a power cut short of the disk). Each record is handed to
+ * the OS (`fs.writeSync`) before what it records goes on: an item's "seen"
+ * record before its POST leaves.
+ *
+ *   {"petstore_journal":1,"input":"/abs/pets.ndjson","started":"<ISO 8601>"}
+ *   {"i":0,"h":"<hash of the item>","s":1}     seen; s=1: its POST is about to leave, s=0: not sent (invalid, carried over)
+ *   {"c":0}                                    item 0 was created
+ *   {"o":3,"r":{<its --failed record>}}        item 3 ended failed, unknown or not_sent
+ *   {"ended":"<ISO 8601>","complete":true,"tally":{...}}   the load ended and F was written;
+ *                                              complete: it ran to its end (false: it was stopped, by Ctrl-C, a 401...)
+ *
+ * Items are numbered in input order from 0. Items are seen in order and a
+ * stopped load sees no more, so the items a journal knows are always the
+ * first ones of the input.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { parseJson, stringifyJson } from '../api/json.js';
+import { UsageError } from '../errors.js';
+import type { Tally } from './load-summary.js';
+import type { InputItem } from './read-items.js';
+
+/** What the journal knows of one item. */
+export type JournalState =
+  | { kind: 'new' }
+  | { kind: 'not_sent_before' }
+  | { kind: 'created' }
+  | { kind: 'decided'; record: Record<string, unknown> }
+  | { kind: 'no_answer' };
+
+const NONE = 0;
+const NOT_SENT = 1;
+const SENDING = 2;
+const CREATED = 3;
+const DECIDED = 4;
+
+/** The hash of an item's source, as the journal keeps it (8 hex digits). */
+export function itemHash(item: InputItem): string {
+  const hash = createHash('sha1');
+  if (item.bytes) hash.update(item.bytes);
+  else if (item.text !== undefined) hash.update(item.text);
+  else hash.update(stringifyJson(item.value));
+  return hash.digest('hex').slice(0, 8);
+}
+
+/** How an earlier journal ended. */
+export interface EarlierLoad {
+  started: string;
+  /** When it ended in an orderly way, its --failed file written (a stopped load too). */
+  ended?: string;
+  /** When it ran to its end. */
+  finished?: string;
+  tally?: Tally;
+  created: number;
+  decided: { failed: number; unknown: number; notSent: number };
+  /** Items sent with no answer recorded: they become unknown. */
+  noAnswer: number;
+  /** Items the journal knows. */
+  known: number;
+}
+
+export class LoadJournal {
+  private states = new Uint8Array(1024);
+  private hashes: string[] = [];
+  private readonly records = new Map<number, Record<string, unknown>>();
+  private constructor(
+    /** The journal's path. */
+    readonly path: string,
+    private readonly fd: number,
+    /** The load this journal resumes, when it does. */
+    readonly earlier: EarlierLoad | undefined,
+  ) {}
+
+  /**
+   * Opens `F.journal` for a load of `input` (an absolute path, or "-"):
+   * reads an earlier one of the same input to resume it, discards one of a
+   * load of another input that ended (the `--failed` rerun), or starts anew
+   * (always with `restart`). Throws UsageError (exit 2, nothing sent) when an
+   * unfinished journal belongs to another input, or it cannot be written.
+   */
+  static open(path: string, input: string, restart: boolean): LoadJournal {
+    let earlier: EarlierLoad | undefined;
+    let journal: LoadJournal | undefined;
+    if (!restart && fs.existsSync(path)) {
+      const read = LoadJournal.read(path);
+      if (read && read.input !== input && !read.earlier.ended) {
+        throw new UsageError(
+          `${path} is the journal of an unfinished load of ${read.input}, not of ${input}`,
+          'Run that load again to finish it, or add --restart to discard its journal and load this input.',
+          'journal_mismatch',
+        );
+      }
+      if (read && read.input === input) {
+        earlier = read.earlier;
+        journal = read.journal(path, earlier);
+      }
+    }
+    if (!journal) {
+      let fd: number;
+      try {
+        fd = fs.openSync(path, 'w', 0o600);
+        fs.writeSync(fd, `${stringifyJson({ petstore_journal: 1, input, started: new Date().toISOString() })}\n`);
+      } catch (error) {
+        throw new UsageError(`cannot write the journal ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+      }
+      journal = new LoadJournal(path, fd, undefined);
+    }
+    return journal;
+  }
+
+  /** Reads a journal; undefined when it holds no header (a load that died before writing one). */
+  private static read(path: string) {
+    const lines = fs.readFileSync(path, 'utf8').split('\n');
+    let header: { input: string; started: string } | undefined;
+    const states: number[] = [];
+    const hashes: string[] = [];
+    const records = new Map<number, Record<string, unknown>>();
+    const earlier: EarlierLoad = { started: '', created: 0, decided: { failed: 0, unknown: 0, notSent: 0 }, noAnswer: 0, known: 0 };
+    for (const line of lines) {
+      if (line === '') continue;
+      let value: Record<string, unknown>;
+      try {
+        value = parseJson(line) as Record<string, unknown>;
+      } catch {
+        continue; // The last line of a load that died while writing it.
+      }
+      // A record after an "ended" one: that load was resumed, and has not ended again (yet).
+      if (typeof value.ended !== 'string') earlier.ended = earlier.finished = undefined;
+      if (typeof value.petstore_journal !== 'undefined') header = { input: String(value.input), started: String(value.started) };
+      else if (typeof value.i === 'bigint') {
+        const i = Number(value.i);
+        states[i] = value.s === 1n ? SENDING : NOT_SENT;
+        hashes[i] = String(value.h);
+      } else if (typeof value.c === 'bigint') states[Number(value.c)] = CREATED;
+      else if (typeof value.o === 'bigint') {
+        states[Number(value.o)] = DECIDED;
+        records.set(Number(value.o), value.r as Record<string, unknown>);
+      } else if (typeof value.ended === 'string') {
+        earlier.ended = value.ended;
+        earlier.finished = value.complete === true ? value.ended : undefined;
+        earlier.tally = Object.fromEntries(Object.entries(value.tally as object).map(([k, v]) => [k, Number(v)])) as unknown as Tally;
+      }
+    }
+    if (!header) return undefined;
+    earlier.started = header.started;
+    earlier.known = states.length;
+    for (const [i, state] of states.entries()) {
+      if (state === CREATED) earlier.created += 1;
+      else if (state === SENDING) earlier.noAnswer += 1;
+      else if (state === DECIDED) {
+        const outcome = records.get(i)?.outcome;
+        if (outcome === 'unknown') earlier.decided.unknown += 1;
+        else if (outcome === 'not_sent') earlier.decided.notSent += 1;
+        else earlier.decided.failed += 1;
+      }
+    }
+    return {
+      input: header.input,
+      earlier,
+      journal: (file: string, load: EarlierLoad) => {
+        const fd = fs.openSync(file, 'a', 0o600);
+        const journal = new LoadJournal(file, fd, load);
+        journal.states = Uint8Array.from(states, (s) => s ?? NONE);
+        journal.hashes = hashes;
+        for (const [i, record] of records) journal.records.set(i, record);
+        return journal;
+      },
+    };
+  }
+
+  /**
+   * What the journal knows of item `index`, whose hash is `hash`. Throws
+   * UsageError (exit 2) when it knew another item there: the input changed.
+   */
+  state(index: number, hash: string, line: number): JournalState {
+    const state = index < this.states.length ? this.states[index]! : NONE;
+    if (state === NONE) return { kind: 'new' };
+    if (this.hashes[index] !== hash) {
+      throw new UsageError(
+        `the input differs from the one this load started with, at line ${line}; nothing was sent`,
+        `The journal ${this.path} records another item there. Add --restart to discard it and load the input from the start.`,
+        'journal_mismatch',
+      );
+    }
+    if (state === NOT_SENT) return { kind: 'not_sent_before' };
+    if (state === CREATED) return { kind: 'created' };
+    if (state === DECIDED) return { kind: 'decided', record: this.records.get(index)! };
+    return { kind: 'no_answer' };
+  }
+
+  /** Records that item `index` is seen: `sending` before its POST leaves, or not sent (invalid, carried over). */
+  seen(index: number, hash: string, sending: boolean): void {
+    this.append(`{"i":${index},"h":"${hash}","s":${sending ? 1 : 0}}\n`);
+  }
+
+  /** Records that item `index` was created. */
+  created(index: number): void {
+    this.append(`{"c":${index}}\n`);
+  }
+
+  /** Records the --failed record of item `index`, sent and not created. */
+  decided(index: number, record: object): void {
+    this.append(`{"o":${index},"r":${stringifyJson(record)}}\n`);
+  }
+
+  /** Records that the load ended and its --failed file is written; `complete` when it ran to its end (not stopped). */
+  end(tally: Tally, complete: boolean): void {
+    this.append(`${stringifyJson({ ended: new Date().toISOString(), complete, tally })}\n`);
+  }
+
+  close(): void {
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      // Already closed.
+    }
+  }
+
+  private append(text: string): void {
+    fs.writeSync(this.fd, text);
+  }
+}
