@@ -16,7 +16,6 @@
  * stopped load sees no more, so the items a journal knows are always the
  * first ones of the input.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { parseJson, stringifyJson } from '../api/json.js';
 import { UsageError } from '../errors.js';
@@ -37,13 +36,16 @@ const SENDING = 2;
 const CREATED = 3;
 const DECIDED = 4;
 
-/** The hash of an item's source, as the journal keeps it (8 hex digits). */
+/**
+ * The hash of an item's source, as the journal keeps it (8 hex digits):
+ * FNV-1a over its text, enough to tell an edited item from the one recorded
+ * (not a defence against a crafted collision).
+ */
 export function itemHash(item: InputItem): string {
-  const hash = createHash('sha1');
-  if (item.bytes) hash.update(item.bytes);
-  else if (item.text !== undefined) hash.update(item.text);
-  else hash.update(stringifyJson(item.value));
-  return hash.digest('hex').slice(0, 8);
+  const text = item.bytes ? item.bytes.toString('latin1') : (item.text ?? stringifyJson(item.value));
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
 /** How an earlier journal ended. */
@@ -66,6 +68,8 @@ export class LoadJournal {
   private states = new Uint8Array(1024);
   private hashes: string[] = [];
   private readonly records = new Map<number, Record<string, unknown>>();
+  /** Answers recorded and not yet written (see {@link created}). */
+  private answers = '';
   private constructor(
     /** The journal's path. */
     readonly path: string,
@@ -191,27 +195,41 @@ export class LoadJournal {
     return { kind: 'no_answer' };
   }
 
-  /** Records that item `index` is seen: `sending` before its POST leaves, or not sent (invalid, carried over). */
+  /**
+   * Records that item `index` is seen: `sending` before its POST leaves, or
+   * not sent (invalid, carried over). Handed to the OS at once, with the
+   * answers recorded since the last write.
+   */
   seen(index: number, hash: string, sending: boolean): void {
-    this.append(`{"i":${index},"h":"${hash}","s":${sending ? 1 : 0}}\n`);
+    const text = `${this.answers}{"i":${index},"h":"${hash}","s":${sending ? 1 : 0}}\n`;
+    this.answers = '';
+    this.append(text);
   }
 
-  /** Records that item `index` was created. */
+  /**
+   * Records that item `index` was created. Written with the next record
+   * seen (the next item, sent in the slot this answer freed) or at the end:
+   * one write per item, and a death loses at most the answers of the slots
+   * not yet refilled, which makes those items unknown, never sent twice.
+   */
   created(index: number): void {
-    this.append(`{"c":${index}}\n`);
+    this.answers += `{"c":${index}}\n`;
   }
 
-  /** Records the --failed record of item `index`, sent and not created. */
+  /** Records the --failed record of item `index`, sent and not created (written as {@link created} is). */
   decided(index: number, record: object): void {
-    this.append(`{"o":${index},"r":${stringifyJson(record)}}\n`);
+    this.answers += `{"o":${index},"r":${stringifyJson(record)}}\n`;
   }
 
   /** Records that the load ended and its --failed file is written; `complete` when it ran to its end (not stopped). */
   end(tally: Tally, complete: boolean): void {
-    this.append(`${stringifyJson({ ended: new Date().toISOString(), complete, tally })}\n`);
+    this.append(`${this.answers}${stringifyJson({ ended: new Date().toISOString(), complete, tally })}\n`);
+    this.answers = '';
   }
 
   close(): void {
+    if (this.answers) this.append(this.answers);
+    this.answers = '';
     try {
       fs.closeSync(this.fd);
     } catch {
