@@ -14,12 +14,35 @@ export interface OpenedInput {
 }
 
 /**
- * Opens `file` ("-" for `stdin`); the stream ends with an AbortError when
- * `signal` aborts. Throws UsageError naming --file when the path is missing,
- * unreadable or a folder.
+ * Opens a FIFO (named pipe) for reading without blocking the event loop: the
+ * open waits in libuv's thread pool for a writer. When `signal` aborts before
+ * one came, the FIFO is opened for writing for a moment, which ends that wait
+ * (the stream then ends with the AbortError), so that Ctrl-C and SIGTERM work.
  */
-export function openInput(file: string, stdin: Readable & { fd?: number }, signal: AbortSignal): OpenedInput {
+export function openFifo(file: string, signal: AbortSignal): Readable {
+  const stream = fs.createReadStream(file);
+  const unblock = () => {
+    try {
+      fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+    } catch {
+      // ENXIO: no reader waits any more (the open is done): nothing to end.
+    }
+  };
+  signal.addEventListener('abort', unblock, { once: true });
+  stream.once('close', () => signal.removeEventListener('abort', unblock));
+  return addAbortSignal(signal, stream);
+}
+
+/**
+ * Opens `file` ("-" for `stdin`); the stream ends with an AbortError when
+ * `signal` aborts (a FIFO without a writer also when `stop` does). Throws
+ * UsageError naming --file when the path is missing, unreadable or a folder.
+ */
+export function openInput(file: string, stdin: Readable & { fd?: number }, signal: AbortSignal, stop?: AbortSignal): OpenedInput {
   if (file === '-') return { stream: addAbortSignal(signal, stdin), size: regularFileSize(stdin.fd) };
+  // Opening a FIFO blocks until a writer opens it: never on the main thread.
+  if (fs.statSync(file, { throwIfNoEntry: false })?.isFIFO())
+    return { stream: openFifo(file, stop ? AbortSignal.any([signal, stop]) : signal) };
   let fd: number;
   let stat: fs.Stats;
   try {

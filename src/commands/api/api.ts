@@ -57,7 +57,7 @@ export function newApiCommand(f: Factory, runF: (options: ApiOptions) => Promise
     )
     .action(async (path, flags) => {
       const { apiOptions } = await import('./request.js');
-      return runF(await apiOptions(path, { ...flags, fields }, f.io.raw.stdin));
+      return runF(await apiOptions(path, { ...flags, fields }, f.io.raw.stdin, f.signal));
     });
 }
 

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { parseJson, stringifyJson } from '../../api/json.js';
+import { openFifo } from '../../bulk/open-input.js';
 import { UsageError } from '../../errors.js';
 import { API_METHODS } from './api.js';
 
@@ -53,16 +54,37 @@ export interface ApiOptions {
   jq?: string;
 }
 
-/** Reads a file or standard input ("-") as UTF-8 text, exactly (a BOM is kept). Throws UsageError naming `what`. */
-async function readText(file: string, stdin: NodeJS.ReadableStream, what: string): Promise<string> {
+/** The most a request body read from a file or standard input may hold, in bytes. */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads a file or standard input ("-") as UTF-8 text, exactly (a BOM is
+ * kept), without blocking the event loop (a FIFO waits for its writer in the
+ * thread pool). Throws UsageError naming `what` when it cannot be read, is
+ * over {@link MAX_INPUT_BYTES} (`/dev/zero`), or is not UTF-8; the reason of
+ * `signal` when it aborts first.
+ */
+async function readText(file: string, stdin: NodeJS.ReadableStream, what: string, signal: AbortSignal): Promise<string> {
   let bytes: Buffer;
   try {
-    if (file === '-') {
-      const chunks: Buffer[] = [];
-      for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-      bytes = Buffer.concat(chunks);
-    } else bytes = fs.readFileSync(file);
+    const isFifo = file !== '-' && fs.statSync(file, { throwIfNoEntry: false })?.isFIFO();
+    const source = file === '-' ? stdin : isFifo ? openFifo(file, signal) : fs.createReadStream(file);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of source) {
+      if (signal.aborted) throw signal.reason;
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      size += buffer.length;
+      if (size > MAX_INPUT_BYTES) {
+        (source as { destroy?: () => void }).destroy?.();
+        throw new UsageError(`cannot read ${what}: it holds more than the ${MAX_INPUT_BYTES / 1024 / 1024} MiB petstore sends`);
+      }
+      chunks.push(buffer);
+    }
+    if (signal.aborted) throw signal.reason;
+    bytes = Buffer.concat(chunks);
   } catch (error) {
+    if (error instanceof UsageError || signal.aborted) throw signal.aborted ? signal.reason : error;
     throw new UsageError(`cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   try {
@@ -75,13 +97,13 @@ async function readText(file: string, stdin: NodeJS.ReadableStream, what: string
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /** The value of `-F`: true, false, null and JSON numbers (exact) as such, `@file` (`@-`: stdin) as its text, else the string. */
-async function typedValue(text: string, stdin: NodeJS.ReadableStream, flag: string): Promise<unknown> {
+async function typedValue(text: string, stdin: NodeJS.ReadableStream, flag: string, signal: AbortSignal): Promise<unknown> {
   if (text === 'true' || text === 'false') return text === 'true';
   if (text === 'null') return null;
   if (JSON_NUMBER.test(text)) return parseJson(text);
   if (!text.startsWith('@')) return text;
   if (text === '@') throw new UsageError(`invalid value for ${flag}: "@" names no file (@path, or @- for standard input)`);
-  return readText(text.slice(1), stdin, `${flag} ${text}`);
+  return readText(text.slice(1), stdin, `${flag} ${text}`, signal);
 }
 
 /**
@@ -139,8 +161,17 @@ function parseMethod(text: string | undefined, hasBody: boolean): string {
   return method;
 }
 
-/** Flags to the request; reads `--input` and `@file` values. Throws UsageError (exit 2) for any bad flag. */
-export async function apiOptions(path: string, flags: ApiFlags, stdin: NodeJS.ReadableStream): Promise<ApiOptions> {
+/**
+ * Flags to the request; reads `--input` and `@file` values (ending with the
+ * reason of `signal`, Ctrl-C or SIGTERM, when it aborts first). Throws
+ * UsageError (exit 2) for any bad flag.
+ */
+export async function apiOptions(
+  path: string,
+  flags: ApiFlags,
+  stdin: NodeJS.ReadableStream,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<ApiOptions> {
   if (path.trim() === '') throw new UsageError('the path is empty: give one under the base URL, such as /store/orders');
   const method = parseMethod(flags.method, flags.input !== undefined || flags.fields.length > 0);
   const headers = parseHeaders(flags.header ?? []);
@@ -156,7 +187,7 @@ export async function apiOptions(path: string, flags: ApiFlags, stdin: NodeJS.Re
     const at = text.indexOf('=');
     if (at < 1) throw new UsageError(`invalid value for ${flag}: "${text}": expected key=value`);
     const raw = text.slice(at + 1);
-    fields.push([text.slice(0, at), flag === '--field' ? await typedValue(raw, stdin, flag) : raw, flag]);
+    fields.push([text.slice(0, at), flag === '--field' ? await typedValue(raw, stdin, flag, signal) : raw, flag]);
   }
   const options: ApiOptions = {
     method,
@@ -169,7 +200,7 @@ export async function apiOptions(path: string, flags: ApiFlags, stdin: NodeJS.Re
   };
   if (bodyless || flags.input !== undefined) {
     options.query = fields.map(([key, value]) => [key, typeof value === 'string' ? value : stringifyJson(value)]);
-    if (flags.input !== undefined) options.body = await readText(flags.input, stdin, `--input ${flags.input}`);
+    if (flags.input !== undefined) options.body = await readText(flags.input, stdin, `--input ${flags.input}`, signal);
   } else if (fields.length) {
     const body: Record<string, unknown> = Object.create(null);
     for (const [key, value, flag] of fields) assign(body, key, value, flag);

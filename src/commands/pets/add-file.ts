@@ -48,7 +48,7 @@ export interface AddFileOptions {
  * was not created, a CliError with exit 1.
  */
 export async function runAddFile(f: Factory, options: AddFileOptions): Promise<void> {
-  const input = openInput(options.file, f.io.raw.stdin as Readable, f.signals.halt);
+  const input = openInput(options.file, f.io.raw.stdin as Readable, f.signals.halt, f.signal);
   // Typed at the terminal: no progress line (its redraws would wipe out the echo of what is typed).
   const typed = options.file === '-' && f.io.raw.stdinIsTTY;
   let failed: FailedFile | undefined;
