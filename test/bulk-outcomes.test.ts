@@ -92,3 +92,31 @@ describe('a bulk load tells outcomes from what the answer proves', () => {
     },
   );
 });
+
+test('--failed whose folder is removed during the load: the summary names every line whose outcome is lost, exit 1', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let arrived!: () => void;
+  const third = new Promise<void>((resolve) => (arrived = resolve));
+  server = await startPetService({
+    key: 'k',
+    seed: false,
+    faults: (request) => {
+      if (request.method !== 'POST') return undefined;
+      if (request.body.includes('"bad')) return { status: 400, json: error(400) };
+      arrived();
+      return { serve: true, until: gate };
+    },
+  });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-outcomes-'));
+  const input = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-outcomes-')), 'pets.ndjson');
+  fs.writeFileSync(input, '{"name":"bad1","categoryId":1}\n{"name":"bad2","categoryId":2}\n{"name":"ok","categoryId":3}\n');
+  const running = run(['add', '--file', input, '--failed', path.join(dir, 'failed.ndjson'), '--concurrency', '1'], { env: env() });
+  await third;
+  fs.rmSync(dir, { recursive: true, force: true });
+  release();
+  const r = await running;
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('warning: the outcomes of these input lines were not recorded: 1-2\n');
+  expect(r.stderr).toMatch(/error: cannot write --failed .*failed\.ndjson: ENOENT\n$/);
+});

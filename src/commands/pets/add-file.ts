@@ -108,6 +108,8 @@ class BulkLoad {
   private stop?: Stop;
   /** Lines not created whose outcome could not be written to --failed. */
   private readonly unrecorded: number[] = [];
+  /** Lines written to --failed's temporary file: unrecorded should it not replace --failed. */
+  private readonly written: number[] = [];
   private lastLine = 0;
   private inputCut = false;
   private readonly progress: Progress;
@@ -316,6 +318,7 @@ class BulkLoad {
     }
     try {
       this.failed.write(record);
+      this.written.push(line);
     } catch (error) {
       if (!(error instanceof FailedWriteError)) throw error;
       this.unrecorded.push(line);
@@ -367,6 +370,8 @@ class BulkLoad {
       await this.failed.commit();
     } catch (error) {
       if (!(error instanceof FailedWriteError)) throw error;
+      // Its folder removed, say: every line written to the temporary file is lost with it.
+      this.unrecorded.push(...this.written);
       this.halt({ reason: 'failed_file', error: new CliError(error.message, ExitCode.failure, 'failed_file_error') });
     }
   }
