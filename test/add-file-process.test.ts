@@ -359,3 +359,37 @@ describe('deaths and hang-ups', () => {
     await exited;
   });
 });
+
+describe('a stderr that cannot be written', () => {
+  test.each([
+    [
+      '/dev/full',
+      (failed: string, input: string) => `exec "${process.execPath}" "${BIN}" add --file "${input}" --failed "${failed}" 2>/dev/full`,
+    ],
+    [
+      'a pipe closed early (2>&1 | head -1)',
+      (failed: string, input: string) =>
+        `"${process.execPath}" "${BIN}" add --file "${input}" --failed "${failed}" 2>&1 | head -c 1 >/dev/null`,
+    ],
+  ])('%s: the load goes on and --failed is written whole', async (_, command) => {
+    server = await start((request) =>
+      request.body.includes('"bad') ? { status: 400, json: { code: 'x', message: 'refused', status: 400 } } : undefined,
+    );
+    const dir = tempDir();
+    const input = path.join(dir, 'pets.ndjson');
+    fs.writeFileSync(input, petLines(['bad0', 'ok1', 'bad2', 'ok3', ...names(30, 'more')]));
+    const failed = path.join(dir, 'failed.ndjson');
+    const r = await spawnAsync('/bin/sh', ['-c', command(failed, input)], env());
+    expect(r.stderr).toBe('');
+    const lines = readNdjson(failed);
+    expect(lines.slice(0, 2).map((line) => [line.line, line.outcome])).toEqual([
+      [1, 'failed'],
+      [3, 'failed'],
+    ]);
+    // A closed stdout (the same pipe) stops the load: the rest is not_sent. Either way every pet is
+    // stored or in --failed, never both: a rerun on --failed creates none twice.
+    const recorded = lines.slice(2).map((line) => line.item.name);
+    expect(lines.slice(2).every((line) => line.outcome === 'not_sent')).toBe(true);
+    expect([...storedNames(), ...recorded].sort()).toEqual(['ok1', 'ok3', ...names(30, 'more')].sort());
+  });
+});
