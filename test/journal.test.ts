@@ -139,3 +139,83 @@ describe('the input must be the one the load started with', () => {
     expect(posts()).toBe(0);
   });
 });
+
+describe('a load that stops while resuming', () => {
+  test('a stop while a 503 waits for its Retry-After: that item is not_sent, and the same command sends it', async () => {
+    let refused = false;
+    await start((request) => {
+      if (request.method !== 'POST' || refused) return { serve: true };
+      refused = true;
+      return { status: 503, headers: { 'retry-after': '30' }, json: { code: 'busy', message: 'busy', status: 503 } };
+    });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-journal-'));
+    const input = path.join(dir, 'pets.ndjson');
+    fs.writeFileSync(input, ndjson(names(3)));
+    const failed = path.join(dir, 'failed.ndjson');
+    const args = ['add', '--file', input, '--failed', failed, '--concurrency', '1'];
+    // --verbose says when the 503 came: the load then waits 30 s to send p1 again.
+    const child = spawn(process.execPath, [BIN, ...args, '--verbose'], { env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    await until(() => stderr.includes('< HTTP 503'));
+    child.kill('SIGTERM');
+    expect(await closed).toBe(143);
+    expect(stderr).toMatch(/\nterminated: created 0 of 3 pets; 0 failed, 3 not sent \(written to .*failed\.ndjson\)\n$/);
+    expect(posts()).toBe(1);
+    expect(readNdjson(failed).map((line) => [line.item.name, line.outcome])).toEqual([
+      ['p1', 'not_sent'],
+      ['p2', 'not_sent'],
+      ['p3', 'not_sent'],
+    ]);
+    const again = await spawnAsync(process.execPath, [BIN, ...args], env());
+    expect(again.code).toBe(0);
+    expect([...stored().entries()]).toEqual([
+      ['p1', 1],
+      ['p2', 1],
+      ['p3', 1],
+    ]);
+  });
+
+  test('a 401 while resuming: the pets an earlier run created are never written to --failed as not sent', async () => {
+    let mode: 'first' | 'refuse' | 'serve' = 'first';
+    await start((request, index) => {
+      if (request.method !== 'POST' || mode === 'serve') return { serve: true };
+      if (mode === 'refuse') return { status: 401, delayMs: 200, json: { code: 'invalid_api_key', message: 'no', status: 401 } };
+      return index < 2 ? { hang: true } : { serve: true };
+    });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-journal-'));
+    const input = path.join(dir, 'pets.ndjson');
+    fs.writeFileSync(input, ndjson(names(40)));
+    const failed = path.join(dir, 'failed.ndjson');
+    const args = ['--file', input, '--failed', failed, '--retry-unknown', '--timeout', '60000'];
+    // p1 and p2 hang in two slots while the third creates pets, until kill -9.
+    await killAfter([...args, '--concurrency', '3'], 30);
+    mode = 'refuse';
+    // One slot: p1 is sent again and refused; p2 waits for the slot, so the load stops before it reads the pets after it.
+    const refused = await spawnAsync(process.execPath, [BIN, 'add', ...args, '--concurrency', '1'], env());
+    expect(refused.code).toBe(4);
+    const counts = stored();
+    const listed = readNdjson(failed);
+    expect(listed.slice(0, 2).map((line) => [line.item.name, line.outcome])).toEqual([
+      ['p1', 'failed'],
+      ['p2', 'not_sent'],
+    ]);
+    // Created pets are not listed; one sent without an answer recorded stays unknown (never not_sent), stored or not.
+    expect(listed.filter((line) => line.outcome !== 'unknown' && counts.has(line.item.name))).toEqual([]);
+    expect(listed.length + counts.size - listed.filter((line) => counts.has(line.item.name)).length).toBe(40);
+    const unknown = listed.filter((line) => line.outcome === 'unknown').map((line) => line.item.name);
+    mode = 'serve';
+    const again = await spawnAsync(process.execPath, [BIN, 'add', ...args, '--concurrency', '1'], env());
+    expect(again.code).toBe(1);
+    // p1's 401 is its answer: failed, as one run records it; the unknown are not sent again.
+    expect(readNdjson(failed).map((line) => [line.item.name, line.outcome])).toEqual([
+      ['p1', 'failed'],
+      ...unknown.map((name) => [name, 'unknown']),
+    ]);
+    expect(stored().size + 1 + unknown.filter((name) => !counts.has(name)).length).toBe(40);
+    expect([...stored().values()].every((n) => n === 1)).toBe(true);
+  });
+});

@@ -139,6 +139,7 @@ export class LoadJournal {
         states[i] = value.s === 1n ? SENDING : NOT_SENT;
         hashes[i] = String(value.h);
       } else if (typeof value.c === 'bigint') states[Number(value.c)] = CREATED;
+      else if (typeof value.n === 'bigint') states[Number(value.n)] = NOT_SENT;
       else if (typeof value.o === 'bigint') {
         states[Number(value.o)] = DECIDED;
         records.set(Number(value.o), value.r as Record<string, unknown>);
@@ -214,6 +215,15 @@ export class LoadJournal {
    */
   created(index: number): void {
     this.answers += `{"c":${index}}\n`;
+  }
+
+  /**
+   * Records that item `index`, sent and refused with Retry-After (a 429 or
+   * 503: not taken), is not sent again by this run: a resumed load sends it.
+   * Written as {@link created} is.
+   */
+  notTaken(index: number): void {
+    this.answers += `{"n":${index}}\n`;
   }
 
   /** Records the --failed record of item `index`, sent and not created (written as {@link created} is). */

@@ -106,6 +106,8 @@ class BulkLoad {
   private readonly pool: RequestPool;
   private readonly output: BatchedOutput;
   private stop?: Stop;
+  /** Aborted when the load stops for any reason: ends a wait for a Retry-After resend. */
+  private readonly stopped = new AbortController();
   /** Lines not created whose outcome could not be written to --failed. */
   private readonly unrecorded: number[] = [];
   /** Lines written to --failed's temporary file: unrecorded should it not replace --failed. */
@@ -202,15 +204,18 @@ class BulkLoad {
     this.lastLine = item.line;
     // The journal: what an earlier run of this load did with this item, and a record before anything is done with it.
     let hash: string | undefined;
-    if (this.journal && !this.stop) {
+    // Consulted after a stop too: an item an earlier run created or decided is never written to --failed as not sent.
+    if (this.journal) {
       hash = itemHash(raw);
       const state = this.journal.state(index, hash, raw.line);
       if (state.kind === 'created') {
         this.tally.created += 1;
         return;
       }
-      if (state.kind === 'decided') return this.replay(item, state.record);
-      if (state.kind === 'no_answer' && !this.options.retryUnknown) {
+      // A not_sent record (the connection never opened) proves nothing was sent: the resumed load sends it.
+      if (state.kind === 'decided' && state.record.outcome !== 'not_sent') return this.replay(item, state.record);
+      // After a stop it is not sent again, so it stays unknown even with --retry-unknown, never not_sent.
+      if (state.kind === 'no_answer' && (!this.options.retryUnknown || this.stop)) {
         const report = {
           code: 'unknown',
           message: 'sent before the load stopped, and no answer was recorded: it may have been created',
@@ -220,7 +225,7 @@ class BulkLoad {
       }
     }
     const seen = (sending: boolean) => hash !== undefined && this.journal!.seen(index, hash, sending);
-    if (item.previous === 'unknown' && !this.options.retryUnknown) {
+    if (item.previous === 'unknown' && (!this.options.retryUnknown || this.stop)) {
       seen(false);
       return this.carry(item);
     }
@@ -260,11 +265,16 @@ class BulkLoad {
     } catch (error) {
       const result = classifySendError(error);
       // A 429 or 503 with Retry-After: not taken, so sent again after the wait (at most --retries times), unless the load stops meanwhile.
-      if ('retryAfterMs' in result && result.retryAfterMs !== undefined && resent < this.f.globals.retries && !this.stop) {
-        const waited = await setTimeout(Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS), true, { signal: this.f.signal }).catch(
-          () => false,
-        );
+      if ('retryAfterMs' in result && result.retryAfterMs !== undefined && resent < this.f.globals.retries) {
+        const waited =
+          !this.stop &&
+          (await setTimeout(Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS), true, { signal: this.stopped.signal }).catch(() => false));
         if (waited && !this.stop) return this.send(client, item, pet, index, resent + 1);
+        // Stopped before the resend it was due: not taken, and not sent again, so not_sent; a resumed load sends it.
+        if (this.stop) {
+          this.journal?.notTaken(index);
+          return this.record(item, 'not_sent', notSentReport(this.stop));
+        }
       }
       if (result.outcome === 'created_unreadable') {
         this.journal?.created(index);
@@ -335,6 +345,7 @@ class BulkLoad {
   private halt(stop: Stop): void {
     // The first reason stands; a failed --failed file overrides, since nothing more can be recorded.
     if (!this.stop || stop.reason === 'failed_file') this.stop = stop;
+    this.stopped.abort();
   }
 
   /** Said at once on the first Ctrl-C, SIGTERM or SIGHUP: what the load still waits for, and how to stop at once. */

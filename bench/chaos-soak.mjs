@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+// The chaos soak (issue 19, item 6): one bulk load of 200,000 pets through a
+// fault-injecting local service, killed on the way, and checked against the
+// service's own record. The service (sandbox/pet-service.mjs, in this
+// process) stores a pet and then drops the connection for 1% of the POSTs,
+// answers 503 with Retry-After for 5%, stalls 1% (half answer after the
+// client gave up, having stored the pet; half never store it), and rejects
+// with 400 the items meant to fail (every name starting `reject-`, 1% of the
+// input). During the load it sends kill -9 at three random points and SIGHUP
+// (to the process group, as a closed terminal does) at one; after each death
+// it runs the same command again, until a run ends by itself, and then once
+// more, which must send nothing. At the end every pet must be stored once,
+// except those recorded `unknown` (each stored at most once) and those
+// recorded `failed` (never stored). It prints the figures; bench/RESULTS.md
+// keeps them. A benchmark, run by hand (it takes minutes):
+//
+//   npm run build && node bench/chaos-soak.mjs [--pets 200000] [--seed 1] [--concurrency 32]
+//
+// Exit 0 when nothing is lost and nothing duplicated, 1 otherwise.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startPetService } from '../sandbox/pet-service.mjs';
+import { chaosFaults, mulberry32 } from './chaos-faults.mjs';
+
+const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    pets: { type: 'string', default: '200000' },
+    seed: { type: 'string', default: String(Date.now() % 100000) },
+    concurrency: { type: 'string', default: '32' },
+    timeout: { type: 'string', default: '2000' },
+    'retry-after': { type: 'string', default: '1' },
+  },
+});
+const PETS = Number(values.pets);
+const SEED = Number(values.seed);
+const TIMEOUT_MS = Number(values.timeout);
+const random = mulberry32(SEED);
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-chaos-'));
+const input = path.join(dir, 'pets.ndjson');
+const failed = path.join(dir, 'failed.ndjson');
+const isReject = (i) => i % 100 === 37;
+const nameOf = (i) => `${isReject(i) ? 'reject' : 'pet'}-${i}`;
+writeInput(input, PETS);
+
+const posts = { count: 0 };
+const sandbox = await startPetService({
+  key: 'chaos',
+  seed: false,
+  record: false,
+  faults: chaosFaults({ random, posts, stallMs: TIMEOUT_MS + 1000, retryAfter: values['retry-after'] }),
+});
+
+// Four deaths at random points of the load (by POSTs the service received):
+// three kill -9 and one SIGHUP, in a random order.
+const deaths = Array.from({ length: 4 }, () => Math.floor(PETS * (0.05 + 0.85 * random())))
+  .sort((a, b) => a - b)
+  .map((at) => ({ at, signal: 'SIGKILL' }));
+deaths[Math.floor(random() * deaths.length)].signal = 'SIGHUP';
+
+const started = performance.now();
+const runs = [];
+let peakRssKiB = 0;
+for (const death of [...deaths, null]) {
+  const run = await runLoad(death);
+  runs.push(run);
+  peakRssKiB = Math.max(peakRssKiB, run.peakRssKiB);
+  if (death === null && run.code !== 0 && run.code !== 1) throw new Error(`the last run exited ${run.code}: ${run.stderrTail}`);
+}
+const wallSeconds = (performance.now() - started) / 1000;
+await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS + 1500)); // the stalled answers that store late
+const before = posts.count;
+const again = await runLoad(null);
+const sentAgain = posts.count - before;
+
+const report = check();
+await sandbox.close();
+const figures = {
+  seed: SEED,
+  pets: PETS,
+  stored: report.stored,
+  unknown: report.unknown,
+  unknownStored: report.unknownStored,
+  failed: report.failed,
+  rejected400: report.rejected,
+  lost: report.lost,
+  duplicated: report.duplicated,
+  misrecorded: report.misrecorded,
+  posts: before,
+  wallSeconds: Number(wallSeconds.toFixed(1)),
+  peakRssMiB: Number((peakRssKiB / 1024).toFixed(1)),
+  deaths: deaths.map((d, i) => `${d.signal === 'SIGKILL' ? 'kill -9' : 'SIGHUP'} at ${d.at} POSTs: exit ${runs[i].code ?? runs[i].signal}`),
+  finishedRerun: `exit ${again.code}, ${sentAgain} requests`,
+  load: os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' '),
+};
+process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+const ok = report.lost === 0 && report.duplicated === 0 && report.misrecorded === 0 && again.code === 0 && sentAgain === 0;
+if (!ok) process.stderr.write(`chaos soak FAILED; the runs' stderr is in ${dir}\n`);
+else fs.rmSync(dir, { recursive: true, force: true });
+process.exit(ok ? 0 : 1);
+
+/** NDJSON of `count` NewPets named `pet-<i>` (or `reject-<i>`, meant to fail). */
+function writeInput(file, count) {
+  const out = fs.openSync(file, 'w');
+  for (let i = 0; i < count; i += 10_000) {
+    let chunk = '';
+    for (let j = i; j < Math.min(i + 10_000, count); j += 1)
+      chunk += `${JSON.stringify({ name: nameOf(j), categoryId: j % 7, status: 'available' })}\n`;
+    fs.writeSync(out, chunk);
+  }
+  fs.closeSync(out);
+}
+
+/**
+ * Runs `petstore add --file input --failed failed` in a process group of its
+ * own; with a `death`, signals it once the service has received `death.at`
+ * POSTs. Resolves with its exit code or signal, its peak RSS in KiB (VmHWM,
+ * read while it runs) and the end of its stderr.
+ */
+function runLoad(death) {
+  const log = path.join(dir, `run-${runs.length + (death ? 0 : 1)}-stderr.txt`);
+  const err = fs.openSync(log, 'w');
+  const args = [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', values.concurrency, '--timeout', String(TIMEOUT_MS)];
+  const env = { PATH: process.env.PATH, HOME: dir, PETSTORE_BASE_URL: sandbox.baseUrl, PETSTORE_API_KEY: 'chaos' };
+  const child = spawn(process.execPath, args, { env, detached: true, stdio: ['ignore', 'ignore', err] });
+  fs.closeSync(err);
+  let peak = 0;
+  let signalled = false;
+  const watch = setInterval(() => {
+    peak = Math.max(peak, vmHwmKiB(child.pid));
+    if (death && !signalled && posts.count >= death.at) {
+      signalled = true;
+      process.kill(death.signal === 'SIGHUP' ? -child.pid : child.pid, death.signal);
+    }
+  }, 20);
+  return new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      clearInterval(watch);
+      const text = fs.readFileSync(log, 'utf8');
+      resolve({ code, signal, peakRssKiB: peak, stderrTail: text.slice(-600) });
+    });
+  });
+}
+
+function vmHwmKiB(pid) {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Compares the service's pets with the --failed file's outcomes, item by item. */
+function check() {
+  const storedCount = new Map();
+  for (const pet of sandbox.pets.values()) storedCount.set(pet.name, (storedCount.get(pet.name) ?? 0) + 1);
+  const outcome = new Map();
+  for (const line of fs.readFileSync(failed, 'utf8').split('\n')) {
+    if (line === '') continue;
+    const record = JSON.parse(line);
+    outcome.set(record.item.name, record.outcome);
+  }
+  const r = { stored: 0, unknown: 0, unknownStored: 0, failed: 0, rejected: 0, lost: 0, duplicated: 0, misrecorded: 0 };
+  for (let i = 0; i < PETS; i += 1) {
+    const name = nameOf(i);
+    const count = storedCount.get(name) ?? 0;
+    const recorded = outcome.get(name);
+    r.stored += count > 0 ? 1 : 0;
+    if (count > 1) r.duplicated += 1;
+    if (recorded === 'unknown') {
+      r.unknown += 1;
+      r.unknownStored += count;
+    } else if (recorded === 'failed') {
+      r.failed += 1;
+      if (isReject(i)) r.rejected += 1;
+      if (count > 0) r.misrecorded += 1;
+    } else if (recorded !== undefined) {
+      if (count > 0)
+        r.misrecorded += 1; // not_sent, yet stored
+      else r.lost += 1;
+    } else if (count === 0) r.lost += 1;
+    if (isReject(i) && recorded !== 'failed') r.misrecorded += 1;
+  }
+  return r;
+}
