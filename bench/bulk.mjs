@@ -5,7 +5,9 @@
 // RSS as a ratio (GNU time; target <= 1.2x). For reference, at 10,000 pets and
 // 8 connections it also runs undici alone sending the same POSTs
 // (bench/undici-alone.mjs): the most petstore could reach with undici on this
-// machine. Every client runs as a fresh process, and every request rate is
+// machine. With 8 connections it also runs `add --file --failed`, which keeps
+// the load journal (issue 19): its rate as a ratio to the same load without it
+// (target >= 0.9x), and its peak RSS at both sizes (not growing with them). Every client runs as a fresh process, and every request rate is
 // measured by the sandbox's own clock (bench/timed-sandbox.mjs), from the
 // first request it receives to the last, in alternating rounds (medians). The
 // sandbox runs in a process of its own. Run by hand: npm run bench
@@ -29,6 +31,8 @@ const ROUNDS = Number(process.env.BENCH_BULK_ROUNDS ?? 7);
 const LARGE_ROUNDS = Number(process.env.BENCH_BULK_LARGE_ROUNDS ?? 3);
 const RATE_TARGET = 0.9;
 const RSS_TARGET = 1.2;
+const JOURNAL_TARGET = 0.9;
+const JOURNAL_RSS_GROWTH = 1.1;
 
 /** A fresh timed sandbox (bench/timed-sandbox.mjs): its base URL and `rate()`, the requests per second it saw since the last call. */
 async function startSandbox() {
@@ -74,9 +78,17 @@ function runNode(name, args, env, { stdout = 'ignore' } = {}) {
   return { seconds: Number(process.hrtime.bigint() - started) / 1e9, rssMiB, stdout: r.stdout };
 }
 
-function petstoreAdd(file, baseUrl, concurrency) {
+/** `petstore add --file` from a fresh process; with `journal`, with `--failed` in a fresh folder, so with the load journal (docs/bulk-loads.md). */
+function petstoreAdd(file, baseUrl, concurrency, journal = false) {
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'bench' };
-  return runNode('petstore add --file', [BIN, 'add', '--file', file, '--concurrency', String(concurrency)], env);
+  const args = [BIN, 'add', '--file', file, '--concurrency', String(concurrency)];
+  if (!journal) return runNode('petstore add --file', args, env);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bench-failed-'));
+  try {
+    return runNode('petstore add --file --failed', [...args, '--failed', path.join(dir, 'failed.ndjson')], env);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** undici alone sending `count` POSTs from a fresh process. */
@@ -96,6 +108,7 @@ function autocannonPosts(baseUrl, count, concurrency) {
 console.log(`node ${process.version}, ${os.cpus().length} CPUs`);
 let failed = false;
 const files = new Map();
+const journalRss = new Map();
 const spread = (values) => `${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)}`;
 
 // Each run gets a fresh sandbox, warmed by the same autocannon burst (not
@@ -109,9 +122,9 @@ for (const [count, concurrency, rounds] of [
 ]) {
   if (!files.has(count)) files.set(count, writePets(count));
   const file = files.get(count);
-  const sides = count === SMALL && concurrency === 8 ? ['cannon', 'ours', 'undici'] : ['cannon', 'ours'];
-  const rates = { cannon: [], ours: [], undici: [] };
-  const rss = { cannon: [], ours: [], undici: [] };
+  const sides = ['cannon', 'ours', ...(concurrency === 8 ? ['journal'] : []), ...(count === SMALL && concurrency === 8 ? ['undici'] : [])];
+  const rates = { cannon: [], ours: [], journal: [], undici: [] };
+  const rss = { cannon: [], ours: [], journal: [], undici: [] };
   for (let round = 0; round < rounds; round += 1) {
     for (const side of [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)]) {
       const sandbox = await startSandbox();
@@ -120,8 +133,8 @@ for (const [count, concurrency, rounds] of [
       const run =
         side === 'cannon'
           ? autocannonPosts(sandbox.baseUrl, count, concurrency)
-          : side === 'ours'
-            ? petstoreAdd(file, sandbox.baseUrl, concurrency)
+          : side === 'ours' || side === 'journal'
+            ? petstoreAdd(file, sandbox.baseUrl, concurrency, side === 'journal')
             : undiciAlone(sandbox.baseUrl, count, concurrency);
       rates[side].push(await sandbox.rate());
       rss[side].push(run.rssMiB);
@@ -138,9 +151,29 @@ for (const [count, concurrency, rounds] of [
       `${rssRatio.toFixed(2)}x (target <= ${RSS_TARGET}x) ${ok ? 'ok' : 'MISSED'}; medians of ${rounds} rounds, load ${os.loadavg()[0].toFixed(2)}`,
   );
   console.log(`  ranges: petstore ${spread(rates.ours)}, autocannon ${spread(rates.cannon)} req/s`);
+  if (rates.journal.length) {
+    // Issue 19: the journal (--failed) keeps at least 0.9x the throughput of the same load without it.
+    const journalRatio = median(rates.journal) / median(rates.ours);
+    const journalOk = journalRatio >= JOURNAL_TARGET;
+    failed ||= !journalOk;
+    journalRss.set(count, median(rss.journal));
+    console.log(
+      `  with --failed (the load journal): ${median(rates.journal).toFixed(0)} req/s = ${journalRatio.toFixed(2)}x without it (target >= ${JOURNAL_TARGET}x) ` +
+        `${journalOk ? 'ok' : 'MISSED'}; peak RSS ${median(rss.journal).toFixed(1)} MiB (${spread(rates.journal)} req/s)`,
+    );
+  }
   if (rates.undici.length)
     console.log(
       `  undici alone (bench/undici-alone.mjs): ${median(rates.undici).toFixed(0)} req/s = ${(median(rates.undici) / median(rates.cannon)).toFixed(2)}x`,
     );
+}
+if (journalRss.size === 2) {
+  // Peak RSS with the journal does not grow with the input: LARGE against SMALL pets.
+  const growth = journalRss.get(LARGE) / journalRss.get(SMALL);
+  const ok = growth <= JOURNAL_RSS_GROWTH;
+  failed ||= !ok;
+  console.log(
+    `with --failed, peak RSS at ${LARGE} pets = ${growth.toFixed(2)}x that at ${SMALL} (target <= ${JOURNAL_RSS_GROWTH}x) ${ok ? 'ok' : 'MISSED'}`,
+  );
 }
 process.exitCode = failed ? 1 : 0;

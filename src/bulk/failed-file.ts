@@ -104,21 +104,37 @@ function ownerOf(folder: string): number {
   }
 }
 
+/** A lock held: its release, and the error that says another process took it over (proper-lockfile's ECOMPROMISED), if one did. */
+interface HeldLock {
+  release: () => Promise<void>;
+  compromised: () => Error | undefined;
+}
+
 /**
  * Takes the lock of `file` (proper-lockfile's `<file>.lock` folder) and writes
  * this process's pid in it. A lock whose process no longer exists (killed,
  * crashed) is taken over at once; a live one is refused with ELOCKED.
  */
-async function lockFor(file: string): Promise<() => Promise<void>> {
+async function lockFor(file: string): Promise<HeldLock> {
   const folder = `${file}.lock`;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const release = await lockfile.lock(file, { realpath: false, retries: 0, stale: 30_000 });
+      let compromised: Error | undefined;
+      // Not thrown from a timer (the library's default), which would end the load without its summary or --failed.
+      const onCompromised = (error: Error) => {
+        compromised = error;
+      };
+      const release = await lockfile.lock(file, { realpath: false, retries: 0, stale: 30_000, onCompromised });
+      // The library keeps the lock alive by the folder's mtime, and reads any other mtime as the lock
+      // taken over: naming the owner inside it changes that mtime, so it is put back.
+      const { mtime } = fs.statSync(folder);
       fs.writeFileSync(path.join(folder, OWNER), String(process.pid));
-      return async () => {
+      fs.utimesSync(folder, mtime, mtime);
+      const releaseAll = async () => {
         fs.rmSync(path.join(folder, OWNER), { force: true });
         await release();
       };
+      return { release: releaseAll, compromised: () => compromised };
     } catch (error) {
       const code = errnoCode(error);
       if (attempt > 0 || (code !== 'ELOCKED' && code !== 'ENOTEMPTY')) throw error;
@@ -158,7 +174,7 @@ export class FailedFile {
     private readonly fd: number,
     /** The temporary file that replaces `path` on commit, or undefined when writing `path` directly. */
     private readonly temporary: string | undefined,
-    private readonly release: () => Promise<void>,
+    private readonly lock: HeldLock,
   ) {}
 
   /** The journal of a load that writes this file (see journal.ts): `<file>.journal`; none for a file written directly (a FIFO, /dev/stdout). */
@@ -180,10 +196,10 @@ export class FailedFile {
     // A link to a regular file, or to one not made yet: its target is the file
     // written (and locked), so that the link stays a link.
     const file = existing?.isFile() ? fs.realpathSync(given) : existing ? given : danglingTarget(given);
-    let release: () => Promise<void> = async () => undefined;
+    let lock: HeldLock = { release: async () => undefined, compromised: () => undefined };
     if (!direct) {
       try {
-        release = await lockFor(file);
+        lock = await lockFor(file);
       } catch (error) {
         if (errnoCode(error) === 'ELOCKED') {
           throw new UsageError(
@@ -202,9 +218,9 @@ export class FailedFile {
       : path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     try {
       const fd = fs.openSync(temporary ?? file, temporary ? 'wx' : 'w', 0o600);
-      return new FailedFile(given, file, fd, temporary, release);
+      return new FailedFile(given, file, fd, temporary, lock);
     } catch (error) {
-      await release().catch(() => undefined);
+      await lock.release().catch(() => undefined);
       throw new UsageError(`cannot write --failed ${file}: ${errnoCode(error)}`);
     }
   }
@@ -238,6 +254,9 @@ export class FailedFile {
   async commit(): Promise<void> {
     try {
       if (this.temporary) {
+        // Another load took the lock over (this one was stopped longer than the lock's stale time): its file is not replaced.
+        const compromised = this.lock.compromised();
+        if (compromised) throw new FailedWriteError(this.path, `${errnoCode(compromised)}: another process took over its lock`);
         fs.fsyncSync(this.fd);
         fs.closeSync(this.fd);
         this.closed = true;
@@ -261,6 +280,6 @@ export class FailedFile {
       }
     }
     if (this.temporary) fs.rmSync(this.temporary, { force: true });
-    await this.release().catch(() => undefined);
+    await this.lock.release().catch(() => undefined);
   }
 }
