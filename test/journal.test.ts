@@ -199,9 +199,10 @@ describe('a load that stops while resuming', () => {
     expect(refused.code).toBe(4);
     const counts = stored();
     const listed = readNdjson(failed);
+    // p2, sent by the first run with no answer, is not sent again: it stays unknown.
     expect(listed.slice(0, 2).map((line) => [line.item.name, line.outcome])).toEqual([
       ['p1', 'failed'],
-      ['p2', 'not_sent'],
+      ['p2', 'unknown'],
     ]);
     // Created pets are not listed; one sent without an answer recorded stays unknown (never not_sent), stored or not.
     expect(listed.filter((line) => line.outcome !== 'unknown' && counts.has(line.item.name))).toEqual([]);
@@ -218,4 +219,33 @@ describe('a load that stops while resuming', () => {
     expect(stored().size + 1 + unknown.filter((name) => !counts.has(name)).length).toBe(40);
     expect([...stored().values()].every((n) => n === 1)).toBe(true);
   });
+});
+
+test('--retry-unknown stopped by a 401: the unknown items it did not send again stay unknown, never not_sent', async () => {
+  await start((request) =>
+    request.method === 'POST' ? { status: 401, delayMs: 200, json: { code: 'invalid_api_key', message: 'no', status: 401 } } : undefined,
+  );
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-journal-'));
+  const earlier = path.join(dir, 'failed.ndjson');
+  const unknown = (name: string, line: number) =>
+    JSON.stringify({
+      line,
+      source: '/pets.ndjson',
+      outcome: 'unknown',
+      item: { name, categoryId: 1 },
+      error: { code: 'x', message: 'x', status: null },
+    });
+  fs.writeFileSync(earlier, `${unknown('u1', 3)}\n${unknown('u2', 9)}\n`);
+  const again = path.join(dir, 'failed2.ndjson');
+  const r = await spawnAsync(
+    process.execPath,
+    [BIN, 'add', '--file', earlier, '--failed', again, '--retry-unknown', '--concurrency', '1'],
+    env(),
+  );
+  expect(r.code).toBe(4);
+  expect(posts()).toBe(1);
+  expect(readNdjson(again).map((line) => [line.item.name, line.line, line.outcome])).toEqual([
+    ['u1', 3, 'failed'],
+    ['u2', 9, 'unknown'],
+  ]);
 });

@@ -101,6 +101,13 @@ function sayResuming(f: Factory, earlier: EarlierLoad, journalPath: string): voi
   );
 }
 
+/** The report of an item an earlier run of the load sent with no answer recorded in the journal. */
+const NO_ANSWER = {
+  code: 'unknown',
+  message: 'sent before the load stopped, and no answer was recorded: it may have been created',
+  status: null,
+};
+
 class BulkLoad {
   private readonly tally: Tally = { read: 0, created: 0, failed: 0, unknown: 0, notSent: 0, skipped: 0 };
   private readonly pool: RequestPool;
@@ -204,6 +211,7 @@ class BulkLoad {
     this.lastLine = item.line;
     // The journal: what an earlier run of this load did with this item, and a record before anything is done with it.
     let hash: string | undefined;
+    let noAnswer = false;
     // Consulted after a stop too: an item an earlier run created or decided is never written to --failed as not sent.
     if (this.journal) {
       hash = itemHash(raw);
@@ -214,22 +222,15 @@ class BulkLoad {
       }
       // A not_sent record (the connection never opened) proves nothing was sent: the resumed load sends it.
       if (state.kind === 'decided' && state.record.outcome !== 'not_sent') return this.replay(item, state.record);
-      // After a stop it is not sent again, so it stays unknown even with --retry-unknown, never not_sent.
-      if (state.kind === 'no_answer' && (!this.options.retryUnknown || this.stop)) {
-        const report = {
-          code: 'unknown',
-          message: 'sent before the load stopped, and no answer was recorded: it may have been created',
-          status: null,
-        };
-        return this.record(item, 'unknown', report, index);
-      }
+      noAnswer = state.kind === 'no_answer';
+      if (noAnswer && !this.options.retryUnknown) return this.record(item, 'unknown', NO_ANSWER, index);
     }
     const seen = (sending: boolean) => hash !== undefined && this.journal!.seen(index, hash, sending);
-    if (item.previous === 'unknown' && (!this.options.retryUnknown || this.stop)) {
+    if (item.previous === 'unknown' && !this.options.retryUnknown) {
       seen(false);
       return this.carry(item);
     }
-    if (this.stop) return this.record(item, 'not_sent', notSentReport(this.stop));
+    if (this.stop) return this.notSending(item, index, noAnswer, seen);
     if (item.error !== undefined) {
       seen(false);
       return this.record(item, 'failed', { code: 'invalid_input', message: item.error, status: null });
@@ -242,10 +243,24 @@ class BulkLoad {
     await this.pool.slot();
     // Checked first: awaiting even a settled promise costs every item a turn of the microtask queue.
     if (this.output.isBlocked) await this.output.drained();
-    if (this.stop) return this.record(item, 'not_sent', notSentReport(this.stop));
+    if (this.stop) return this.notSending(item, index, noAnswer, seen);
     // Handed to the OS before the POST leaves: a death from here on leaves this item unknown, never sent twice.
     seen(true);
     this.pool.run(() => this.send(client, item, checked.data, index));
+  }
+
+  /**
+   * An item the stopped load does not send: not_sent, unless an earlier run
+   * sent it (`noAnswer`: the journal has no answer; or an `unknown` line of an
+   * earlier --failed file), which stays unknown, even with --retry-unknown.
+   */
+  private notSending(item: ResolvedItem, index: number, noAnswer: boolean, seen: (sending: boolean) => void): void {
+    if (noAnswer) return this.record(item, 'unknown', NO_ANSWER, index);
+    if (item.previous === 'unknown') {
+      seen(false);
+      return this.carry(item);
+    }
+    this.record(item, 'not_sent', notSentReport(this.stop!));
   }
 
   /** An item whose outcome an earlier run of this load recorded in the journal: its --failed record, as written then. */
