@@ -8,10 +8,8 @@
 import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { examples, valueOption, withJqFlag } from '../kit.js';
+import { API_METHODS } from './methods.js';
 import type { ApiOptions, FieldArg } from './request.js';
-
-/** The methods `-X` takes (RFC 9110 §9, and PATCH of RFC 5789). */
-export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

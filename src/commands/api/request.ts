@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { parseJson, stringifyJson } from '../../api/json.js';
 import { openFifo } from '../../bulk/open-input.js';
 import { UsageError } from '../../errors.js';
-import { API_METHODS } from './api.js';
+import { API_METHODS } from './methods.js';
 
 /** Headers a user may not set with -H: the key is petstore's to send, and the rest frame the connection. */
 const REFUSED_HEADERS: Readonly<Record<string, string>> = {
