@@ -264,6 +264,22 @@ describe('a pager that fails loses no output', () => {
   });
 });
 
+test('a table of over 1 MB, written at once, whose pager reads 1 MB of it and fails: a warning naming it, exit 1, nothing printed again', async () => {
+  server = await startPetService({ key: 'k', seed: Array.from({ length: 40_000 }, (_, i) => ({ name: `Pet${i}`, categoryId: 1 })) });
+  const env = { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' };
+  const run = runInPty(['list', '--all', '--limit', '100'], {
+    env: { ...env, PETSTORE_PAGER: `sh -c "head -c 1000000 >/dev/null; echo '[pager failed]'; exit 3"` },
+    cols: 120,
+  });
+  expect(await run.exited).toBe(1);
+  const lines = await run.text();
+  expect(lines.slice(-1)).toEqual([
+    'warning: the pager "sh" exited with status 3 before the end of the output; what it showed may be incomplete',
+  ]);
+  expect(lines).toContain('[pager failed]');
+  expect(lines.join('\n')).not.toContain('│ Pet');
+});
+
 const hasLess = (() => {
   try {
     execFileSync('less', ['--version'], { stdio: 'ignore' });

@@ -109,6 +109,9 @@ export interface PagerFallback {
  */
 const PIPE_HOLDS_AT_MOST = 512 * 1024;
 
+/** The most written to the pager at once (bytes), so that what it has read is known to this precision. */
+const WRITE_SLICE = 64 * 1024;
+
 /** How much of the output is kept to print directly should the pager fail before showing any (in UTF-16 code units). */
 const KEEP_LIMIT = 16 * 1024 * 1024;
 
@@ -220,12 +223,19 @@ export class Pager {
     }
     if (this.ended) return true;
     const stdin = this.child.stdin!;
-    const accepted = stdin.write(text, (error) => {
-      if (error) return;
-      this.taken += Buffer.byteLength(text);
-      // This text went into the pipe after it was full, or more went in than it holds: the pager read from it.
-      if (this.blocked || this.taken > PIPE_HOLDS_AT_MOST) this.readSome = true;
-    });
+    // In slices, so that each one handed to the pipe counts: a whole table is one write, which a pager that
+    // reads most of it and fails would never see completed.
+    const bytes = Buffer.from(text);
+    let accepted = true;
+    for (let start = 0; start < bytes.length; start += WRITE_SLICE) {
+      const slice = bytes.subarray(start, start + WRITE_SLICE);
+      accepted = stdin.write(slice, (error) => {
+        if (error) return;
+        this.taken += slice.length;
+        // This slice went into the pipe after it was full, or more went in than it holds: the pager read from it.
+        if (this.blocked || this.taken > PIPE_HOLDS_AT_MOST) this.readSome = true;
+      });
+    }
     // Still waiting in petstore once the pipe has taken what it can: the pipe is full.
     if (!this.blocked) setImmediate(() => (this.blocked ||= stdin.writableLength > 0));
     return accepted;
