@@ -116,7 +116,7 @@ describe('auth login', () => {
       stdout: '',
       stderr:
         'error: standard input is not a terminal, so there is no prompt for the key\n' +
-        'To read the key from standard input, add --with-token: petstore auth login --with-token\n',
+        `To read the key from standard input, add --with-token: petstore auth login --base-url ${BASE_URL} --with-token\n`,
       unmatched: [],
     });
     expect(fs.existsSync(path.join(home, 'petstore'))).toBe(false);

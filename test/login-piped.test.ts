@@ -23,7 +23,7 @@ test('a piped key without --with-token: exit 2, add --with-token, nothing sent o
     stdout: '',
     stderr:
       'error: standard input is not a terminal, so there is no prompt for the key\n' +
-      'To read the key from standard input, add --with-token: petstore auth login --with-token\n',
+      `To read the key from standard input, add --with-token: petstore auth login --base-url ${server.baseUrl} --with-token\n`,
   });
   expect(r.stderr).not.toMatch(/pipe/i);
   expect(server.requests).toEqual([]);
@@ -32,4 +32,15 @@ test('a piped key without --with-token: exit 2, add --with-token, nothing sent o
   const ok = await spawnPetstore(['auth', 'login', '--base-url', server.baseUrl, '--with-token'], env, 'demo\n');
   expect(ok.code).toBe(0);
   expect(fs.existsSync(path.join(home, 'petstore', 'config.json'))).toBe(true);
+});
+
+test('the command it suggests keeps the --env given', async () => {
+  server = await startPetService({ key: 'demo' });
+  const env = { PATH: process.env.PATH, XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: server.baseUrl };
+  const r = await spawnPetstore(['auth', 'login', '--env', 'local'], env, 'demo\n');
+  expect(r.code).toBe(2);
+  expect(r.stderr.split('\n')[1]).toBe(
+    'To read the key from standard input, add --with-token: petstore auth login --env local --with-token',
+  );
+  expect(server.requests).toEqual([]);
 });

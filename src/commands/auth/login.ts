@@ -6,7 +6,7 @@
  */
 import { Command } from '@commander-js/extra-typings';
 import { CliError, ExitCode, InterruptedError, ServiceError, UsageError } from '../../errors.js';
-import { API_KEY_FORMAT, type Factory } from '../../factory.js';
+import { API_KEY_FORMAT, type Factory, type GlobalOptions } from '../../factory.js';
 import { missingBaseUrl } from '../../settings.js';
 import { examples } from '../kit.js';
 import { verifyKey } from './verify-key.js';
@@ -96,11 +96,14 @@ async function promptForKey(f: Factory, envName: string): Promise<string> {
  * terminal (piped, redirected), so the key is read from it only when asked
  * with --with-token, as `gh auth login` does; or no terminal to write the prompt to.
  */
-function notPrompted(stdinIsTTY: boolean): UsageError {
+function notPrompted(stdinIsTTY: boolean, given: Pick<GlobalOptions, 'env' | 'baseUrl'>): UsageError {
   if (!stdinIsTTY) {
+    // The command as given, so that it can be run again as is.
+    const flags = `${given.env === undefined ? '' : ` --env ${given.env}`}${given.baseUrl === undefined ? '' : ` --base-url ${given.baseUrl}`}`;
+    const command = `petstore auth login${flags} --with-token`;
     return new UsageError(
       'standard input is not a terminal, so there is no prompt for the key',
-      'To read the key from standard input, add --with-token: petstore auth login --with-token',
+      `To read the key from standard input, add --with-token: ${command}`,
     );
   }
   return new UsageError('no terminal to prompt for the key on', 'Give it on standard input with --with-token.');
@@ -119,7 +122,7 @@ export async function runLogin(f: Factory, options: LoginOptions): Promise<void>
   let raw: string;
   if (options.withToken) raw = await readAll(f.io.raw.stdin);
   else if (f.io.raw.stdinIsTTY && f.io.raw.promptOutput) raw = await promptForKey(f, env.value);
-  else throw notPrompted(f.io.raw.stdinIsTTY);
+  else throw notPrompted(f.io.raw.stdinIsTTY, f.globals);
   const key = checkApiKey(raw);
   const origin = baseUrl.value.origin;
   if (!options.skipVerify) {
