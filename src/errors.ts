@@ -46,7 +46,7 @@ export class CliError extends Error {
     super(message);
   }
 
-  // Written out: the bundle's class names are minified, and stack traces (--verbose) show this.
+  // Written out: the bundle's class names are minified, and stack traces (PETSTORE_DEBUG=1) show this.
   override name = 'CliError';
 
   /** The answer's body, reported with the error (`petstore api`); see ErrorReport. */

@@ -117,7 +117,7 @@ function declareProgram(version: string) {
     .addOption(
       valueOption('--retries <n>', 'retries of a GET on network errors, 408, 429, 502, 503, 504', { defaultText: String(RETRIES.default) }),
     )
-    .option('--verbose', 'log requests (key redacted) and stack traces to stderr')
+    .option('--verbose', 'log requests (key redacted) to stderr, and the stack trace of an unexpected failure')
     .addHelpText('after', ROOT_HELP_AFTER);
 }
 

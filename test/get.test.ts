@@ -151,14 +151,3 @@ describe('petstore get', () => {
     expect(r.unmatched).toEqual([]);
   });
 });
-
-test('--json with --verbose: every stderr line is still one JSON object (the stack trace too)', async () => {
-  nock(BASE)
-    .get('/v1/pets/99')
-    .reply(404, errorBody(404, 'not_found', 'no animal with id 99'));
-  const r = await run(['get', '99', '--json', '--verbose'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-  expect(r.code).toBe(3);
-  const lines = r.stderr.trimEnd().split('\n');
-  for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
-  expect(JSON.parse(lines.at(-1)!)).toEqual({ stack: expect.stringMatching(/^ServiceError: no animal with id 99/) });
-});
