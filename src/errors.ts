@@ -29,6 +29,8 @@ export interface ErrorReport {
   message: string;
   /** The HTTP status code, or null when no HTTP response was involved. */
   status: number | null;
+  /** What the plain message prints after the error line, such as the command that fixes it (lines joined by "\n"); absent when there is none. */
+  hint?: string;
   /** The body of the answer, when the command reports it (`petstore api`): its JSON, or its text as a string. */
   body?: unknown;
 }
@@ -54,11 +56,13 @@ export class CliError extends Error {
 
   /** The error as `--json` writes it. */
   report(): ErrorReport {
-    return this.withBody({ code: this.code, message: this.message, status: null });
+    return this.withDetails({ code: this.code, message: this.message, status: null });
   }
 
-  protected withBody(report: ErrorReport): ErrorReport {
-    return this.body === undefined ? report : { ...report, body: this.body };
+  /** `report` with the hint and the body, when the error has them: `--json` says all that the plain message says. */
+  protected withDetails(report: ErrorReport): ErrorReport {
+    const hinted = this.hint === undefined ? report : { ...report, hint: this.hint };
+    return this.body === undefined ? hinted : { ...hinted, body: this.body };
   }
 }
 
@@ -97,7 +101,7 @@ export class RequestError extends CliError {
   }
 
   override report(): ErrorReport {
-    return this.withBody({ code: this.code, message: this.message, status: this.status });
+    return this.withDetails({ code: this.code, message: this.message, status: this.status });
   }
 }
 
@@ -123,7 +127,7 @@ export class ServiceError extends CliError {
   }
 
   override report(): ErrorReport {
-    return this.withBody({ code: this.serviceCode, message: this.serviceMessage, status: this.status });
+    return this.withDetails({ code: this.serviceCode, message: this.serviceMessage, status: this.status });
   }
 }
 

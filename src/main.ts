@@ -82,11 +82,12 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
       getErrHelpWidth: () => io.errColumns ?? 80,
       outputError: (text) => {
         const message = text.replace(/^error: /, '').trim();
-        if (json) io.writeError(`${stringifyJson({ code: 'invalid_usage', message, status: null })}\n`);
+        const report: ErrorReport = { code: 'invalid_usage', message, status: null, hint: usageHint(command) };
+        if (json) io.writeError(`${stringifyJson(report)}\n`);
         else io.writeMessage(sanitizeText(text));
       },
     });
-    if (!json) command.showHelpAfterError(`(run "${commandPath(command)} --help" for usage)`);
+    if (!json) command.showHelpAfterError(`(${usageHint(command)})`);
     command.commands.forEach(configure);
   };
   configure(program);
@@ -144,11 +145,18 @@ function reportError(error: unknown, io: IOStreams, json: boolean, traces: Stack
   }
   // A bug, not an expected failure: say so, with the stack only on request.
   const message = error instanceof Error ? error.message : String(error);
-  if (json) write(stringifyJson({ code: 'internal_error', message, status: null } satisfies ErrorReport));
+  const traced = traces.debug || traces.verbose;
+  const hint = traced ? undefined : 'Run again with --verbose or PETSTORE_DEBUG=1 for details.';
+  if (json) write(stringifyJson({ code: 'internal_error', message, status: null, ...(hint && { hint }) } satisfies ErrorReport));
   else say(`error: unexpected failure: ${sanitizeText(message)}`);
-  if (traces.debug || traces.verbose) writeStack(io, error, json);
-  else if (!json) say('Run again with --verbose or PETSTORE_DEBUG=1 for details.');
+  if (hint === undefined) writeStack(io, error, json);
+  else if (!json) say(hint);
   return ExitCode.failure;
+}
+
+/** What follows a flag or argument error: where the command's usage is. */
+function usageHint(command: CommandUnknownOpts): string {
+  return `run "${commandPath(command)} --help" for usage`;
 }
 
 /** A stack trace on stderr (see StackTraces): line by line, sanitised; with --json one `{"stack"}` object. */

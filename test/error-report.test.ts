@@ -26,6 +26,29 @@ function expectStack(lines: string[], header: string): void {
   for (const line of lines.slice(1)) expect(line).toMatch(/^ {4}at /);
 }
 
+/** `list` (answered with one pet) whose stdout throws what no stream throws: an unexpected failure. */
+async function listWithBrokenStdout(argv: string[], env: NodeJS.ProcessEnv = {}) {
+  nock(BASE).get('/v1/pets').query({ limit: 20 }).reply(200, [PET]);
+  let stderr = '';
+  const code = await main(['list', ...argv], {
+    io: {
+      stdout: {
+        write: () => {
+          throw new TypeError('boom');
+        },
+      },
+      stderr: { write: (text: string) => (stderr += text) },
+      stdin: Readable.from([]),
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+    },
+    env: { XDG_CONFIG_HOME: tempConfigHome(), ...serviceEnv(env) },
+    version: '1.2.3',
+  });
+  return { code, stderr: withoutTimes(stderr) };
+}
+
 describe('stack traces', () => {
   test('--verbose on a 401: the requests, the error and its hint; no stack trace', async () => {
     nock(BASE)
@@ -82,29 +105,7 @@ describe('stack traces', () => {
     expectStack(stack.stack.split('\n'), 'ServiceError: no animal with id 99 (HTTP 404, code not_found)');
   });
 
-  describe('an unexpected failure (here stdout throws what no stream throws)', () => {
-    async function listWithBrokenStdout(argv: string[], env: NodeJS.ProcessEnv = {}) {
-      nock(BASE).get('/v1/pets').query({ limit: 20 }).reply(200, [PET]);
-      let stderr = '';
-      const code = await main(['list', ...argv], {
-        io: {
-          stdout: {
-            write: () => {
-              throw new TypeError('boom');
-            },
-          },
-          stderr: { write: (text: string) => (stderr += text) },
-          stdin: Readable.from([]),
-          stdoutIsTTY: false,
-          stderrIsTTY: false,
-          stdinIsTTY: false,
-        },
-        env: { XDG_CONFIG_HOME: tempConfigHome(), ...serviceEnv(env) },
-        version: '1.2.3',
-      });
-      return { code, stderr: withoutTimes(stderr) };
-    }
-
+  describe('an unexpected failure', () => {
     test('plain: one line and how to see more', async () => {
       expect(await listWithBrokenStdout([])).toEqual({
         code: 1,
@@ -126,6 +127,89 @@ describe('stack traces', () => {
       const [first, ...stack] = r.stderr.trimEnd().split('\n');
       expect(first).toBe('error: unexpected failure: boom');
       expectStack(stack, 'TypeError: boom');
+    });
+  });
+});
+
+describe('with --json, the error carries the hint the plain message prints', () => {
+  /** Each failure: its arguments, its environment, the request it sends (if any), the plain stderr. */
+  const cases: Array<{ name: string; argv: string[]; env: NodeJS.ProcessEnv; reply?: [number, unknown]; code: number; plain: string }> = [
+    {
+      name: 'a 401',
+      argv: ['list'],
+      env: serviceEnv(),
+      reply: [401, errorBody(401, 'unauthorized', 'bad key')],
+      code: 4,
+      plain: `error: bad key (HTTP 401, code unauthorized)\n${KEY_HINT}`,
+    },
+    {
+      name: 'no base URL',
+      argv: ['list'],
+      env: {},
+      code: 2,
+      plain:
+        'error: no base URL configured for environment "production"\n' +
+        'Run: petstore config set base-url <url>   (or pass --base-url, or set PETSTORE_BASE_URL)\n',
+    },
+    {
+      name: 'no key',
+      argv: ['list', '--env', 'staging'],
+      env: { PETSTORE_BASE_URL: serviceEnv().PETSTORE_BASE_URL },
+      code: 4,
+      plain: 'error: no API key for environment "staging"\nRun: petstore auth login --env staging   (or set PETSTORE_API_KEY)\n',
+    },
+    {
+      name: 'an unknown flag',
+      argv: ['list', '--bogus'],
+      env: serviceEnv(),
+      code: 2,
+      plain: 'error: unknown option \'--bogus\' (run "petstore list --help" for usage)\n',
+    },
+  ];
+
+  test.each(cases)('$name', async ({ argv, env, reply, code, plain }) => {
+    const mock = () =>
+      reply &&
+      nock(BASE)
+        .get('/v1/pets')
+        .query({ limit: 20 })
+        .reply(...reply);
+    mock();
+    expect(await run(argv, { env })).toEqual({ code, stdout: '', stderr: plain, unmatched: [] });
+    mock();
+    const json = await run([...argv, '--json'], { env });
+    expect({ ...json, stderr: json.stderr.split('\n').map((line) => line && JSON.parse(line)) }).toEqual({
+      code,
+      stdout: '',
+      stderr: [expect.objectContaining({ hint: plainHint(plain) }), ''],
+      unmatched: [],
+    });
+  });
+
+  /** The hint lines of a plain error: the lines after the error line, or the parenthesis that ends a usage error. */
+  function plainHint(plain: string): string {
+    const [first, ...rest] = plain.trimEnd().split('\n');
+    return rest.length > 0 ? rest.join('\n') : (/ \((run .*)\)$/.exec(first!)?.[1] ?? '');
+  }
+
+  test('an error without a hint has no hint field', async () => {
+    nock(BASE)
+      .get('/v1/pets/99')
+      .reply(404, errorBody(404, 'not_found', 'no animal with id 99'));
+    const r = await run(['get', '99', '--json'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
+    expect(r).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: '{"code":"not_found","message":"no animal with id 99","status":404}\n',
+      unmatched: [],
+    });
+  });
+
+  test('an unexpected failure: how to see more', async () => {
+    expect(await listWithBrokenStdout(['--json'])).toEqual({
+      code: 1,
+      stderr:
+        '{"code":"internal_error","message":"boom","status":null,"hint":"Run again with --verbose or PETSTORE_DEBUG=1 for details."}\n',
     });
   });
 });
