@@ -121,7 +121,7 @@ export class ServiceError extends CliError {
     readonly serviceMessage: string,
     hint?: string,
     /** The printed message, when the body was not an Error object. */
-    message = `${serviceMessage} (HTTP ${status}, code ${serviceCode})`,
+    message = `${excerptOf(serviceMessage)} (HTTP ${status}, code ${serviceCode})`,
   ) {
     super(message, exitCodeForStatus(status), serviceCode, hint);
   }
@@ -129,6 +129,30 @@ export class ServiceError extends CliError {
   override report(): ErrorReport {
     return this.withDetails({ code: this.serviceCode, message: this.serviceMessage, status: this.status });
   }
+}
+
+/**
+ * Longest message of the service printed whole, in characters: more would
+ * fill much of a terminal screen (80 x 24) with one error and push what came
+ * before it out of sight.
+ */
+export const MESSAGE_LIMIT = 1000;
+/** How much of a longer message is printed, in characters (about four lines of 80 columns). */
+const EXCERPT_LENGTH = 300;
+
+/**
+ * `text` when it has at most MESSAGE_LIMIT characters (code points); else its
+ * first EXCERPT_LENGTH, cut at a space when one is near the end, then "…" and
+ * how many characters more `--json` shows (its report keeps the whole text).
+ */
+export function excerptOf(text: string): string {
+  const chars = Array.from(text);
+  if (chars.length <= MESSAGE_LIMIT) return text;
+  let head = chars.slice(0, EXCERPT_LENGTH).join('');
+  const space = head.lastIndexOf(' ');
+  if (space >= head.length * 0.8) head = head.slice(0, space);
+  head = head.trimEnd();
+  return `${head}… (${chars.length - Array.from(head).length} more characters; --json shows all)`;
 }
 
 /** The signals that stop a command. */

@@ -213,3 +213,45 @@ describe('with --json, the error carries the hint the plain message prints', () 
     });
   });
 });
+
+describe('a long Error message of the service: an excerpt in plain output, all of it with --json', () => {
+  /** `words` words of the form w1 w2 …, as one message. */
+  const words = (count: number) => Array.from({ length: count }, (_, i) => `w${i + 1}`).join(' ');
+
+  async function listAnswered(message: string, json: boolean) {
+    nock(BASE)
+      .get('/v1/pets')
+      .query({ limit: 20 })
+      .reply(500, errorBody(500, 'internal', message));
+    return run(['list', ...(json ? ['--json'] : [])], { env: serviceEnv() });
+  }
+
+  test('over 1000 characters: about the first 300, cut at a space, and how many more --json shows', async () => {
+    const message = words(1000); // 4892 characters
+    const shown = words(77); // 298 characters: w78 would end past the 300th
+    expect(await listAnswered(message, false)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${shown}… (${message.length - shown.length} more characters; --json shows all) (HTTP 500, code internal)\n`,
+      unmatched: [],
+    });
+    expect(await listAnswered(message, true)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `${JSON.stringify({ code: 'internal', message, status: 500 })}\n`,
+      unmatched: [],
+    });
+  });
+
+  test('1000 characters, counted as characters (an emoji is one): printed whole', async () => {
+    const message = `${'🐕'.repeat(500)}${'x'.repeat(500)}`;
+    expect((await listAnswered(message, false)).stderr).toBe(`error: ${message} (HTTP 500, code internal)\n`);
+  });
+
+  test('one long word: cut at 300 characters, never inside a character', async () => {
+    const message = '🐕'.repeat(1001);
+    expect((await listAnswered(message, false)).stderr).toBe(
+      `error: ${'🐕'.repeat(300)}… (701 more characters; --json shows all) (HTTP 500, code internal)\n`,
+    );
+  });
+});
