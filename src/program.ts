@@ -35,7 +35,7 @@ Environment variables:
   PETSTORE_ENV, PETSTORE_BASE_URL, PETSTORE_API_KEY   override the config
   PETSTORE_NO_DEPRECATION_WARNING=1   silences the warning of "get"
   PETSTORE_DEBUG=1                    stack traces on errors
-  NO_COLOR, FORCE_COLOR               colour control
+  NO_COLOR, CLICOLOR, CLICOLOR_FORCE, FORCE_COLOR   colour control
   PETSTORE_PAGER, PAGER               the pager of long output (else less -FRX)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   proxies
   XDG_CONFIG_HOME, XDG_CACHE_HOME     where config and code cache live
