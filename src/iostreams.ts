@@ -58,6 +58,8 @@ export interface OutputTarget {
   warn(message: string, code: string, fields?: Record<string, unknown>): void;
   /** What bounds the work of producing the output (a --jq run); set with the global flags. */
   limits?: OutputLimits;
+  /** The environment of the run (the Factory's): what a --jq expression sees as `$ENV` and `env`. */
+  env: NodeJS.ProcessEnv;
 }
 
 /** Ctrl-C or SIGTERM, and the command's --timeout: what ends work done for the output (a --jq run). */
@@ -126,6 +128,7 @@ export class IOStreams {
       columns: isTTY ? (this.raw.columns ?? (Number(this.env.COLUMNS) || 80)) : undefined,
       warn: (message, code) => this.warn(message, code),
       limits: this.outputLimits,
+      env: this.env,
     };
   }
 

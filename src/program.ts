@@ -89,7 +89,13 @@ function entriesFor(argv: readonly string[] | undefined): readonly CommandEntry[
  */
 export async function buildProgram(f: Factory, argv?: readonly string[]) {
   const program = declareProgram(f.version);
-  program.hook('preAction', async () => f.setGlobals(await globalOptions(program.opts())));
+  program.hook('preAction', async (_program, action) => {
+    f.setGlobals(await globalOptions(program.opts()));
+    // A --jq expression is compiled before the action, so before any request (a
+    // bad one exits 2), in a thread whose jq sees the run's environment, as its runs will.
+    const expression: unknown = action.getOptionValue('jq');
+    if (typeof expression === 'string') await (await import('./output/jq.js')).compileJq(expression, f.env);
+  });
   const makers = await Promise.all(entriesFor(argv).map((entry) => entry.load()));
   for (const make of makers) {
     const command = make(f);
