@@ -33,7 +33,7 @@ Exit codes:
 
 Environment variables:
   PETSTORE_ENV, PETSTORE_BASE_URL, PETSTORE_API_KEY   override the config
-  PETSTORE_NO_DEPRECATION_WARNING=1   silences the warning of "get"
+  PETSTORE_NO_DEPRECATION_WARNING=1   silences the deprecation warnings of "get"
   PETSTORE_DEBUG=1                    stack traces on errors
   NO_COLOR, CLICOLOR, CLICOLOR_FORCE, FORCE_COLOR   colour control
   PETSTORE_PAGER, PAGER               the pager of long output (else less -FRX)
