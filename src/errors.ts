@@ -29,6 +29,8 @@ export interface ErrorReport {
   message: string;
   /** The HTTP status code, or null when no HTTP response was involved. */
   status: number | null;
+  /** What the plain message prints after the error line, such as the command that fixes it (lines joined by "\n"); absent when there is none. */
+  hint?: string;
   /** The body of the answer, when the command reports it (`petstore api`): its JSON, or its text as a string. */
   body?: unknown;
 }
@@ -46,7 +48,7 @@ export class CliError extends Error {
     super(message);
   }
 
-  // Written out: the bundle's class names are minified, and stack traces (--verbose) show this.
+  // Written out: the bundle's class names are minified, and stack traces (PETSTORE_DEBUG=1) show this.
   override name = 'CliError';
 
   /** The answer's body, reported with the error (`petstore api`); see ErrorReport. */
@@ -54,11 +56,13 @@ export class CliError extends Error {
 
   /** The error as `--json` writes it. */
   report(): ErrorReport {
-    return this.withBody({ code: this.code, message: this.message, status: null });
+    return this.withDetails({ code: this.code, message: this.message, status: null });
   }
 
-  protected withBody(report: ErrorReport): ErrorReport {
-    return this.body === undefined ? report : { ...report, body: this.body };
+  /** `report` with the hint and the body, when the error has them: `--json` says all that the plain message says. */
+  protected withDetails(report: ErrorReport): ErrorReport {
+    const hinted = this.hint === undefined ? report : { ...report, hint: this.hint };
+    return this.body === undefined ? hinted : { ...hinted, body: this.body };
   }
 }
 
@@ -97,7 +101,7 @@ export class RequestError extends CliError {
   }
 
   override report(): ErrorReport {
-    return this.withBody({ code: this.code, message: this.message, status: this.status });
+    return this.withDetails({ code: this.code, message: this.message, status: this.status });
   }
 }
 
@@ -117,14 +121,38 @@ export class ServiceError extends CliError {
     readonly serviceMessage: string,
     hint?: string,
     /** The printed message, when the body was not an Error object. */
-    message = `${serviceMessage} (HTTP ${status}, code ${serviceCode})`,
+    message = `${excerptOf(serviceMessage)} (HTTP ${status}, code ${serviceCode})`,
   ) {
     super(message, exitCodeForStatus(status), serviceCode, hint);
   }
 
   override report(): ErrorReport {
-    return this.withBody({ code: this.serviceCode, message: this.serviceMessage, status: this.status });
+    return this.withDetails({ code: this.serviceCode, message: this.serviceMessage, status: this.status });
   }
+}
+
+/**
+ * Longest message of the service printed whole, in characters: more would
+ * fill much of a terminal screen (80 x 24) with one error and push what came
+ * before it out of sight.
+ */
+export const MESSAGE_LIMIT = 1000;
+/** How much of a longer message is printed, in characters (about four lines of 80 columns). */
+const EXCERPT_LENGTH = 300;
+
+/**
+ * `text` when it has at most MESSAGE_LIMIT characters (code points); else its
+ * first EXCERPT_LENGTH, cut at a space when one is near the end, then "…" and
+ * how many characters more `--json` shows (its report keeps the whole text).
+ */
+export function excerptOf(text: string): string {
+  const chars = Array.from(text);
+  if (chars.length <= MESSAGE_LIMIT) return text;
+  let head = chars.slice(0, EXCERPT_LENGTH).join('');
+  const space = head.lastIndexOf(' ');
+  if (space >= head.length * 0.8) head = head.slice(0, space);
+  head = head.trimEnd();
+  return `${head}… (${chars.length - Array.from(head).length} more characters; --json shows all)`;
 }
 
 /** The signals that stop a command. */

@@ -58,6 +58,8 @@ export interface OutputTarget {
   warn(message: string, code: string, fields?: Record<string, unknown>): void;
   /** What bounds the work of producing the output (a --jq run); set with the global flags. */
   limits?: OutputLimits;
+  /** The environment of the run (the Factory's): what a --jq expression sees as `$ENV` and `env`. */
+  env: NodeJS.ProcessEnv;
 }
 
 /** Ctrl-C or SIGTERM, and the command's --timeout: what ends work done for the output (a --jq run). */
@@ -116,7 +118,7 @@ export class IOStreams {
     return this.style.json;
   }
 
-  /** Standard output as a render target: colour per --no-color, NO_COLOR, FORCE_COLOR and the TTY. */
+  /** Standard output as a render target: colour as {@link colorLevel} decides. */
   get out(): OutputTarget {
     const isTTY = this.raw.stdoutIsTTY;
     return {
@@ -126,6 +128,7 @@ export class IOStreams {
       columns: isTTY ? (this.raw.columns ?? (Number(this.env.COLUMNS) || 80)) : undefined,
       warn: (message, code) => this.warn(message, code),
       limits: this.outputLimits,
+      env: this.env,
     };
   }
 
@@ -269,16 +272,25 @@ export class IOStreams {
   }
 }
 
-/** chalk level from --no-color, NO_COLOR (https://no-color.org), FORCE_COLOR and whether the stream is a TTY. */
+/**
+ * chalk level of data written to a stream, from --no-color and the variables
+ * gh reads (CLICOLOR, CLICOLOR_FORCE, NO_COLOR) and FORCE_COLOR, in this order:
+ * --no-color and NO_COLOR (https://no-color.org; not empty) turn colour off
+ * whatever else is set (gh lets CLICOLOR_FORCE win over NO_COLOR; here the
+ * user's "no" wins, as it always did over FORCE_COLOR); FORCE_COLOR forces a
+ * level (0 or false: none); CLICOLOR_FORCE (not empty, not 0) colours output
+ * that is not a terminal, or one whose TERM is dumb; CLICOLOR=0 turns colour
+ * off; otherwise a terminal whose TERM is not dumb has colour. See docs/terminal.md.
+ */
 export function colorLevel(colorFlag: boolean, env: NodeJS.ProcessEnv, isTTY: boolean): 0 | 1 | 2 | 3 {
-  if (!colorFlag) return 0;
-  if (env.NO_COLOR) return 0;
+  if (!colorFlag || env.NO_COLOR) return 0;
   const force = env.FORCE_COLOR;
   if (force !== undefined) {
     if (force === '0' || force === 'false') return 0;
     if (force === '2' || force === '3') return Number(force) as 2 | 3;
     return 1;
   }
-  if (!isTTY || env.TERM === 'dumb') return 0;
+  const forced = Boolean(env.CLICOLOR_FORCE) && env.CLICOLOR_FORCE !== '0';
+  if (!forced && (env.CLICOLOR === '0' || !isTTY || env.TERM === 'dumb')) return 0;
   return env.COLORTERM === 'truecolor' ? 3 : /256/.test(env.TERM ?? '') ? 2 : 1;
 }

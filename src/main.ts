@@ -82,11 +82,12 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
       getErrHelpWidth: () => io.errColumns ?? 80,
       outputError: (text) => {
         const message = text.replace(/^error: /, '').trim();
-        if (json) io.writeError(`${stringifyJson({ code: 'invalid_usage', message, status: null })}\n`);
+        const report: ErrorReport = { code: 'invalid_usage', message, status: null, hint: usageHint(command) };
+        if (json) io.writeError(`${stringifyJson(report)}\n`);
         else io.writeMessage(sanitizeText(text));
       },
     });
-    if (!json) command.showHelpAfterError(`(run "${commandPath(command)} --help" for usage)`);
+    if (!json) command.showHelpAfterError(`(${usageHint(command)})`);
     command.commands.forEach(configure);
   };
   configure(program);
@@ -99,7 +100,8 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
     await program.parseAsync(argv, { from: 'user' });
     code = ExitCode.ok;
   } catch (error) {
-    code = reportError(error, io, json, argv.includes('--verbose') || env.PETSTORE_DEBUG === '1', stop);
+    const traces = { debug: env.PETSTORE_DEBUG === '1', verbose: argv.includes('--verbose') };
+    code = reportError(error, io, json, traces, stop);
   } finally {
     io.clearStatusLine();
     await io.stopPager();
@@ -109,7 +111,17 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
   return code === ExitCode.ok && io.pagerFailed ? ExitCode.failure : code;
 }
 
-function reportError(error: unknown, io: IOStreams, json: boolean, verbose: boolean, signal: AbortSignal): number {
+/**
+ * When a stack trace follows the error: PETSTORE_DEBUG=1 for every error but
+ * Ctrl-C; --verbose only for an unexpected one (a bug), since --verbose is for
+ * watching requests and an expected failure (a 401, a 404) is fully said by its message.
+ */
+interface StackTraces {
+  debug: boolean;
+  verbose: boolean;
+}
+
+function reportError(error: unknown, io: IOStreams, json: boolean, traces: StackTraces, signal: AbortSignal): number {
   if (error instanceof CommanderError) {
     // Help and version asked for exit 0; commander already printed everything else.
     if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code))
@@ -127,20 +139,27 @@ function reportError(error: unknown, io: IOStreams, json: boolean, verbose: bool
         if (error.hint) for (const line of error.hint.split('\n')) say(sanitizeText(line));
       }
     }
-    // Ctrl-C is the user's choice, not a failure: no trace even with --verbose.
-    if (verbose && !(error instanceof InterruptedError)) writeStack(io, error, json);
+    // Ctrl-C is the user's choice, not a failure: no trace even with PETSTORE_DEBUG=1.
+    if (traces.debug && !(error instanceof InterruptedError)) writeStack(io, error, json);
     return error.exitCode;
   }
   // A bug, not an expected failure: say so, with the stack only on request.
   const message = error instanceof Error ? error.message : String(error);
-  if (json) write(stringifyJson({ code: 'internal_error', message, status: null } satisfies ErrorReport));
+  const traced = traces.debug || traces.verbose;
+  const hint = traced ? undefined : 'Run again with --verbose or PETSTORE_DEBUG=1 for details.';
+  if (json) write(stringifyJson({ code: 'internal_error', message, status: null, ...(hint && { hint }) } satisfies ErrorReport));
   else say(`error: unexpected failure: ${sanitizeText(message)}`);
-  if (verbose) writeStack(io, error, json);
-  else if (!json) say('Run again with --verbose or PETSTORE_DEBUG=1 for details.');
+  if (hint === undefined) writeStack(io, error, json);
+  else if (!json) say(hint);
   return ExitCode.failure;
 }
 
-/** A stack trace on stderr (for --verbose and PETSTORE_DEBUG=1): line by line, sanitised; with --json one `{"stack"}` object. */
+/** What follows a flag or argument error: where the command's usage is. */
+function usageHint(command: CommandUnknownOpts): string {
+  return `run "${commandPath(command)} --help" for usage`;
+}
+
+/** A stack trace on stderr (see StackTraces): line by line, sanitised; with --json one `{"stack"}` object. */
 function writeStack(io: IOStreams, error: unknown, json: boolean): void {
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
   if (json) io.writeError(`${stringifyJson({ stack })}\n`);

@@ -26,16 +26,16 @@ Exit codes:
        bulk load not created, config get of an unset key
   2    invalid usage or input: bad flags or values, a 400 from the service,
        no base URL configured, unusable config file
-  3    not found: no such pet (get), or a 404 answer to api
+  3    not found: no such pet (get), or any 404 answer to api
   4    authentication: no API key, the service answered 401, or the stored
        key belongs to another origin
   129  hung up (SIGHUP); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM)
 
 Environment variables:
   PETSTORE_ENV, PETSTORE_BASE_URL, PETSTORE_API_KEY   override the config
-  PETSTORE_NO_DEPRECATION_WARNING=1   silences the warning of "get"
+  PETSTORE_NO_DEPRECATION_WARNING=1   silences the deprecation warnings of "get"
   PETSTORE_DEBUG=1                    stack traces on errors
-  NO_COLOR, FORCE_COLOR               colour control
+  NO_COLOR, CLICOLOR, CLICOLOR_FORCE, FORCE_COLOR   colour control
   PETSTORE_PAGER, PAGER               the pager of long output (else less -FRX)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   proxies
   XDG_CONFIG_HOME, XDG_CACHE_HOME     where config and code cache live
@@ -89,7 +89,13 @@ function entriesFor(argv: readonly string[] | undefined): readonly CommandEntry[
  */
 export async function buildProgram(f: Factory, argv?: readonly string[]) {
   const program = declareProgram(f.version);
-  program.hook('preAction', async () => f.setGlobals(await globalOptions(program.opts())));
+  program.hook('preAction', async (_program, action) => {
+    f.setGlobals(await globalOptions(program.opts()));
+    // A --jq expression is compiled before the action, so before any request (a
+    // bad one exits 2), in a thread whose jq sees the run's environment, as its runs will.
+    const expression: unknown = action.getOptionValue('jq');
+    if (typeof expression === 'string') await (await import('./output/jq.js')).compileJq(expression, f.env);
+  });
   const makers = await Promise.all(entriesFor(argv).map((entry) => entry.load()));
   for (const make of makers) {
     const command = make(f);
@@ -117,7 +123,7 @@ function declareProgram(version: string) {
     .addOption(
       valueOption('--retries <n>', 'retries of a GET on network errors, 408, 429, 502, 503, 504', { defaultText: String(RETRIES.default) }),
     )
-    .option('--verbose', 'log requests (key redacted) and stack traces to stderr')
+    .option('--verbose', 'log requests (key redacted) to stderr, and the stack trace of an unexpected failure')
     .addHelpText('after', ROOT_HELP_AFTER);
 }
 

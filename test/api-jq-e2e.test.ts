@@ -83,6 +83,11 @@ describe('--jq against the sandbox', () => {
     expect(r).toMatchObject({ code: 0, stdout: `${FIRST_ID}\n` });
   });
 
+  test("$ENV and env are the process's environment, in the built bundle too", async () => {
+    const r = await petstore(['api', '/pets', '--jq', '$ENV.HOME, env.PETSTORE_BASE_URL, $ENV.USER'], '', { HOME: '/home/e2e' });
+    expect(r).toEqual({ code: 0, stdout: `/home/e2e\n${sandbox.baseUrl}\nnull\n`, stderr: '' });
+  });
+
   test('an invalid expression exits 2 and no request reaches the service', async () => {
     const before = sandbox.requests.length;
     for (const args of [

@@ -41,6 +41,24 @@ describe('exit codes and the error body on stderr', () => {
     );
   });
 
+  test("every 404 exits 3, also one whose body is not an Error (a proxy's page, an empty body): the base URL named as a hint", async () => {
+    const hint = `Check the base URL ${BASE}/v1/ (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1`;
+    nock(BASE).get('/v1/store/orders').reply(404, '<h1>Not Found</h1>', { 'content-type': 'text/html' });
+    expect(await run(['api', '/store/orders'], { env: serviceEnv() })).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `<h1>Not Found</h1>\nerror: the service answered HTTP 404 (text/html): "<h1>Not Found</h1>"\n${hint}\n`,
+      unmatched: [],
+    });
+    nock(BASE).get('/v1/store/orders').reply(404, '');
+    expect(await run(['api', '/store/orders', '--json'], { env: serviceEnv() })).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `${JSON.stringify({ code: 'http_404', message: '(empty body)', status: 404, hint })}\n`,
+      unmatched: [],
+    });
+  });
+
   test('with --json an Error body is inside the one error object on stderr, not printed twice', async () => {
     nock(BASE)
       .get('/v1/store/orders')

@@ -150,6 +150,25 @@ describe('a stored key goes only to its origin', () => {
     });
   });
 
+  test('with --json the error object carries the same fix as its hint', async () => {
+    const home = await loggedIn();
+    const r = await run(['list', '--json', '--base-url', 'http://127.0.0.1:9/v1'], { configHome: home });
+    expect({ ...r, stderr: JSON.parse(r.stderr) }).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: {
+        code: 'key_for_other_origin',
+        message: `the stored API key of environment "production" belongs to ${BASE}, not to http://127.0.0.1:9; nothing was sent`,
+        status: null,
+        hint:
+          'To use http://127.0.0.1:9, log in for it: petstore auth login --base-url http://127.0.0.1:9/v1/\n' +
+          '(or keep a separate environment: petstore config set base-url http://127.0.0.1:9/v1/ --env <name>, then petstore auth login --env <name>; or set PETSTORE_API_KEY)',
+      },
+      unmatched: [],
+    });
+    expect(r.stderr.split('\n')).toHaveLength(2);
+  });
+
   test('a base URL set after login to another origin: config set warns, the next command sends nothing', async () => {
     const home = await loggedIn();
     const set = await run(['config', 'set', 'base-url', 'https://other.example/v1'], { configHome: home });
@@ -224,7 +243,7 @@ describe('auth status, token and logout', () => {
       check: 'rejected (HTTP 401)',
     });
     expect(rejected.stderr).toBe(
-      '{"code":"invalid_api_key","message":"the service rejected the key of production (HTTP 401)","status":401}\n',
+      '{"code":"invalid_api_key","message":"the service rejected the key of production (HTTP 401)","status":401,"hint":"Run: petstore auth login"}\n',
     );
     keyCheck('s3cret-key', 500);
     const down = await run(['auth', 'status', '--retries', '0'], { configHome: home });

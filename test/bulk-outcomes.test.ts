@@ -89,6 +89,8 @@ describe('a bulk load tells outcomes from what the answer proves', () => {
       expect(r.code).toBe(1);
       expect(posts().map((p) => JSON.parse(p.body).name)).toEqual(['a', 'b', 'b']);
       expect(failed()).toMatchObject([{ line: 2, outcome: 'failed', error: { status } }]);
+      // The --failed record is the service's Error as it is: no hint (the item's failure message prints none).
+      expect(failed()[0].error).toEqual(error(status));
     },
   );
 });

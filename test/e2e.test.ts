@@ -40,8 +40,17 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
     const id = /"id":(\d+)/.exec(added.stdout)![1]!;
     expect(BigInt(id) >= target.firstId).toBe(true);
     const got = await petstore(['get', id, '--json'], env());
-    expect(got).toEqual({ code: 0, stdout: added.stdout, stderr: target.getNotice(true) });
+    expect(got).toEqual({ code: 0, stdout: added.stdout, stderr: '' });
     expect(lastRequest()).toMatchObject({ method: 'GET', url: `/v1/pets/${id}`, body: '' });
+    // Without PETSTORE_NO_DEPRECATION_WARNING=1: get's warning, and the Deprecation header's where one came.
+    const warned = await petstore(['get', id, '--json'], { ...env(), PETSTORE_NO_DEPRECATION_WARNING: '' });
+    expect(warned).toEqual({
+      code: 0,
+      stdout: added.stdout,
+      stderr:
+        '{"warning":"getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter","code":"deprecated_operation"}\n' +
+        (target.deprecationHeader ? '{"warning":"the service says this endpoint is deprecated","code":"deprecated_endpoint"}\n' : ''),
+    });
   });
 
   test('list filters by status; piped output is tab-separated', async () => {
@@ -132,7 +141,7 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
     expect(missing).toEqual({
       code: 3,
       stdout: '',
-      stderr: `${target.getNotice(false)}error: no animal with id 1 (HTTP 404, code not_found)\n`,
+      stderr: 'error: no animal with id 1 (HTTP 404, code not_found)\n',
     });
     expect(lastRequest()).toMatchObject({ method: 'GET', url: '/v1/pets/1' });
   });
@@ -143,7 +152,7 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
     expect(add).toEqual({ code: 4, stdout: '', stderr: unauthorized });
     expect(lastRequest()).toMatchObject({ method: 'POST', url: '/v1/pets', headers: { authorization: 'Bearer nope' } });
     const get = await petstore(['get', String(target.firstId)], { ...env(), PETSTORE_API_KEY: 'nope' });
-    expect(get).toEqual({ code: 4, stdout: '', stderr: `${target.getNotice(false)}${unauthorized}` });
+    expect(get).toEqual({ code: 4, stdout: '', stderr: unauthorized });
     expect(lastRequest()).toMatchObject({ method: 'GET', url: `/v1/pets/${target.firstId}`, headers: { authorization: 'Bearer nope' } });
   });
 

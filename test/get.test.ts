@@ -152,13 +152,33 @@ describe('petstore get', () => {
   });
 });
 
-test('--json with --verbose: every stderr line is still one JSON object (the stack trace too)', async () => {
-  nock(BASE)
-    .get('/v1/pets/99')
-    .reply(404, errorBody(404, 'not_found', 'no animal with id 99'));
-  const r = await run(['get', '99', '--json', '--verbose'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-  expect(r.code).toBe(3);
-  const lines = r.stderr.trimEnd().split('\n');
-  for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
-  expect(JSON.parse(lines.at(-1)!)).toEqual({ stack: expect.stringMatching(/^ServiceError: no animal with id 99/) });
+describe('PETSTORE_NO_DEPRECATION_WARNING=1 silences every deprecation warning of get', () => {
+  const HEADERS = { deprecation: '@1924992000', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' };
+  const HEADER_WARNING = 'warning: the service says this endpoint is deprecated on 2031-01-01, to be removed on 2030-12-05\n';
+  const PET = { id: 42, name: 'Rex', categoryId: 1, status: 'pending' };
+  const FORCED = 'warning: PETSTORE_GET_VIA_LIST=1: looking the pet up through listPets, page by page (limit 100), instead of getPet\n';
+
+  test("without it: get's own warning and the one of the Deprecation and Sunset headers", async () => {
+    nock(BASE).get('/v1/pets/42').reply(200, PET, HEADERS);
+    const r = await run(['get', '42'], { env: serviceEnv() });
+    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: `${WARNING}${HEADER_WARNING}`, unmatched: [] });
+  });
+
+  test('with it: neither', async () => {
+    nock(BASE).get('/v1/pets/42').reply(200, PET, HEADERS);
+    const r = await run(['get', '42'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
+    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: '', unmatched: [] });
+  });
+
+  test("with it, through listPets: no header's warning either; the way the pet is found is still said", async () => {
+    nock(BASE).get('/v1/pets').query({ limit: 100 }).reply(200, [PET], HEADERS);
+    const r = await run(['get', '42'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1', PETSTORE_GET_VIA_LIST: '1' }) });
+    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: FORCED, unmatched: [] });
+  });
+
+  test("other commands keep the header's warning: the variable is get's", async () => {
+    nock(BASE).get('/v1/pets').query({ limit: 20 }).reply(200, [PET], HEADERS);
+    const r = await run(['list'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
+    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: HEADER_WARNING, unmatched: [] });
+  });
 });

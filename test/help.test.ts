@@ -115,6 +115,7 @@ describe('asking for help', () => {
       code: 'unknown_command',
       message: 'unknown command "st" for "petstore config"; did you mean "set"?',
       status: null,
+      hint: 'Run "petstore config --help" for the commands.',
     });
   });
 
@@ -134,6 +135,7 @@ describe('asking for help', () => {
       code: 'unknown_command',
       message: 'unknown command "lsit" for "petstore"; did you mean "list"?',
       status: null,
+      hint: 'Run "petstore --help" for the commands.',
     });
   });
 

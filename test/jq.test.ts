@@ -166,6 +166,41 @@ describe('what jq says while it runs', () => {
   });
 });
 
+describe("$ENV and env are the run's environment, as in jq (not the WebAssembly runtime's stand-in)", () => {
+  test('list: $ENV.HOME, env.HOME and a variable of the run; the keys are exactly those of the run (no USER=web_user)', async () => {
+    listOnce();
+    const r = await run(['list', '--jq', '$ENV.HOME, env.HOME, $ENV.PETSTORE_TEST, (env | keys)'], {
+      env: serviceEnv({ HOME: '/home/tester', PETSTORE_TEST: 'a b=ü' }),
+    });
+    expect(r).toEqual({
+      code: 0,
+      stdout: '/home/tester\n/home/tester\na b=ü\n["HOME","PETSTORE_API_KEY","PETSTORE_BASE_URL","PETSTORE_TEST","XDG_CONFIG_HOME"]\n',
+      stderr: '',
+      unmatched: [],
+    });
+  });
+
+  test('two runs with other environments each see their own', async () => {
+    for (const home of ['/home/one', '/home/two', '/home/one']) {
+      listOnce();
+      expect(await run(['list', '--jq', 'env.HOME'], { env: serviceEnv({ HOME: home }) })).toMatchObject({ code: 0, stdout: `${home}\n` });
+    }
+  });
+
+  test('add --file and api: the same', async () => {
+    const service = await startPetService({ key: 'k', seed: false });
+    try {
+      const env = { PETSTORE_BASE_URL: service.baseUrl, PETSTORE_API_KEY: 'k', HOME: '/home/bulk' };
+      const bulk = await run(['add', '--file', '-', '--jq', '"\\(.name) \\($ENV.HOME)"'], { env, stdin: '{"name":"a","categoryId":1}\n' });
+      expect(bulk).toMatchObject({ code: 0, stdout: 'a /home/bulk\n' });
+      const api = await run(['api', '/pets', '--jq', '[length, env.HOME]'], { env });
+      expect(api).toMatchObject({ code: 0, stdout: '[1,"/home/bulk"]\n', stderr: '' });
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe('--jq on add --file (each created pet, batch by batch)', () => {
   test('every created pet goes through jq; ids above 2^53 exact; the summary stays on stderr', async () => {
     const service = await startPetService({ key: 'k', seed: false, firstId: 9007199254740993n });

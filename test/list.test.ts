@@ -122,7 +122,7 @@ describe('petstore list', () => {
     });
   });
 
-  test('a 401 exits 4 with the service error and the command that fixes it; with --json only the JSON error', async () => {
+  test('a 401 exits 4 with the service error and the command that fixes it; with --json only the JSON error, the fix its hint', async () => {
     nock(BASE)
       .get('/v1/pets')
       .query(true)
@@ -143,7 +143,9 @@ describe('petstore list', () => {
     expect(json).toEqual({
       code: 4,
       stdout: '',
-      stderr: '{"code":"unauthorized","message":"invalid API key","status":401}\n',
+      stderr:
+        '{"code":"unauthorized","message":"invalid API key","status":401,' +
+        '"hint":"The key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login --env staging"}\n',
       unmatched: [],
     });
   });

@@ -125,13 +125,14 @@ describe('a certificate that cannot be verified: exit 1, the host, what is wrong
     const service = services.wrongName;
     const r = await petstore(['list', '--json'], { PETSTORE_BASE_URL: service.baseUrl, NODE_EXTRA_CA_CERTS: pki.caFile });
     const message = `cannot verify the TLS certificate of ${service.host}: it is issued for other names (DNS:wrong.invalid) (ERR_TLS_CERT_ALTNAME_INVALID)`;
+    const hint = `Use a base URL whose host is one of the certificate's names. ${TRUST}`;
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: `${JSON.stringify({ code: 'tls_certificate', message, status: null })}\n`,
+      stderr: `${JSON.stringify({ code: 'tls_certificate', message, status: null, hint })}\n`,
     });
     const plain = await petstore(['list'], { PETSTORE_BASE_URL: service.baseUrl, NODE_EXTRA_CA_CERTS: pki.caFile });
-    expect(plain.stderr).toBe(`error: ${message}\nUse a base URL whose host is one of the certificate's names. ${TRUST}\n`);
+    expect(plain.stderr).toBe(`error: ${message}\n${hint}\n`);
     expect(service.requests).toEqual([]);
   });
 });

@@ -25,6 +25,11 @@ test.each([
   expect(r).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\nRun "${parent} --help" for the commands.\n` });
   const json = await spawnPetstore([...args, '--json'], env, 'k\n');
   expect(json.code).toBe(2);
-  expect(JSON.parse(json.stderr)).toEqual({ code: 'unknown_command', message, status: null });
+  expect(JSON.parse(json.stderr)).toEqual({
+    code: 'unknown_command',
+    message,
+    status: null,
+    hint: `Run "${parent} --help" for the commands.`,
+  });
   expect(server.requests).toEqual([]);
 });

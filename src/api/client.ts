@@ -42,7 +42,8 @@ const OK = [200];
 export class PetstoreClient {
   private readonly dispatcher: Dispatcher;
   private readonly deadline: AbortSignal;
-  private warnedDeprecation = false;
+  /** Whether a Deprecation or Sunset header still gives a warning: once, and never after {@link silenceDeprecation}. */
+  private deprecationWarning = true;
   // Built once: a bulk load sends thousands of requests with the same headers and limits.
   private readonly baseHeaders: Record<string, string>;
   private readonly jsonHeaders: Record<string, string>;
@@ -181,6 +182,15 @@ export class PetstoreClient {
     await this.dispatcher.destroy(reason);
   }
 
+  /**
+   * From now on a Deprecation or Sunset header (RFC 9745, RFC 8594) gives no
+   * warning: for `get` with PETSTORE_NO_DEPRECATION_WARNING=1, which silences
+   * every deprecation warning of its requests.
+   */
+  silenceDeprecation(): void {
+    this.deprecationWarning = false;
+  }
+
   /** Closes the keep-alive connections. */
   async close(): Promise<void> {
     await this.dispatcher.close();
@@ -216,10 +226,10 @@ export class PetstoreClient {
   }
 
   private noticeDeprecation(headers: Exchange['headers']): void {
-    if (this.warnedDeprecation) return;
+    if (!this.deprecationWarning) return;
     const notice = deprecationNotice(headers);
     if (!notice) return;
-    this.warnedDeprecation = true;
+    this.deprecationWarning = false;
     this.options.warn(notice, 'deprecated_endpoint');
   }
 }

@@ -21,8 +21,10 @@ export interface FailureContext {
 /**
  * What a 404 means for an operation: `route`, a path that does not exist (a
  * wrong base URL); `pet`, getPet's missing animal when its Error body says so
- * (see isMissingAnimal), else a route; `as-sent`, the service's Error as it
- * is (`petstore api`), a route only without an Error body.
+ * (see isMissingAnimal), else a route; `as-sent`, the answer as it is
+ * (`petstore api`): a ServiceError, exit 3, whatever the body (a 404 is "not
+ * found" of the path the user asked for), with the base URL hint when the body
+ * is not an Error.
  */
 export type NotFound = 'pet' | 'route' | 'as-sent';
 
@@ -45,18 +47,15 @@ export function failureOf(response: Exchange, ok: readonly number[], notFound: N
   }
   const parsed = ServiceErrorBody.safeParse(tryParse(response.text));
   const path = response.url ? new URL(response.url).pathname : 'such path';
-  const route = notFound === 'route' || !parsed.success || (notFound === 'pet' && !isMissingAnimal(parsed.data, path, context.baseUrl));
+  const route = notFound === 'route' || (notFound === 'pet' && (!parsed.success || !isMissingAnimal(parsed.data, path, context.baseUrl)));
+  const baseUrlHint =
+    `Check the base URL ${context.baseUrl.href} (petstore config get base-url): ` +
+    "the interface's paths are under its /v1, as in https://petstore.example.com/v1";
   if (status === 404 && route) {
     const said = parsed.success ? parsed.data.message : describeBody(response);
-    return new RequestError(
-      `the service has no ${path}: HTTP 404 (${said}); the base URL may be wrong`,
-      'no_such_path',
-      404,
-      `Check the base URL ${context.baseUrl.href} (petstore config get base-url): ` +
-        "the interface's paths are under its /v1, as in https://petstore.example.com/v1",
-    );
+    return new RequestError(`the service has no ${path}: HTTP 404 (${said}); the base URL may be wrong`, 'no_such_path', 404, baseUrlHint);
   }
-  const hint = status === 401 ? context.loginHint : retryHint(response);
+  const hint = status === 401 ? context.loginHint : status === 404 && !parsed.success ? baseUrlHint : retryHint(response);
   const type = first(response.headers['content-type']);
   const what = `the service answered HTTP ${status}${type ? ` (${type.split(';')[0]})` : ''}: ${describeBody(response)}`;
   if (status >= 400) {

@@ -126,9 +126,11 @@ function describeCause(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
-/** The error object of a `--failed` line. */
+/** The error object of a `--failed` line, without a hint: an item's failure message prints none. */
 export function reportOf(error: unknown): ErrorReport {
-  return error instanceof CliError ? error.report() : { code: 'request_failed', message: describeCause(error), status: null };
+  if (!(error instanceof CliError)) return { code: 'request_failed', message: describeCause(error), status: null };
+  const { hint: _hint, ...report } = error.report();
+  return report;
 }
 
 /** Lines as ranges: [3, 4, 5, 9] → "3-5, 9". */

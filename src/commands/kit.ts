@@ -76,16 +76,14 @@ export function withOutputFlags<A extends unknown[], O extends OptionValues, G e
 
 /**
  * Adds `--jq <expression>` (an output flag: help lists it after the command's
- * own), checked before the command's action runs, so before any request: an
- * expression jq cannot compile exits 2 with jq's message.
+ * own), checked before the command's action runs (by the program, see
+ * src/program.ts), so before any request: an expression jq cannot compile
+ * exits 2 with jq's message.
  */
 export function withJqFlag<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   const option = new Option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw (implies JSON output)');
   OUTPUT_OPTIONS.add(option);
-  return command.addOption(option).hook('preAction', async (self) => {
-    const expression: unknown = self.getOptionValue('jq');
-    if (typeof expression === 'string') await (await import('../output/jq.js')).compileJq(expression);
-  });
+  return command.addOption(option);
 }
 
 /** An "Examples:" section for help, one command a line. */

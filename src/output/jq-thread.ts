@@ -3,8 +3,10 @@
  * which stays free meanwhile: Ctrl-C or SIGTERM, the command's --timeout and
  * a memory limit end a run by terminating its thread. A thread is started on
  * the first run (only a command given `--jq` gets here) and kept, unreferenced
- * so that it never holds the process, for the next run; one that was
- * terminated is replaced by a new one.
+ * so that it never holds the process, for the next run with the same
+ * environment; one that was terminated is replaced by a new one. A thread's
+ * jq sees the environment of the run it was started for as `$ENV` and `env`
+ * (jq reads it once, when it starts).
  */
 import type { Worker } from 'node:worker_threads';
 import { CliError, ExitCode } from '../errors.js';
@@ -49,14 +51,22 @@ const MEMORY_CHECK_MS = 100;
 let idle: JqThread | undefined;
 
 /**
- * Runs jq on a thread within `limits`. Resolves with jq's output (a runtime
- * error of jq is in it); rejects with the reason of `limits.stop`, or a
- * CliError (exit 1) when the deadline passes (code timeout), memory runs out
+ * Runs jq on a thread within `limits`, jq's `$ENV` and `env` being `env` (the
+ * run's environment, as the Factory has it). Resolves with jq's output (a
+ * runtime error of jq is in it); rejects with the reason of `limits.stop`, or
+ * a CliError (exit 1) when the deadline passes (code timeout), memory runs out
  * (jq_memory) or the thread fails (jq_error).
  */
-export async function runJq(request: JqRequest, limits: JqLimits = {}): Promise<JqOutput> {
+export async function runJq(request: JqRequest, limits: JqLimits = {}, env: NodeJS.ProcessEnv = {}): Promise<JqOutput> {
   limits.stop?.throwIfAborted();
-  const thread = idle?.alive ? idle : new JqThread();
+  const variables: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) variables[name] = value;
+  const key = JSON.stringify(variables);
+  let thread = idle?.alive && idle.envKey === key ? idle : undefined;
+  if (!thread) {
+    if (idle) void idle.end();
+    thread = new JqThread(variables, key);
+  }
   idle = undefined;
   const output = await thread.run(request, limits);
   // Runs of two invocations at once (in tests) each have their own thread; one is kept.
@@ -70,10 +80,14 @@ class JqThread {
   /** False once the thread has ended: an idle one that died is not used again. */
   alive = true;
 
-  constructor() {
+  constructor(
+    env: Record<string, string>,
+    /** Which environment its jq sees: runs of another get another thread. */
+    readonly envKey: string,
+  ) {
     // Loaded here, not with the module: commands without --jq never start it.
     const { Worker } = process.getBuiltinModule('node:worker_threads');
-    const options = { resourceLimits: { maxOldGenerationSizeMb: MEMORY_LIMIT_MB } };
+    const options = { resourceLimits: { maxOldGenerationSizeMb: MEMORY_LIMIT_MB }, workerData: { env } };
     this.worker =
       typeof PETSTORE_JQ_WORKER === 'string'
         ? new Worker(PETSTORE_JQ_WORKER, { ...options, eval: true })

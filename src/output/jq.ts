@@ -39,12 +39,12 @@ export class JqFilter {
    * is an input, as for jq on NDJSON), within `limits`. Resolves with the
    * printed results, one a line, strings raw (without terminal escapes when
    * `out` is a terminal), and jq's runtime error in `error` (exit 1, code
-   * jq_error). What jq's `debug` and `stderr` write becomes a warning on
-   * `out`. Rejects as runJq does (./jq-thread.ts) when the run cannot finish:
+   * jq_error). jq's `$ENV` and `env` are `out.env`. What jq's `debug` and
+   * `stderr` write becomes a warning on `out`. Rejects as runJq does (./jq-thread.ts) when the run cannot finish:
    * Ctrl-C, the deadline, memory.
    */
   async run(json: string, out: OutputTarget, limits?: JqLimits): Promise<JqRun> {
-    const result = await runJq({ json, expression: this.expression, flags: FLAGS }, limits);
+    const result = await runJq({ json, expression: this.expression, flags: FLAGS }, limits, out.env);
     const lines = result.stderr.split('\n').filter((line) => line !== '');
     let errors = lines.filter((line) => line.startsWith('jq: error')).map((line) => this.errorMessage(line));
     let messages = lines.filter((line) => !line.startsWith('jq: error'));
@@ -79,22 +79,23 @@ function formatResults(stdout: string, isTTY: boolean): string {
 }
 
 /**
- * Compiles `expression` (once per process: later calls share the result).
- * Nothing runs: jq compiles the program, then reads no input. Rejects with a
- * UsageError (exit 2) carrying jq's message when it does not compile.
+ * Compiles `expression` (once per process: later calls share the result), in
+ * a thread for `env`, the environment its runs will see (so that they find
+ * that thread started). Nothing runs: jq compiles the program, then reads no
+ * input. Rejects with a UsageError (exit 2) carrying jq's message when it does not compile.
  */
-export function compileJq(expression: string): Promise<JqFilter> {
+export function compileJq(expression: string, env: NodeJS.ProcessEnv): Promise<JqFilter> {
   let filter = compiled.get(expression);
   if (!filter) {
-    filter = compile(expression);
+    filter = compile(expression, env);
     compiled.set(expression, filter);
   }
   return filter;
 }
 
-async function compile(expression: string): Promise<JqFilter> {
+async function compile(expression: string, env: NodeJS.ProcessEnv): Promise<JqFilter> {
   // Without input jq compiles the program and runs nothing.
-  const { stderr, exitCode } = await runJq({ json: '', expression, flags: FLAGS });
+  const { stderr, exitCode } = await runJq({ json: '', expression, flags: FLAGS }, {}, env);
   if (exitCode !== 0) throw compileError(stderr);
   return new JqFilter(expression);
 }
@@ -114,7 +115,7 @@ function compileError(stderr: string): UsageError {
  * when the run cannot finish (./jq-thread.ts; nothing is written then).
  */
 export async function printJq(out: OutputTarget, expression: string, json: string): Promise<void> {
-  const { text, error } = await (await compileJq(expression)).run(json, out, out.limits);
+  const { text, error } = await (await compileJq(expression, out.env)).run(json, out, out.limits);
   if (text) out.write(text);
   if (error) throw error;
 }
@@ -147,7 +148,7 @@ export class JqStream {
 
   /** The stream of `expression`, each run within `limits`; rejects as {@link compileJq} does. */
   static async open(out: OutputTarget, expression: string, limits: JqLimits): Promise<JqStream> {
-    return new JqStream(await compileJq(expression), out, limits);
+    return new JqStream(await compileJq(expression, out.env), out, limits);
   }
 
   /** Sends the results to `sink` (stdout); `onStopped` hears of a run that could not finish. Returns the stream. */

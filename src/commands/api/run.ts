@@ -97,7 +97,7 @@ function bodyOf(response: Exchange): Body {
   return { text: response.text, response };
 }
 
-/** Pages that are all JSON arrays become one array (as gh's --paginate merges them); other pages stay one value each. */
+/** Pages that are all JSON arrays become one array of their elements (gh 2.23's --paginate prints them one after another instead); other pages stay one value each. */
 function merged(bodies: Body[]): Body[] {
   if (bodies.length < 2 || !bodies.every((body) => 'json' in body && Array.isArray(body.json))) return bodies;
   return [{ json: bodies.flatMap((body) => (body as { json: unknown[] }).json) }];

@@ -11,7 +11,11 @@ import type { Factory } from '../../factory.js';
 import { chooseFormat, type OutputFlags, type OutputSpec } from '../../output/format.js';
 import { examples, withOutputFlags } from '../kit.js';
 
-/** The warning every call prints to stderr unless PETSTORE_NO_DEPRECATION_WARNING=1 ("Versioning", item 2; under 100 columns). */
+/**
+ * The warning every call prints to stderr unless PETSTORE_NO_DEPRECATION_WARNING=1
+ * ("Versioning", item 2; under 100 columns), which also silences the service's
+ * Deprecation and Sunset headers on get's requests.
+ */
 export const GET_DEPRECATION_WARNING = `getPet is deprecated, removed ${GET_PET_REMOVAL_DATE}; replacement: GET /pets with a status filter`;
 
 export interface GetOptions {
@@ -28,7 +32,8 @@ export function newGetCommand(f: Factory, runF: (options: GetOptions) => Promise
       'after',
       `\nThe service removes this operation on ${GET_PET_REMOVAL_DATE}; the interface names GET /pets with a status\n` +
         'filter (petstore list --status <status>) as its replacement. Each call warns on stderr;\n' +
-        'PETSTORE_NO_DEPRECATION_WARNING=1 silences it.\n' +
+        'PETSTORE_NO_DEPRECATION_WARNING=1 silences it, and the warning of a Deprecation or\n' +
+        'Sunset header from the service.\n' +
         '\nOnce getPet is gone (the service answers 410, or 404 for a route it does not have), get\n' +
         'finds the pet through listPets instead, page by page (limit 100), with a warning on\n' +
         'stderr; PETSTORE_GET_VIA_LIST=1 takes that way at once, to try it before the removal.\n' +
@@ -53,6 +58,7 @@ export async function getOptions(petId: string, flags: OutputFlags, json: boolea
 export async function runGet(f: Factory, options: GetOptions): Promise<void> {
   f.io.pageOutput();
   const client = await f.client();
+  if (f.env.PETSTORE_NO_DEPRECATION_WARNING === '1') client.silenceDeprecation();
   const viaList = f.env.PETSTORE_GET_VIA_LIST === '1';
   let pet = viaList ? undefined : await getPetUnlessGone(f, client, options.petId);
   if (pet === undefined) {
