@@ -34,6 +34,8 @@ Exit codes:
 Environment variables:
   PETSTORE_ENV, PETSTORE_BASE_URL, PETSTORE_API_KEY   override the config
   PETSTORE_NO_DEPRECATION_WARNING=1   silences the deprecation warnings of "get"
+  PETSTORE_GET_VIA_LIST=1             "get" looks the pet up through listPets
+  PETSTORE_NO_PROMPT=1                "add" never prompts for missing fields
   PETSTORE_DEBUG=1                    stack traces on errors
   NO_COLOR, CLICOLOR, CLICOLOR_FORCE, FORCE_COLOR   colour control
   PETSTORE_PAGER, PAGER               the pager of long output (else less -FRX)

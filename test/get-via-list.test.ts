@@ -100,7 +100,7 @@ describe('get when getPet is gone', () => {
     ]);
   });
 
-  test('a wrong base URL: getPet and listPets both 404, the route error, exit 1', async () => {
+  test('a wrong base URL: getPet and listPets both 404, the route error alone (no word of a removal), exit 1', async () => {
     nock(BASE)
       .get('/v1/pets/5')
       .reply(404, errorBody(404, 'not_found', 'no route /pets/5'))
@@ -111,7 +111,7 @@ describe('get when getPet is gone', () => {
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: `${GONE}error: the service has no /v1/pets: HTTP 404 (no route /pets); the base URL may be wrong\n${ROUTE_HINT}`,
+      stderr: `error: the service has no /v1/pets: HTTP 404 (no route /pets); the base URL may be wrong\n${ROUTE_HINT}`,
       unmatched: [],
     });
   });

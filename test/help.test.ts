@@ -45,6 +45,16 @@ describe('asking for help', () => {
         .map((line) => line.trim().split(/\s+/)[0]),
     ).toEqual([...COMMANDS.map((c) => c.name).filter((name) => !name.startsWith('__')), 'help']);
     expect(help).toContain('\nExit codes:\n  0    success\n');
+    // Every variable petstore reads, by name.
+    const variables = section(help, 'Environment variables:').join('\n');
+    for (const name of [
+      'PETSTORE_NO_DEPRECATION_WARNING',
+      'PETSTORE_GET_VIA_LIST',
+      'PETSTORE_NO_PROMPT',
+      'PETSTORE_DEBUG',
+      'CLICOLOR_FORCE',
+    ])
+      expect(variables).toContain(name);
     expect(help.split('\n').filter((line) => line.length > 80)).toEqual([]);
     expect(help).not.toContain('__complete');
   });

@@ -31,15 +31,18 @@ function idOf(pet: Pet): bigint | undefined {
 
 /**
  * Follows listPets' pages (limit 100, next-page links as `list --all` does)
- * until a pet has `petId`, compared exactly as int64. Returns that Pet as the
+ * until a pet has `petId`, compared exactly as int64; calls `onFirstPage`
+ * once listPets has answered (so that a service without listPets either, a
+ * wrong base URL, is reported as that alone). Returns that Pet as the
  * service sent it. Throws a CliError with exit 3 (`not_found`) when no page
  * holds it, and what listPets throws (RequestError, ServiceError) otherwise.
  */
-export async function findPetViaList(client: PetstoreClient, petId: bigint): Promise<Pet> {
+export async function findPetViaList(client: PetstoreClient, petId: bigint, onFirstPage: () => void): Promise<Pet> {
   let pages = 0;
   let read = 0;
   let lastFull = false;
   for await (const { pets, hasNext } of client.listPetPages({ limit: LIMIT.max }, true)) {
+    if (pages === 0) onFirstPage();
     pages += 1;
     read += pets.length;
     const found = pets.find((pet) => idOf(pet) === petId);

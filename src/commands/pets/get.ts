@@ -63,8 +63,8 @@ export async function runGet(f: Factory, options: GetOptions): Promise<void> {
   let pet = viaList ? undefined : await getPetUnlessGone(f, client, options.petId);
   if (pet === undefined) {
     const { findPetViaList, VIA_LIST_FORCED, VIA_LIST_GONE } = await import('./find-via-list.js');
-    f.io.warn(viaList ? VIA_LIST_FORCED : VIA_LIST_GONE, 'get_via_list');
-    pet = await findPetViaList(client, options.petId);
+    if (viaList) f.io.warn(VIA_LIST_FORCED, 'get_via_list');
+    pet = await findPetViaList(client, options.petId, () => viaList || f.io.warn(VIA_LIST_GONE, 'get_via_list'));
   }
   const [{ printOne }, { PET_VIEW }] = await Promise.all([import('../../output/render.js'), import('../../output/views.js')]);
   await printOne(f.io.out, pet, PET_VIEW, options.output);
