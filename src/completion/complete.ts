@@ -10,7 +10,7 @@
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 
 /** cobra's ShellCompDirective values that petstore uses. */
-export const Directive = { default: 0, noFileComp: 4 } as const;
+const Directive = { default: 0, noFileComp: 4 } as const;
 
 /** The environment names that `--env` completes to (built-in, then configured). */
 export type EnvironmentNames = () => Promise<readonly string[]>;
@@ -20,14 +20,14 @@ const visibleCommands = (command: CommandUnknownOpts) => command.createHelp().vi
 /** The flags `command` accepts, as its help lists them: its own, then those of its ancestors. */
 function flagsOf(command: CommandUnknownOpts): Option[] {
   const help = command.createHelp();
-  return [...help.visibleOptions(command), ...help.visibleGlobalOptions(command)] as Option[];
+  return [...help.visibleOptions(command), ...help.visibleGlobalOptions(command)];
 }
 
 /** The flag `name` (`--status`, `-X`) of `command` or an ancestor that takes a value, if any. */
 function valueFlag(command: CommandUnknownOpts, name: string): Option | undefined {
   for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
     const option = c.options.find((o) => o.long === name || o.short === name);
-    if (option) return option.required || option.optional ? (option as Option) : undefined;
+    if (option) return option.required || option.optional ? option : undefined;
   }
   return undefined;
 }
@@ -82,7 +82,7 @@ export async function complete(root: CommandUnknownOpts, words: readonly string[
     return answer(subcommands.filter((c) => c.name().startsWith(cur)).map((c) => line(c.name(), c.description())));
   }
   // Flags: on `-`, short names too; on a bare Tab, only where no operand is expected.
-  if (!cur.startsWith('-') && command.registeredArguments.length > 0 && subcommands.length === 0) return answer([]);
+  if (!cur.startsWith('-') && command.registeredArguments.length > 0) return answer([]);
   const names = flagsOf(command).flatMap((option) =>
     [option.long, cur.startsWith('-') ? option.short : undefined]
       .filter((name): name is string => name?.startsWith(cur) === true)

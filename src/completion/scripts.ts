@@ -92,11 +92,12 @@ export const powershell = `# PowerShell completion for petstore; printed by "pet
 # Install: petstore completion powershell >> $PROFILE
 Register-ArgumentCompleter -Native -CommandName 'petstore' -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
-    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.StartOffset -lt $cursorPosition } | ForEach-Object { $_.Extent.Text })
-    if ($wordToComplete -eq '') {
-        # Before PowerShell 7.3 an empty argument reaches a program only written as "".
-        $legacy = $PSVersionTable.PSVersion -lt [version]'7.3' -or $PSNativeCommandArgumentPassing -eq 'Legacy'
-        $words += $(if ($legacy) { '""' } else { '' })
+    # The words before the cursor, then the one being completed ('' after a space).
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.Extent.Text })
+    $words += $wordToComplete
+    # Before PowerShell 7.3 an empty argument reaches a program only written as "".
+    if ($wordToComplete -eq '' -and ($PSVersionTable.PSVersion -lt [version]'7.3' -or $PSNativeCommandArgumentPassing -eq 'Legacy')) {
+        $words[-1] = '""'
     }
     $out = @(& $words[0] __complete @($words | Select-Object -Skip 1) 2>$null)
     if ($out.Count -eq 0 -or -not $out[-1].StartsWith(':')) { return }
