@@ -255,12 +255,11 @@ class BulkLoad {
    * earlier --failed file), which stays unknown, even with --retry-unknown.
    */
   private notSending(item: ResolvedItem, index: number, noAnswer: boolean, seen: (sending: boolean) => void): void {
-    if (noAnswer) return this.record(item, 'unknown', NO_ANSWER, index);
-    if (item.previous === 'unknown') {
+    if (noAnswer) this.record(item, 'unknown', NO_ANSWER, index);
+    else if (item.previous === 'unknown') {
       seen(false);
-      return this.carry(item);
-    }
-    this.record(item, 'not_sent', notSentReport(this.stop!));
+      this.carry(item);
+    } else this.record(item, 'not_sent', notSentReport(this.stop!));
   }
 
   /** An item whose outcome an earlier run of this load recorded in the journal: its --failed record, as written then. */
