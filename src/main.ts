@@ -97,7 +97,8 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
     // A mistyped command is named as such, whatever flags follow it.
     const typo = unknownCommandIn(program, argv);
     if (typo) throw typo;
-    await program.parseAsync(argv, { from: 'user' });
+    // The words after `__complete` are a command line being typed: its flags are words to complete, not flags of this run.
+    await program.parseAsync(argv[0] === '__complete' ? ['__complete', '--', ...argv.slice(1)] : argv, { from: 'user' });
     code = ExitCode.ok;
   } catch (error) {
     const traces = { debug: env.PETSTORE_DEBUG === '1', verbose: argv.includes('--verbose') };

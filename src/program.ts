@@ -115,9 +115,7 @@ function declareProgram(version: string) {
     .description('Command-line client for the pet store service.')
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .addOption(
-      valueOption('--env <name>', 'environment: production (default), staging, or one you configured', { complete: 'environments' }),
-    )
+    .option('--env <name>', 'environment: production (default), staging, or one you configured')
     .option('--base-url <url>', 'base URL of the service, ending in /v1 (overrides the config)')
     .option('--json', 'print JSON: exactly what the service sent; messages on stderr as JSON lines')
     .option('--no-color', 'disable colour')

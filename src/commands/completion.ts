@@ -1,23 +1,19 @@
 /**
- * `petstore completion bash|zsh|fish|powershell`: prints a shell completion
- * script generated from the command tree as it is at run time, so every
- * command, flag and allowed value appears without touching the generator.
- * `petstore __complete <source>` (hidden) prints the values a script asks for
- * when the user presses Tab, such as the configured environment names; it
- * reads the config only, and never prints a key or sends a request.
+ * `petstore completion bash|zsh|fish|powershell` prints a fixed completion
+ * script (completion/scripts.ts); on Tab the script runs the hidden
+ * `petstore __complete <words…>`, which answers from the command tree
+ * (completion/complete.ts). `__complete` reads the config only for `--env`,
+ * never prints a key or sends a request, and exits 0.
  */
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { UsageError } from '../errors.js';
 import type { Factory } from '../factory.js';
-import type { CommandSpec } from '../completion/tree.js';
-import { examples, type ValueSource } from './kit.js';
+import { examples } from './kit.js';
 
 interface Shell {
-  name: string;
+  name: 'bash' | 'zsh' | 'fish' | 'powershell';
   title: string;
   /** Help text: how to install the script. */
   install: string[];
-  script: () => Promise<(specs: readonly CommandSpec[]) => string>;
 }
 
 const SHELLS: readonly Shell[] = [
@@ -28,7 +24,6 @@ const SHELLS: readonly Shell[] = [
       'petstore completion bash > ~/.local/share/bash-completion/completions/petstore',
       "echo 'source <(petstore completion bash)' >> ~/.bashrc   # without bash-completion",
     ],
-    script: async () => (await import('../completion/bash.js')).bashScript,
   },
   {
     name: 'zsh',
@@ -38,14 +33,8 @@ const SHELLS: readonly Shell[] = [
       'petstore completion zsh > "${fpath[1]}/_petstore"   # a folder on $fpath, before compinit runs',
       "echo 'source <(petstore completion zsh)' >> ~/.zshrc   # after compinit",
     ],
-    script: async () => (await import('../completion/zsh.js')).zshScript,
   },
-  {
-    name: 'fish',
-    title: 'fish',
-    install: ['petstore completion fish > ~/.config/fish/completions/petstore.fish'],
-    script: async () => (await import('../completion/fish.js')).fishScript,
-  },
+  { name: 'fish', title: 'fish', install: ['petstore completion fish > ~/.config/fish/completions/petstore.fish'] },
   {
     name: 'powershell',
     title: 'PowerShell',
@@ -53,11 +42,8 @@ const SHELLS: readonly Shell[] = [
       'petstore completion powershell >> $PROFILE',
       'petstore completion powershell | Out-String | Invoke-Expression   # this session only',
     ],
-    script: async () => (await import('../completion/powershell.js')).powershellScript,
   },
 ];
-
-const rootOf = (command: CommandUnknownOpts): CommandUnknownOpts => (command.parent ? rootOf(command.parent) : command);
 
 /** Declares `completion` and one subcommand per shell. */
 export function newCompletionCommand(f: Factory) {
@@ -73,36 +59,40 @@ export function newCompletionCommand(f: Factory) {
           examples(`petstore completion ${shell.name}`, shell.install[0]!),
       )
       .action(async () => {
-        const [{ completionSpecs }, render] = await Promise.all([import('../completion/tree.js'), shell.script()]);
-        f.io.writeOut(render(completionSpecs(rootOf(command))));
+        f.io.writeOut((await import('../completion/scripts.js'))[shell.name]);
       });
     completion.addCommand(command);
   }
   return completion;
 }
 
-const SOURCES: readonly ValueSource[] = ['environments'];
-
-/** Declares `__complete <source>` (hidden from help: the completion scripts call it). */
+/**
+ * Declares `__complete [words...]` (hidden from help: the completion scripts
+ * call it). main.ts hands it the words unparsed, flags included.
+ */
 export function newCompleteCommand(f: Factory) {
-  return new Command('__complete')
-    .description('Print the values shell completion offers, one a line (used by the completion scripts)')
-    .argument('<source>', `what to print: ${SOURCES.join(', ')}`)
-    .action(async (source) => {
-      if (!SOURCES.includes(source as ValueSource))
-        throw new UsageError(`unknown completion source "${source}" (allowed: ${SOURCES.join(', ')})`);
-      await printEnvironmentNames(f);
+  const command = new Command('__complete')
+    .description('Print what completes the last word of a command line (used by the completion scripts)')
+    .argument('[words...]', 'the words after "petstore" up to the cursor')
+    .action(async (words) => {
+      const { complete } = await import('../completion/complete.js');
+      f.io.writeOut(await complete(rootOf(command), words, () => environmentNames(f)));
     });
+  return command;
 }
 
+const rootOf = (command: CommandUnknownOpts): CommandUnknownOpts => (command.parent ? rootOf(command.parent) : command);
+
 /**
- * Prints the built-in environment names, then the configured ones (names
- * only, never their settings). The built-in ones are printed even when the
- * config cannot be read (its UsageError follows, exit 2).
+ * The built-in environment names, then the configured ones (names only, never
+ * their settings). A config that cannot be read leaves the built-in ones:
+ * completion stays quiet, the command run later reports the config.
  */
-async function printEnvironmentNames(f: Factory): Promise<void> {
+async function environmentNames(f: Factory): Promise<string[]> {
   const { BUILT_IN_ENVS, ENV_NAME } = await import('../settings.js');
-  f.io.writeOut(BUILT_IN_ENVS.map((name) => `${name}\n`).join(''));
-  const stored = Object.keys((await f.store()).environments()).filter((name) => ENV_NAME.test(name) && !BUILT_IN_ENVS.includes(name));
-  f.io.writeOut(stored.map((name) => `${name}\n`).join(''));
+  let stored: string[] = [];
+  try {
+    stored = Object.keys((await f.store()).environments());
+  } catch {}
+  return [...BUILT_IN_ENVS, ...stored.filter((name) => ENV_NAME.test(name) && !BUILT_IN_ENVS.includes(name))];
 }

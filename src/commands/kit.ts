@@ -7,37 +7,22 @@
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { formatsFor, type OutputShape } from '../output/format.js';
 
-/**
- * Values that shell completion reads from petstore when the user presses Tab
- * (`petstore __complete <source>`), rather than from the completion script:
- * `environments` are the built-in and configured environment names.
- */
-export type ValueSource = 'environments';
-
-const VALUE_SOURCES = new WeakMap<object, ValueSource>();
 const OUTPUT_OPTIONS = new WeakSet<object>();
 
 /**
  * A flag taking a value, with its allowed values and default shown in help
- * (and offered by shell completion, as are the values of `complete`). The
- * value is checked by the command's zod schema, not by commander, so that
- * every flag is checked the same way.
+ * (and offered by shell completion). The value is checked by the command's
+ * zod schema, not by commander, so that every flag is checked the same way.
  */
 export function valueOption<F extends string>(
   flags: F,
   description: string,
-  { choices, defaultText, complete }: { choices?: readonly string[]; defaultText?: string; complete?: ValueSource } = {},
+  { choices, defaultText }: { choices?: readonly string[]; defaultText?: string } = {},
 ): Option<F> {
   const option = new Option(flags, description);
   if (choices) option.argChoices = [...choices];
   if (defaultText !== undefined) option.defaultValueDescription = defaultText;
-  if (complete) VALUE_SOURCES.set(option, complete);
   return option;
-}
-
-/** Where shell completion gets the values of `option` at completion time (see ValueSource), if anywhere. */
-export function valueSourceOf(option: object): ValueSource | undefined {
-  return VALUE_SOURCES.get(option);
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Factory } from '../factory.js';
 export interface CommandEntry {
   name: string;
   load: () => Promise<(f: Factory) => CommandUnknownOpts>;
-  /** Its action reads the whole command tree (completion generates scripts from it). */
+  /** Its action reads the whole command tree (`__complete` answers from it). */
   needsTree?: boolean;
 }
 
@@ -26,6 +26,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'auth', load: async () => (await import('./auth/auth.js')).newAuthCommand },
   { name: 'config', load: async () => (await import('./config/config.js')).newConfigCommand },
   { name: 'version', load: async () => (await import('./version.js')).newVersionCommand },
-  { name: 'completion', load: async () => (await import('./completion.js')).newCompletionCommand, needsTree: true },
-  { name: '__complete', load: async () => (await import('./completion.js')).newCompleteCommand },
+  { name: 'completion', load: async () => (await import('./completion.js')).newCompletionCommand },
+  { name: '__complete', load: async () => (await import('./completion.js')).newCompleteCommand, needsTree: true },
 ];

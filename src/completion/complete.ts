@@ -1,0 +1,92 @@
+/**
+ * The answer to `petstore __complete <words…>`, read from the commander
+ * command tree as cobra reads its own (spf13/cobra, completions.go). The words
+ * are the command line after `petstore` up to the cursor, the last one being
+ * the word to complete ('' after a space). The answer is one candidate a line,
+ * `candidate<TAB>description` for commands and flags, then `:<directive>`:
+ * `:4` when the shell must offer nothing else, `:0` when it offers file names
+ * (only when there is no candidate). The scripts of scripts.ts read it.
+ */
+import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+
+/** cobra's ShellCompDirective values that petstore uses. */
+const Directive = { default: 0, noFileComp: 4 } as const;
+
+/** The environment names that `--env` completes to (built-in, then configured). */
+export type EnvironmentNames = () => Promise<readonly string[]>;
+
+const visibleCommands = (command: CommandUnknownOpts) => command.createHelp().visibleCommands(command);
+
+/** The flags `command` accepts, as its help lists them: its own, then those of its ancestors. */
+function flagsOf(command: CommandUnknownOpts): Option[] {
+  const help = command.createHelp();
+  return [...help.visibleOptions(command), ...help.visibleGlobalOptions(command)];
+}
+
+/** The flag `name` (`--status`, `-X`) of `command` or an ancestor that takes a value, if any. */
+function valueFlag(command: CommandUnknownOpts, name: string): Option | undefined {
+  for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
+    const option = c.options.find((o) => o.long === name || o.short === name);
+    if (option) return option.required || option.optional ? option : undefined;
+  }
+  return undefined;
+}
+
+const line = (name: string, description: string) => (description ? `${name}\t${description.replace(/\s+/g, ' ')}` : name);
+
+/** The lines that complete `prefix` as the value of `option`, and the directive. */
+async function valueLines(option: Option, prefix: string, environments: EnvironmentNames): Promise<[string[], number]> {
+  if (/<(path|file)>/.test(option.flags)) return [[], Directive.default];
+  const values = option.argChoices ?? (option.long === '--env' ? await environments() : []);
+  return [values.filter((value) => value.startsWith(prefix)), Directive.noFileComp];
+}
+
+/**
+ * The lines `petstore __complete <words>` prints (each ending with a newline),
+ * the directive last. After `--` nothing completes; a word that is not a
+ * command where one is expected leaves nothing to complete either.
+ */
+export async function complete(root: CommandUnknownOpts, words: readonly string[], environments: EnvironmentNames): Promise<string> {
+  const answer = (lines: string[], directive: number = Directive.noFileComp) =>
+    [...lines, `:${directive}`].map((text) => `${text}\n`).join('');
+  const cur = words.at(-1) ?? '';
+  let command = root;
+  let help = false;
+  let operands = 0;
+  for (let i = 0; i < words.length - 1; i += 1) {
+    const word = words[i]!;
+    if (word === '--') return answer([]);
+    if (word.startsWith('-') && word !== '-') {
+      const option = word.includes('=') ? undefined : valueFlag(command, word);
+      if (option && i + 1 === words.length - 1) return answer(...(await valueLines(option, cur, environments)));
+      if (option) i += 1;
+      continue;
+    }
+    const sub = operands === 0 ? visibleCommands(command).find((c) => c.name() === word) : undefined;
+    // `help` names a command of this group in the words after it.
+    if (sub?.name() === 'help' && !help) help = true;
+    else if (sub) command = sub;
+    else operands += 1;
+  }
+  const subcommands = visibleCommands(command);
+  if (cur.startsWith('--') && cur.includes('=')) {
+    const option = valueFlag(command, cur.slice(0, cur.indexOf('=')));
+    return option ? answer(...(await valueLines(option, cur.slice(cur.indexOf('=') + 1), environments))) : answer([]);
+  }
+  if (help) {
+    const names = cur.startsWith('-') ? [] : subcommands.filter((c) => c.name() !== 'help' && c.name().startsWith(cur));
+    return answer(names.map((c) => line(c.name(), c.description())));
+  }
+  if (subcommands.length > 0 && operands > 0) return answer([]);
+  if (subcommands.length > 0 && !cur.startsWith('-')) {
+    return answer(subcommands.filter((c) => c.name().startsWith(cur)).map((c) => line(c.name(), c.description())));
+  }
+  // Flags: on `-`, short names too; on a bare Tab, only where no operand is expected.
+  if (!cur.startsWith('-') && command.registeredArguments.length > 0) return answer([]);
+  const names = flagsOf(command).flatMap((option) =>
+    [option.long, cur.startsWith('-') ? option.short : undefined]
+      .filter((name): name is string => name?.startsWith(cur) === true)
+      .map((name) => line(name, option.description)),
+  );
+  return answer(names);
+}

@@ -1,0 +1,102 @@
+// `petstore __complete <words…>`, in-process: what the completion scripts are
+// told for each command line. Candidates one a line (a tab before a
+// description), then `:4` (no file names) or `:0` (file names).
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { run, tempConfigHome } from './helpers.js';
+
+/** The whole answer: exit 0, nothing on stderr, no request. */
+async function complete(words: string[], configHome?: string): Promise<string> {
+  const r = await run(['__complete', ...words], { configHome });
+  expect(r).toMatchObject({ code: 0, stderr: '', unmatched: [] });
+  return r.stdout;
+}
+
+describe('__complete', () => {
+  test.each([
+    // commands and subcommands, with their descriptions
+    [
+      ['a'],
+      'add\tAdd an animal (createPet), or many from a file\n' +
+        'api\tSend an authenticated request to any path under the base URL (such as the store section, /store/orders)\n' +
+        'auth\tStore, check, print or remove the API key\n:4\n',
+    ],
+    [
+      ['auth', 'lo'],
+      'login\tCheck an API key against the service and store it for the selected environment\n' +
+        'logout\tRemove the stored key of the selected environment\n:4\n',
+    ],
+    [['--env', 'staging', '--timeout', '5', 'ver'], 'version\tPrint the version of petstore\n:4\n'],
+    [['help', 'config', 'p'], 'path\tPrint the path of the config file\n:4\n'],
+    [
+      ['help', 'c'],
+      'config\tShow or change settings: base-url per environment\ncompletion\tPrint a shell completion script: bash, zsh, fish, powershell\n:4\n',
+    ],
+    // flags: long ones, short ones on "-", the global ones after a command
+    [['list', '--st'], '--status\tonly animals with this status\n:4\n'],
+    [['api', '-X'], '-X\tthe HTTP method\n:4\n'],
+    [['get', '--v'], '--version\tprint the version\n--verbose\tlog requests (key redacted) and stack traces to stderr\n:4\n'],
+    [['list', '--status', 'sold', '--li'], '--limit\tanimals per page, 1 to 100\n:4\n'],
+    // what only looks like a flag of this run is a word to complete
+    [['--help', '--version', '--json', 'li'], 'list\tList animals (listPets)\n:4\n'],
+    // flag values: fixed ones, after a space or "="
+    [['list', '--status', ''], 'available\npending\nsold\n:4\n'],
+    [['add', '--status=s'], 'sold\n:4\n'],
+    [['api', '-X', 'P'], 'POST\nPUT\nPATCH\n:4\n'],
+    [['get', '--format', ''], 'table\nkv\ntsv\njson\nndjson\n:4\n'],
+    // a file name: the shell's own file completion
+    [['add', '--file', 'pe'], ':0\n'],
+    [['api', '/pet', '--input='], ':0\n'],
+    // free text, an operand, after "--", an unknown command, a hidden one, a flag that is not there: nothing
+    [['list', '--limit', ''], ':4\n'],
+    [['get', ''], ':4\n'],
+    [['list', '--', ''], ':4\n'],
+    [['list', '--', '--st'], ':4\n'],
+    [['lisst', ''], ':4\n'],
+    [['lisst', '--st'], ':4\n'],
+    [['__'], ':4\n'],
+    [['list', '--bogus=x'], ':4\n'],
+    [['help', '--'], ':4\n'],
+  ])('%j', async (words, expected) => {
+    expect(await complete(words)).toBe(expected);
+  });
+
+  test('a command with neither subcommands nor operands offers its flags on a bare Tab, as its help lists them', async () => {
+    expect(await complete(['auth', 'logout', ''])).toBe(
+      [
+        '--help\tshow help',
+        '--version\tprint the version',
+        '--env\tenvironment: production (default), staging, or one you configured',
+        '--base-url\tbase URL of the service, ending in /v1 (overrides the config)',
+        '--json\tprint JSON: exactly what the service sent; messages on stderr as JSON lines',
+        '--no-color\tdisable colour',
+        '--timeout\tdeadline of the whole command, in milliseconds',
+        '--retries\tretries of a GET on network errors, 408, 429, 502, 503, 504',
+        '--verbose\tlog requests (key redacted) and stack traces to stderr',
+        ':4\n',
+      ].join('\n'),
+    );
+  });
+
+  test('--env: the built-in environments, then the configured ones', async () => {
+    const home = tempConfigHome();
+    expect((await run(['config', 'set', 'base-url', 'http://127.0.0.1:9/v1', '--env', 'local'], { configHome: home })).code).toBe(0);
+    expect(await complete(['--env', ''], home)).toBe('production\nstaging\nlocal\n:4\n');
+    expect(await complete(['list', '--env=l'], home)).toBe('local\n:4\n');
+    expect(await complete(['--env', 'l'])).toBe(':4\n');
+  });
+
+  test('--env with a config that cannot be read: the built-in environments, quietly', async () => {
+    const home = tempConfigHome();
+    fs.mkdirSync(path.join(home, 'petstore'), { mode: 0o700 });
+    fs.writeFileSync(path.join(home, 'petstore', 'config.json'), '{ not json', { mode: 0o600 });
+    expect(await complete(['--env', ''], home)).toBe('production\nstaging\n:4\n');
+  });
+
+  test('is hidden from help', async () => {
+    const r = await run(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('__complete');
+  });
+});
