@@ -1,5 +1,5 @@
 // Types of sandbox/pet-service.mjs, the fake pet store service
-// (../shared/petstore-interface.md) shared by the sandbox CLI, tests and benchmarks.
+// (openapi/petstore.yaml) shared by the sandbox CLI, tests and benchmarks.
 import type { IncomingHttpHeaders, Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 

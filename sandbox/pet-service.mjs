@@ -1,6 +1,6 @@
 // The one fake pet store service, used by the sandbox CLI (sandbox/server.mjs),
 // the tests and the benchmarks: a faithful in-memory implementation of
-// ../shared/petstore-interface.md over http or https on loopback, which can
+// openapi/petstore.yaml over http or https on loopback, which can
 // record the requests it sees and answer any of them with a scripted fault.
 // Types and the fault steps: pet-service.d.mts.
 import http from 'node:http';

@@ -1,5 +1,5 @@
 // The pet store itself for sandbox/pet-service.mjs: pets kept in memory, and
-// the answer the interface (../shared/petstore-interface.md) gives to one
+// the answer the interface (openapi/petstore.yaml) gives to one
 // request, as status, headers and body text. No sockets here: the service
 // decides how (and whether) an answer is written.
 const STATUSES = ['available', 'pending', 'sold'];

@@ -7,7 +7,7 @@
  */
 import { InterruptedError, type StopSignal } from './errors.js';
 import { main } from './main.js';
-import { pagerRunning } from './output/pager.js';
+import type { PagerCount } from './terminal/pager.js';
 
 export { commandNames, commandTree } from './main.js';
 import { sanitizeText } from './text.js';
@@ -30,9 +30,10 @@ export async function start(): Promise<void> {
   const stop = new AbortController();
   const halt = new AbortController();
   let lastSignalAt = Number.NEGATIVE_INFINITY;
+  const pagers: PagerCount = { running: 0 };
   const onSignal = (signal: StopSignal) => {
-    // Ctrl-C in a pager is the pager's (see pagerRunning); quitting it ends petstore.
-    if (signal === 'SIGINT' && pagerRunning()) return;
+    // Ctrl-C in a pager is the pager's (see PagerCount); quitting it ends petstore.
+    if (signal === 'SIGINT' && pagers.running > 0) return;
     // A library may catch a signal and raise it again (when-exit, which conf's
     // atomic writes load, does): that echo arrives within milliseconds and is
     // not a second Ctrl-C, which a person cannot type that fast.
@@ -110,6 +111,7 @@ export async function start(): Promise<void> {
         return process.stderr;
       },
       canPage: true,
+      pagers,
       onStdoutError(handler) {
         stdoutHandlers.add(handler);
         return () => stdoutHandlers.delete(handler);

@@ -1,7 +1,7 @@
 /**
  * Bounds and defaults of petstore's own numeric flags, written once: the zod
  * schemas (commands/parse-flag.ts) check them and the help texts print them.
- * The interface's own limits are in api/constants.ts.
+ * The interface's own limits are in interface-values.ts.
  */
 
 /** A whole-number flag: its least and greatest value and its default. */

@@ -7,10 +7,10 @@
  * that pages goes through the user's pager when stdout is a terminal; stderr
  * lines written meanwhile wait until the pager has exited.
  */
-import { stringifyJson } from './api/json.js';
-import { Pager, pagerCommand, terminalCanPage } from './output/pager.js';
-import { Spinner } from './output/spinner.js';
-import { wrapMessage } from './output/wrap.js';
+import { stringifyJson } from './json.js';
+import { Pager, type PagerCount, pagerCommand, terminalCanPage } from './terminal/pager.js';
+import { Spinner } from './terminal/spinner.js';
+import { wrapMessage } from './terminal/wrap.js';
 import { sanitizeText } from './text.js';
 
 /** A stream petstore writes to; `once('drain')` where it can push back. */
@@ -43,6 +43,8 @@ export interface IO {
    * stdout and stderr: the real process. Tests that capture the streams leave it unset.
    */
   canPage?: boolean;
+  /** Where the run's pagers are counted (see PagerCount), for the process's Ctrl-C handler; one of the run's own otherwise. */
+  pagers?: PagerCount;
 }
 
 /** Where data output goes and how it may look. */
@@ -203,7 +205,7 @@ export class IOStreams {
   /**
    * Marks the start of a wait for `label` (the host a request went to): if it
    * lasts half a second, a spinner shows on the status line (see
-   * output/spinner.ts). Returns the function that ends the wait, or undefined
+   * terminal/spinner.ts). Returns the function that ends the wait, or undefined
    * (and sets no timer) when no spinner can show (see {@link canShowStatus}, {@link holdStatus}).
    */
   waiting(label: string): (() => void) | undefined {
@@ -213,7 +215,7 @@ export class IOStreams {
   }
 
   /**
-   * The command's data goes through the pager (output/pager.ts) when stdin and
+   * The command's data goes through the pager (terminal/pager.ts) when stdin and
    * stdout are a terminal that can run one; the pager starts with the first
    * data written, so that a command that fails first prints its error as usual.
    */
@@ -221,7 +223,7 @@ export class IOStreams {
     this.pageWanted = this.raw.stdoutIsTTY && this.raw.canPage === true && this.raw.stdinIsTTY && terminalCanPage(this.env);
   }
 
-  /** True once a pager failed after output may have reached the terminal: the command exits 1 (see output/pager.ts). */
+  /** True once a pager failed after output may have reached the terminal: the command exits 1 (see terminal/pager.ts). */
   pagerFailed = false;
 
   private startPager(): void {
@@ -229,10 +231,15 @@ export class IOStreams {
     const command = pagerCommand(this.env);
     if (!command) return;
     this.clearStatusLine();
-    this.pager = new Pager(command, this.env, {
-      write: (text) => this.raw.stdout.write(text),
-      warn: (message, code) => this.warn(message, code),
-    });
+    this.pager = new Pager(
+      command,
+      this.env,
+      {
+        write: (text) => this.raw.stdout.write(text),
+        warn: (message, code) => this.warn(message, code),
+      },
+      this.raw.pagers ?? { running: 0 },
+    );
   }
 
   /** Waits for the pager, if one runs, to exit (the user has quit it), then writes the stderr lines held meanwhile. */

@@ -4,7 +4,7 @@
  * report and returns that code, and never exits the process itself.
  */
 import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { stringifyJson } from './api/json.js';
+import { stringifyJson } from './json.js';
 import { CliError, ExitCode, InterruptedError, type ErrorReport } from './errors.js';
 import { Factory } from './factory.js';
 import { IOStreams, type IO } from './iostreams.js';
@@ -29,7 +29,7 @@ export interface RunOptions {
   random?: () => number;
   /**
    * False when the process exits right after `main`: idle keep-alive
-   * connections are then left for the OS to close, which saves the ~3 ms an
+   * connections are then left for the OS to close, which saves the time an
    * orderly close takes. Requests still in flight hold the process either way.
    */
   closeConnections?: boolean;

@@ -10,7 +10,7 @@ import { RETRIES, TIMEOUT_MS } from './flag-bounds.js';
 import { describeOption, helpOrder, valueOption } from './commands/kit.js';
 import { helpfulGroup } from './commands/help.js';
 import { COMMANDS, type CommandEntry } from './commands/registry.js';
-import { wrapHelpText, wrapLine } from './output/wrap.js';
+import { wrapHelpText, wrapLine } from './terminal/wrap.js';
 
 /** The end of the root help: examples, exit codes and environment variables (also sections of the man page). */
 const ROOT_HELP_AFTER = `

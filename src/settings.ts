@@ -9,7 +9,7 @@
  * production never reaches a host named on a command line.
  */
 import { join } from 'node:path';
-import { VERSION_SEGMENT } from './api/constants.js';
+import { VERSION_SEGMENT } from './interface-values.js';
 import type { ConfigStore } from './config.js';
 import { CliError, ExitCode, MissingKeyError, UsageError } from './errors.js';
 import { closest } from './suggest.js';

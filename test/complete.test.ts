@@ -36,7 +36,10 @@ describe('__complete', () => {
     // flags: long ones, short ones on "-", the global ones after a command
     [['list', '--st'], '--status\tonly animals with this status\n:4\n'],
     [['api', '-X'], '-X\tthe HTTP method\n:4\n'],
-    [['get', '--v'], '--version\tprint the version\n--verbose\tlog requests (key redacted) and stack traces to stderr\n:4\n'],
+    [
+      ['get', '--v'],
+      '--version\tprint the version\n--verbose\tlog requests (key redacted) to stderr, and the stack trace of an unexpected failure\n:4\n',
+    ],
     [['list', '--status', 'sold', '--li'], '--limit\tanimals per page, 1 to 100\n:4\n'],
     // what only looks like a flag of this run is a word to complete
     [['--help', '--version', '--json', 'li'], 'list\tList animals (listPets)\n:4\n'],
@@ -73,7 +76,7 @@ describe('__complete', () => {
         '--no-color\tdisable colour',
         '--timeout\tdeadline of the whole command, in milliseconds',
         '--retries\tretries of a GET on network errors, 408, 429, 502, 503, 504',
-        '--verbose\tlog requests (key redacted) and stack traces to stderr',
+        '--verbose\tlog requests (key redacted) to stderr, and the stack trace of an unexpected failure',
         ':4\n',
       ].join('\n'),
     );

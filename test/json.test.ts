@@ -1,6 +1,6 @@
 // Exact JSON: every number comes back out exactly as the service wrote it.
 import { describe, expect, test } from 'vitest';
-import { JsonNumber, parseJson, stringifyJson } from '../src/api/json.js';
+import { JsonNumber, parseJson, stringifyJson } from '../src/json.js';
 
 describe('parseJson and stringifyJson', () => {
   test.each(['1.0', '1e2', '1E+2', '1e400', '-0', '-0.0', '123456789012345678901234567890', '9007199254740993', '0.1', '-1.5e-7'])(

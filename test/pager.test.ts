@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { pagerCommand, splitWords, terminalCanPage } from '../src/output/pager.js';
+import { pagerCommand, splitWords, terminalCanPage } from '../src/terminal/pager.js';
 
 describe('pagerCommand', () => {
   test.each([

@@ -1,9 +1,9 @@
-// Wrapping at word boundaries: help text and messages (src/output/wrap.ts),
+// Wrapping at word boundaries: help text and messages (src/terminal/wrap.ts),
 // and cells of record tables (src/output/table-fit.ts). Nothing is dropped,
 // no word is split where a space or a URL's "/" or "." can break the line.
 import { describe, expect, test } from 'vitest';
 import { wrapCell, wrapColumns } from '../src/output/table-fit.js';
-import { columnsOf, wrapHelpText, wrapLine, wrapMessage } from '../src/output/wrap.js';
+import { columnsOf, wrapHelpText, wrapLine, wrapMessage } from '../src/terminal/wrap.js';
 
 describe('wrapLine and wrapMessage', () => {
   test('breaks at spaces with a hanging indent; a word wider than the line stays whole', () => {

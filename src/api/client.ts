@@ -1,5 +1,5 @@
 /**
- * HTTP client of the pet store service (petstore-interface.md, "Endpoints"):
+ * HTTP client of the pet store service (openapi/petstore.yaml, paths):
  * one `send` for any method and path under the base URL, on one keep-alive
  * undici dispatcher per invocation, and the three operations on top of it.
  * Every response is read with a size cap; the operations parse it with exact
@@ -10,7 +10,7 @@ import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { RequestError } from '../errors.js';
 import { BodyReadError, exchange, type Exchange, type ExchangeLimits } from './exchange.js';
-import { stringifyJson } from './json.js';
+import { stringifyJson } from '../json.js';
 import { PageTrail } from './pages.js';
 import { deprecationNotice, nextLink, parseBody } from './response.js';
 import { retryInterceptor } from './retry.js';

@@ -1,6 +1,6 @@
 /**
- * What an answer outside the expected statuses means (petstore-interface.md,
- * "Errors"): a redirect (never followed), a 404 of a path that does not exist
+ * What an answer outside the expected statuses means (openapi/petstore.yaml,
+ * the Error schema and each operation's responses): a redirect (never followed), a 404 of a path that does not exist
  * (a wrong base URL, unless it is getPet's missing animal), the service's Error
  * object, or an answer the interface does not promise.
  */

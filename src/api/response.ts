@@ -5,7 +5,7 @@
 import LinkHeader from 'http-link-header';
 import { RequestError } from '../errors.js';
 import { first, type Exchange } from './exchange.js';
-import { parseJson } from './json.js';
+import { parseJson } from '../json.js';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from './retry.js';
 
 /** For a 429 or 503 carrying Retry-After: when to try again, as a hint line. */

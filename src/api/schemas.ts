@@ -1,21 +1,20 @@
 /**
- * zod schemas of the interface objects (petstore-interface.md, "Resources and
- * their fields" and "Endpoints"), one per object, built from the constants of
- * ./constants.ts. The same schemas check flags before a request and parse
+ * zod schemas of the interface objects (openapi/petstore.yaml, components.schemas),
+ * one per object, built from the values of ../interface-values.ts. The same schemas check flags before a request and parse
  * responses. Integers of format int64 are `bigint` so that ids above 2^53 stay
  * exact; responses must be parsed with `parseJson` for that.
  *
- * zod/mini (the tree-shakable build of zod 4) keeps start-up cost low: the
- * classic build adds about 25 ms to every call of the tool.
+ * zod/mini (the tree-shakable build of zod 4): the classic build loads much
+ * more at every call of the tool (bench/RESULTS.md).
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { INT64_MAX, INT64_MIN, LIMIT, PET_STATUSES } from './constants.js';
-import { JsonNumber } from './json.js';
+import { INT64_MAX, INT64_MIN, LIMIT, PET_STATUSES } from '../interface-values.js';
+import { JsonNumber } from '../json.js';
 
 z.config(en());
 
-export { INT64_MAX, INT64_MIN } from './constants.js';
+export { INT64_MAX, INT64_MIN } from '../interface-values.js';
 
 const MISSING = 'required field missing';
 const missingOr = (message: string) => (issue: { input?: unknown }) => (issue.input === undefined ? MISSING : message);

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
-import { stringifyJson } from '../api/json.js';
+import { stringifyJson } from '../json.js';
 import { UsageError, type ErrorReport } from '../errors.js';
 
 /**

@@ -17,7 +17,7 @@
  * first ones of the input.
  */
 import fs from 'node:fs';
-import { parseJson, stringifyJson } from '../api/json.js';
+import { parseJson, stringifyJson } from '../json.js';
 import { UsageError } from '../errors.js';
 import type { Tally } from './load-summary.js';
 import type { InputItem } from './read-items.js';

@@ -9,7 +9,7 @@
  * not UTF-8 is reported, never read with replacement characters. Integers are
  * read exactly (see parseJson).
  */
-import { parseJson } from '../api/json.js';
+import { parseJson } from '../json.js';
 
 export interface InputItem {
   /** 1-based line the item starts on. */

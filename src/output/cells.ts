@@ -4,7 +4,7 @@
  * tables and key/value views: it starts ICU's segmenter, which costs tens of
  * milliseconds.)
  */
-import { stringifyJson, JsonNumber } from '../api/json.js';
+import { stringifyJson, JsonNumber } from '../json.js';
 import { sanitizeText } from '../text.js';
 
 /** The text of one value in a table, a row or a key/value line; `-` for none. */

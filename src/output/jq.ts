@@ -10,10 +10,10 @@
  * one whose output would grow without end. The thread, with jq.wasm, travels
  * inside the bundle (scripts/build.mjs), so the bundle and a single executable
  * built from it need no file beside them. It starts only when `--jq` is given
- * (decompressing and compiling the .wasm, about 20 ms, happen in it). jq-wasm
+ * (decompressing and compiling the .wasm happen in it). jq-wasm
  * returns a run's whole output at its end: results print when the run ends.
  */
-import { escapeRawControls } from '../api/json.js';
+import { escapeRawControls } from '../json.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { OutputTarget, Writable } from '../iostreams.js';
 import { sanitizeLines } from '../text.js';

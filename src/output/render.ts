@@ -6,7 +6,7 @@
  * way whichever command produced it.
  */
 import type { ChalkInstance } from 'chalk';
-import { stringifyJson } from '../api/json.js';
+import { stringifyJson } from '../json.js';
 import type { OutputTarget } from '../iostreams.js';
 import { cellText } from './cells.js';
 import type { OutputFormat, OutputSpec } from './format.js';

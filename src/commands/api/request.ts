@@ -5,7 +5,7 @@
  * UsageError (exit 2) naming the flag, before anything is sent.
  */
 import fs from 'node:fs';
-import { parseJson, stringifyJson } from '../../api/json.js';
+import { parseJson, stringifyJson } from '../../json.js';
 import { openFifo } from '../../bulk/open-input.js';
 import { UsageError } from '../../errors.js';
 import { API_METHODS } from './methods.js';

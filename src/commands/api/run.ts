@@ -9,7 +9,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { PetstoreClient } from '../../api/client.js';
 import type { Exchange } from '../../api/exchange.js';
-import { parseJson, stringifyJson } from '../../api/json.js';
+import { parseJson, stringifyJson } from '../../json.js';
 import { PageTrail } from '../../api/pages.js';
 import { describeBody, isJsonType, nextLink } from '../../api/response.js';
 import { CliError, RequestError, UsageError } from '../../errors.js';

@@ -5,7 +5,7 @@
  * does not exist yet, and says so.
  */
 import { Command } from '@commander-js/extra-typings';
-import { VERSION_SEGMENT } from '../../api/constants.js';
+import { VERSION_SEGMENT } from '../../interface-values.js';
 import type { StoredEnvironment } from '../../config.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';

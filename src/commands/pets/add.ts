@@ -1,6 +1,6 @@
 /** `petstore add`: createPet (POST /pets) with a NewPet built from flags, or many from `--file`. */
 import { Command } from '@commander-js/extra-typings';
-import { PET_STATUSES } from '../../api/constants.js';
+import { PET_STATUSES } from '../../interface-values.js';
 import type { NewPet } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';

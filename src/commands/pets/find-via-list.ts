@@ -4,7 +4,7 @@
  * catalogue page by page (openapi/petstore.yaml, listPets and getPet).
  */
 import type { PetstoreClient } from '../../api/client.js';
-import { LIMIT } from '../../api/constants.js';
+import { LIMIT } from '../../interface-values.js';
 import { type Pet, wholeInt64 } from '../../api/schemas.js';
 import { CliError, ExitCode, RequestError, ServiceError } from '../../errors.js';
 

@@ -5,7 +5,7 @@
  */
 import { Command } from '@commander-js/extra-typings';
 import type { PetstoreClient } from '../../api/client.js';
-import { GET_PET_REMOVAL_DATE } from '../../api/constants.js';
+import { GET_PET_REMOVAL_DATE } from '../../interface-values.js';
 import type { Pet } from '../../api/schemas.js';
 import type { Factory } from '../../factory.js';
 import { chooseFormat, type OutputFlags, type OutputSpec } from '../../output/format.js';

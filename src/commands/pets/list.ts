@@ -1,6 +1,6 @@
 /** `petstore list`: listPets (GET /pets) with `--status`, `--limit`, `--all` and the output flags. */
 import { Command } from '@commander-js/extra-typings';
-import { LIMIT, PET_STATUSES } from '../../api/constants.js';
+import { LIMIT, PET_STATUSES } from '../../interface-values.js';
 import type { ListPetsQuery } from '../../api/schemas.js';
 import type { Factory } from '../../factory.js';
 import { chooseFormat, type OutputSpec } from '../../output/format.js';

@@ -5,7 +5,7 @@
  */
 import input from '@inquirer/input';
 import select from '@inquirer/select';
-import { PET_STATUSES } from '../../api/constants.js';
+import { PET_STATUSES } from '../../interface-values.js';
 import { Int64Text, NewPet, type PetStatus } from '../../api/schemas.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';

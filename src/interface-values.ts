@@ -1,6 +1,6 @@
 /**
- * The interface's fixed values (petstore-interface.md, "Resources", "Limits",
- * "Versioning"), written once. The zod schemas are built from them and help
+ * The interface's fixed values (openapi/petstore.yaml: the PetStatus enum,
+ * listPets' limit, the int64 range, getPet's deprecation), written once. The zod schemas are built from them and help
  * texts read them, without loading zod.
  */
 

@@ -16,15 +16,14 @@ export interface PagerCommand {
   chosen: boolean;
 }
 
-let running = 0;
-
 /**
- * True while a pager runs. Ctrl-C then belongs to the pager (less uses it to
- * stop a search), as with git: petstore waits for the pager to exit instead
- * of stopping, which would take the terminal from under it.
+ * The pagers of one run that are running, counted by {@link Pager}. While one
+ * runs, Ctrl-C belongs to it (less uses it to stop a search), as with git:
+ * the process waits for the pager to exit instead of stopping, which would
+ * take the terminal from under it.
  */
-export function pagerRunning(): boolean {
-  return running > 0;
+export interface PagerCount {
+  running: number;
 }
 
 /** Folders where curses looks up a terminal's description (terminfo(5)), besides $TERMINFO, ~/.terminfo and $TERMINFO_DIRS. */
@@ -151,12 +150,13 @@ export class Pager {
     command: PagerCommand,
     env: NodeJS.ProcessEnv,
     private readonly fallback: PagerFallback,
+    count: PagerCount,
   ) {
     const { spawn } = process.getBuiltinModule('node:child_process');
     const [file, ...args] = command.words as [string, ...string[]];
     this.file = file;
     this.child = spawn(file, args, { stdio: ['pipe', 'inherit', 'inherit'], env: { ...PAGER_ENV, ...env } });
-    running += 1;
+    count.running += 1;
     // EPIPE once the pager has quit: a quiet end of the output, not an error.
     this.child.stdin!.on('error', () => (this.ended = true));
     this.finished = new Promise<void>((resolve) => {
@@ -174,7 +174,7 @@ export class Pager {
         else this.kept = undefined;
         resolve();
       });
-    }).finally(() => (running -= 1));
+    }).finally(() => (count.running -= 1));
   }
 
   /** The pager exited with status `code`: print directly what it may not have shown, or record the failure. */

@@ -1,0 +1,92 @@
+// The layers of src/ point one way (docs/design.md, "Layout"): commands ->
+// output and bulk -> the IO streams -> api and the terminal -> settings and
+// config -> errors and plain helpers. No import, a type import included, runs
+// back up, and no module imports itself through others.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+
+/** Each module's layer, by its path under src/ (the first prefix that matches); a higher layer may import a lower one. */
+const LAYERS: [prefix: string, layer: number][] = [
+  ['errors.ts', 0],
+  ['json.ts', 0],
+  ['interface-values.ts', 0],
+  ['text.ts', 0],
+  ['suggest.ts', 0],
+  ['flag-bounds.ts', 0],
+  ['config.ts', 1],
+  ['settings.ts', 1],
+  ['api/', 2],
+  ['terminal/', 2],
+  ['iostreams.ts', 3],
+  ['factory.ts', 4],
+  ['output/', 4],
+  ['bulk/', 4],
+  ['commands/', 5],
+  ['completion/', 5],
+  ['program.ts', 6],
+  ['main.ts', 7],
+  ['entry.ts', 8],
+  ['launch.ts', 8],
+  ['standalone.ts', 8],
+];
+
+function modules(): string[] {
+  return fs
+    .readdirSync(SRC, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => file.split(path.sep).join('/'));
+}
+
+function layerOf(module: string): number {
+  const found = LAYERS.find(([prefix]) => module === prefix || (prefix.endsWith('/') && module.startsWith(prefix)));
+  if (!found) throw new Error(`src/${module} has no layer in test/layers.test.ts`);
+  return found[1];
+}
+
+/** The modules of src/ that `module` imports (static, dynamic, and type-only), as paths under src/. */
+function importsOf(module: string): string[] {
+  const text = fs.readFileSync(path.join(SRC, module), 'utf8');
+  const found = new Set<string>();
+  for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)'(\.{1,2}\/[^']+)'/gm)) {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(module), match[1]!)).replace(/\.js$/, '.ts');
+    found.add(target);
+  }
+  return [...found];
+}
+
+test('every import runs down the layers, never up', () => {
+  const upward: string[] = [];
+  for (const module of modules()) {
+    for (const target of importsOf(module)) {
+      if (layerOf(target) > layerOf(module)) upward.push(`${module} -> ${target}`);
+    }
+  }
+  expect(upward).toEqual([]);
+});
+
+test('no import cycle', () => {
+  const graph = new Map(modules().map((module) => [module, importsOf(module)]));
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (module: string, trail: string[]) => {
+    if (state.get(module) === 'done') return;
+    if (state.get(module) === 'open') {
+      cycles.push([...trail.slice(trail.indexOf(module)), module].join(' -> '));
+      return;
+    }
+    state.set(module, 'open');
+    for (const target of graph.get(module) ?? []) visit(target, [...trail, module]);
+    state.set(module, 'done');
+  };
+  for (const module of graph.keys()) visit(module, []);
+  expect(cycles).toEqual([]);
+});
+
+test('the import reader sees what it must (a check that cannot pass by reading nothing)', () => {
+  expect(importsOf('commands/api/request.ts')).toContain('commands/api/methods.ts');
+  expect(importsOf('main.ts').length).toBeGreaterThan(2);
+});
