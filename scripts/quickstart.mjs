@@ -22,7 +22,8 @@ say(`$ PETSTORE_BASE_URL=${baseUrl} PETSTORE_API_KEY=demo petstore ${args.join('
 const code = await new Promise((resolve) =>
   spawn(process.execPath, [bin, ...args], {
     stdio: 'inherit',
-    env: { ...process.env, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'demo' },
+    // Without PETSTORE_ENV: a shell that exported one (the README's Quick start does) may name an environment this config lacks.
+    env: { ...process.env, PETSTORE_ENV: undefined, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'demo' },
   }).on('close', (status) => resolve(status ?? 1)),
 );
 
