@@ -67,7 +67,11 @@ export interface CommandLine {
   json: boolean;
   /** `--verbose`: an unexpected failure shows its stack trace. */
   verbose: boolean;
-  /** The first word that is not a global flag or its value, before any flag the root does not know: the command asked for, if any. */
+  /**
+   * The first word that is not a global flag or its value, before any flag
+   * the root does not know: the command asked for, if any (none when a flag
+   * at the end lacks its value).
+   */
   command?: string;
 }
 
@@ -77,8 +81,9 @@ export interface CommandLine {
  * before that parse has finished: whether to report its errors as JSON, and
  * which command to load. The same declaration and the same commander method
  * (`parseOptions`) as the program's root, so a word is read alike (`--env
- * --json` names an environment); a flag at the end without its value stops
- * the reading there (the program's parse reports it). Never throws.
+ * --json` names an environment). A value flag at the end without its value
+ * stops the reading there: the flags before it count, no command is named,
+ * and the program's parse reports the flag. Never throws.
  */
 export function readCommandLine(argv: readonly string[]): CommandLine {
   const root = declareGlobalFlags(new Command())

@@ -53,12 +53,12 @@ export class Exporter {
   }
 
   /** Prints `items` as a list in the chosen format (output/render.ts's printList; throws jq's runtime error). */
-  printList(items: readonly Item[], view: View): Promise<void> {
+  async printList(items: readonly Item[], view: View): Promise<void> {
     return printList(this.io.out, items, view, this.spec);
   }
 
   /** Prints one item in the chosen format (output/render.ts's printOne; throws jq's runtime error). */
-  printOne(item: Item, view: View): Promise<void> {
+  async printOne(item: Item, view: View): Promise<void> {
     return printOne(this.io.out, item, view, this.spec);
   }
 
