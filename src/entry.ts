@@ -59,6 +59,8 @@ export async function start(): Promise<void> {
   // write errors itself; otherwise a reader that went away (`petstore list |
   // head -1`) ends the command quietly, and any other write error with one line.
   const stdoutHandlers = new Set<(error: NodeJS.ErrnoException) => void>();
+  // --json as the parse of the global flags reads it (main tells it before the command runs).
+  let json = false;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (stdoutHandlers.size > 0) {
       for (const handler of stdoutHandlers) handler(error);
@@ -66,9 +68,7 @@ export async function start(): Promise<void> {
     }
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     const message = `cannot write to standard output: ${error.code ?? error.message}`;
-    process.stderr.write(
-      argv.includes('--json') ? `${JSON.stringify({ code: 'stdout_error', message, status: null })}\n` : `error: ${message}\n`,
-    );
+    process.stderr.write(json ? `${JSON.stringify({ code: 'stdout_error', message, status: null })}\n` : `error: ${message}\n`);
     process.exit(1);
   });
   // Should the event loop ever run dry while a command still awaits something,
@@ -121,6 +121,9 @@ export async function start(): Promise<void> {
     signal: stop.signal,
     haltSignal: halt.signal,
     closeConnections: false,
+    onCommandLine: (line) => {
+      json = line.json;
+    },
   });
   finished = true;
   process.exitCode = code;

@@ -2,12 +2,15 @@
  * What every command gets (in the manner of gh's cmdutil.Factory): IO streams,
  * the global flags, the process environment, the signals, and the config
  * store and API client, created lazily so that a command loads conf and
- * undici only when it needs them. Built once in main.
+ * undici only when it needs them, and the run's one output exporter. Built
+ * once in main.
  */
 import type { PetstoreClient } from './api/client.js';
 import type { ConfigStore } from './config.js';
 import { UsageError } from './errors.js';
 import type { IOStreams } from './iostreams.js';
+import { Exporter } from './output/exporter.js';
+import type { OutputFlags } from './output/format.js';
 import { configDir, loginHint, missingApiKey, missingBaseUrl, Settings } from './settings.js';
 
 /** An API key as it can travel in an Authorization header: printable ASCII, no spaces. */
@@ -36,6 +39,7 @@ export interface Signals {
 
 export class Factory {
   private globalOptions?: GlobalOptions;
+  private exporterValue?: Exporter;
   private storePromise?: Promise<ConfigStore>;
   private clientPromise?: Promise<PetstoreClient>;
   private settingsValue?: Settings;
@@ -51,9 +55,15 @@ export class Factory {
     private readonly random?: () => number,
   ) {}
 
-  /** Called by main once the global flags are parsed and checked. */
-  setGlobals(options: GlobalOptions): void {
+  /**
+   * Called by the program once the command line is parsed and the global
+   * flags checked, before the command's action: `output` holds the command's
+   * `--format` and `--jq` (undefined when not given or not taken). Makes the
+   * run's exporter from them, `--json` and the terminal.
+   */
+  setGlobals(options: GlobalOptions, output: OutputFlags = {}): void {
     this.globalOptions = options;
+    this.exporterValue = new Exporter(this.io, { json: options.json, ...output });
     // The deadline of the whole command starts now, one clock for its requests
     // (clientFor) and a --jq run (output/jq.ts).
     this.deadlineAt = performance.now() + options.timeout;
@@ -65,6 +75,12 @@ export class Factory {
   get globals(): GlobalOptions {
     if (!this.globalOptions) throw new Error('global options read before they were parsed');
     return this.globalOptions;
+  }
+
+  /** The run's output (output/exporter.ts); throws if read before the command line is parsed (a bug). */
+  get exporter(): Exporter {
+    if (!this.exporterValue) throw new Error('output read before the command line was parsed');
+    return this.exporterValue;
   }
 
   /** Aborted on Ctrl-C or SIGTERM. */

@@ -9,7 +9,7 @@ import { CliError, ExitCode, InterruptedError, type ErrorReport } from './errors
 import { Factory } from './factory.js';
 import { IOStreams, type IO } from './iostreams.js';
 import { COMMANDS } from './commands/registry.js';
-import { buildProgram } from './program.js';
+import { buildProgram, readCommandLine, type CommandLine } from './program.js';
 import { commandPath, unknownCommandIn } from './commands/help.js';
 import { sanitizeText } from './text.js';
 
@@ -33,6 +33,11 @@ export interface RunOptions {
    * orderly close takes. Requests still in flight hold the process either way.
    */
   closeConnections?: boolean;
+  /**
+   * Told `--json` and `--verbose` as the global flags' parse reads them,
+   * before the command runs (entry.ts reports a stdout write error with them).
+   */
+  onCommandLine?(line: Pick<CommandLine, 'json' | 'verbose'>): void;
 }
 
 /**
@@ -69,9 +74,13 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
     options.version ?? VERSION,
     options.random,
   );
-  // Before the flags are parsed, --json is read off the command line so that a flag error is JSON too.
-  const json = argv.includes('--json');
-  const program = await buildProgram(f, argv);
+  // The words after `__complete` are a command line being typed: its flags are words to complete, not flags of this run.
+  const args = argv[0] === '__complete' ? ['__complete', '--', ...argv.slice(1)] : argv;
+  // The global flags are read before the whole command line is parsed, so that an error of that parse (an unknown flag or command) is JSON too.
+  const line = readCommandLine(args);
+  options.onCommandLine?.({ json: line.json, verbose: line.verbose });
+  const { json } = line;
+  const program = await buildProgram(f, line.command);
   const configure = (command: CommandUnknownOpts): void => {
     command.exitOverride();
     command.configureOutput({
@@ -95,13 +104,12 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
   let code: number;
   try {
     // A mistyped command is named as such, whatever flags follow it.
-    const typo = unknownCommandIn(program, argv);
+    const typo = unknownCommandIn(program, args);
     if (typo) throw typo;
-    // The words after `__complete` are a command line being typed: its flags are words to complete, not flags of this run.
-    await program.parseAsync(argv[0] === '__complete' ? ['__complete', '--', ...argv.slice(1)] : argv, { from: 'user' });
+    await program.parseAsync(args, { from: 'user' });
     code = ExitCode.ok;
   } catch (error) {
-    const traces = { debug: env.PETSTORE_DEBUG === '1', verbose: argv.includes('--verbose') };
+    const traces = { debug: env.PETSTORE_DEBUG === '1', verbose: line.verbose };
     code = reportError(error, io, json, traces, stop);
   } finally {
     io.clearStatusLine();

@@ -6,6 +6,7 @@
  */
 import { Command, Help, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Factory, GlobalOptions } from './factory.js';
+import type { OutputFlags } from './output/format.js';
 import { RETRIES, TIMEOUT_MS } from './flag-bounds.js';
 import { describeOption, helpOrder, valueOption } from './commands/kit.js';
 import { helpfulGroup } from './commands/help.js';
@@ -60,18 +61,47 @@ export async function globalOptions(flags: GlobalFlags): Promise<GlobalOptions> 
   };
 }
 
-/** Global flags that take a value: the word after them is not a command. */
-const VALUE_FLAGS = ['--env', '--base-url', '--timeout', '--retries'];
+/** What the global flags of a command line say before the program parses it whole. */
+export interface CommandLine {
+  /** `--json`: errors found while parsing are reported as JSON too. */
+  json: boolean;
+  /** `--verbose`: an unexpected failure shows its stack trace. */
+  verbose: boolean;
+  /**
+   * The first word that is not a global flag or its value, before any flag
+   * the root does not know: the command asked for, if any (none when a flag
+   * at the end lacks its value).
+   */
+  command?: string;
+}
 
-/** The first word of `argv` that is not a flag or a flag's value: the command asked for, if any. */
-export function commandWord(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i]!;
-    if (arg === '--') return argv[i + 1];
-    if (VALUE_FLAGS.includes(arg)) i += 1;
-    else if (!arg.startsWith('-')) return arg;
+/**
+ * Reads the global flags of `argv` (the arguments after the program name)
+ * with commander, as the program's parse reads them, for what main needs
+ * before that parse has finished: whether to report its errors as JSON, and
+ * which command to load. The same declaration and the same commander method
+ * (`parseOptions`) as the program's root, so a word is read alike (`--env
+ * --json` names an environment). A value flag at the end without its value
+ * stops the reading there: the flags before it count, no command is named,
+ * and the program's parse reports the flag. Never throws.
+ */
+export function readCommandLine(argv: readonly string[]): CommandLine {
+  const root = declareGlobalFlags(new Command())
+    .exitOverride()
+    .configureOutput({ outputError: () => undefined });
+  let operands: string[] = [];
+  try {
+    ({ operands } = root.parseOptions([...argv]));
+  } catch {
+    // Only a value flag at the very end lands here: what came before it was read.
   }
-  return undefined;
+  const flags = root.opts();
+  return { json: flags.json ?? false, verbose: flags.verbose ?? false, command: operands[0] };
+}
+
+/** The command `argv` asks for (see {@link readCommandLine}), if any. */
+export function commandWord(argv: readonly string[]): string | undefined {
+  return readCommandLine(argv).command;
 }
 
 /**
@@ -79,26 +109,36 @@ export function commandWord(argv: readonly string[]): string | undefined {
  * when it names none (help), an unknown one (for a suggestion), or one that
  * reads the whole tree (completion).
  */
-function entriesFor(argv: readonly string[] | undefined): readonly CommandEntry[] {
-  const word = argv && commandWord(argv);
+function entriesFor(word: string | undefined): readonly CommandEntry[] {
   const named = COMMANDS.find((entry) => entry.name === word);
   return named && !named.needsTree ? [named] : COMMANDS;
 }
 
+/** A command's output flags as parsed: `--format` and `--jq`, each undefined when not given or not one of its flags. */
+function outputFlagsOf(command: CommandUnknownOpts): OutputFlags {
+  const text = (name: string) => {
+    const value: unknown = command.getOptionValue(name);
+    return typeof value === 'string' ? value : undefined;
+  };
+  return { format: text('format'), jq: text('jq') };
+}
+
 /**
- * Builds the `petstore` program for one invocation (with only the command
- * `argv` names, when it names one; the whole tree without `argv`); its actions run with `f`.
+ * Builds the `petstore` program for one invocation, with only the command
+ * `word` (see {@link readCommandLine}) when it is one, else the whole tree;
+ * its actions run with `f`. Before an action runs, the Factory gets the
+ * checked global flags and the action's output flags (its exporter).
  */
-export async function buildProgram(f: Factory, argv?: readonly string[]) {
+export async function buildProgram(f: Factory, word?: string) {
   const program = declareProgram(f.version);
   program.hook('preAction', async (_program, action) => {
-    f.setGlobals(await globalOptions(program.opts()));
+    const output = outputFlagsOf(action);
+    f.setGlobals(await globalOptions(program.opts()), output);
     // A --jq expression is compiled before the action, so before any request (a
     // bad one exits 2), in a thread whose jq sees the run's environment, as its runs will.
-    const expression: unknown = action.getOptionValue('jq');
-    if (typeof expression === 'string') await (await import('./output/jq.js')).compileJq(expression, f.env);
+    if (output.jq !== undefined) await (await import('./output/jq.js')).compileJq(output.jq, f.env);
   });
-  const makers = await Promise.all(entriesFor(argv).map((entry) => entry.load()));
+  const makers = await Promise.all(entriesFor(word).map((entry) => entry.load()));
   for (const make of makers) {
     const command = make(f);
     // `__complete` and the like serve the completion scripts, not users: hidden from help and suggestions.
@@ -111,10 +151,16 @@ export async function buildProgram(f: Factory, argv?: readonly string[]) {
 
 /** The root program as declared: its global flags and help (their type is inferred from here). */
 function declareProgram(version: string) {
-  return new Command('petstore')
+  const root = new Command('petstore')
     .description('Command-line client for the pet store service.')
     .version(version, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
+    .helpOption('-h, --help', 'show help');
+  return declareGlobalFlags(root).addHelpText('after', ROOT_HELP_AFTER);
+}
+
+/** Adds the global flags to `root` (the program, or the reading of {@link readCommandLine}). */
+function declareGlobalFlags(root: Command) {
+  return root
     .option('--env <name>', 'environment: production (default), staging, or one you configured')
     .option('--base-url <url>', 'base URL of the service, ending in /v1 (overrides the config)')
     .option('--json', 'print JSON: exactly what the service sent; messages on stderr as JSON lines')
@@ -123,8 +169,7 @@ function declareProgram(version: string) {
     .addOption(
       valueOption('--retries <n>', 'retries of a GET on network errors, 408, 429, 502, 503, 504', { defaultText: String(RETRIES.default) }),
     )
-    .option('--verbose', 'log requests (key redacted) to stderr, and the stack trace of an unexpected failure')
-    .addHelpText('after', ROOT_HELP_AFTER);
+    .option('--verbose', 'log requests (key redacted) to stderr, and the stack trace of an unexpected failure');
 }
 
 /** Below this many columns beside its term, a flag's description goes on the lines below the term. */

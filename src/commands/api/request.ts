@@ -51,7 +51,6 @@ export interface ApiOptions {
   body?: string;
   include: boolean;
   paginate: boolean;
-  jq?: string;
 }
 
 /** The most a request body read from a file or standard input may hold, in bytes. */
@@ -196,7 +195,6 @@ export async function apiOptions(
     headers,
     include: flags.include ?? false,
     paginate: flags.paginate ?? false,
-    jq: flags.jq,
   };
   if (bodyless || flags.input !== undefined) {
     options.query = fields.map(([key, value]) => [key, typeof value === 'string' ? value : stringifyJson(value)]);

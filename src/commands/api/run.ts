@@ -39,7 +39,7 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
   const bodies: Body[] = [];
   for (;;) {
     const response = await client.send({ method: options.method, path: url, headers: options.headers, body: options.body });
-    if (options.include) f.io.writeOut(head(response, f.io.raw.stdoutIsTTY));
+    if (options.include) f.exporter.writeText(head(response));
     // 'as-sent': a 404 with an Error body is the service's answer to this path (exit 3), not a sign of a wrong base URL.
     const failure = client.failureOf(response, SUCCESS, 'as-sent');
     if (failure) {
@@ -55,7 +55,7 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
     if (!next) break;
     url = trail.follow(next);
   }
-  await printBodies(f, options.paginate ? merged(bodies) : bodies, options.jq);
+  await printBodies(f, options.paginate ? merged(bodies) : bodies);
 }
 
 /** The URL of `options.path` with the query fields; a URL of another origin is refused (UsageError) before anything is sent. */
@@ -77,13 +77,13 @@ function targetUrl(client: PetstoreClient, options: ApiOptions): URL {
   return url;
 }
 
-/** `HTTP/1.1 200 OK`, the headers as received (names in lower case), and a blank line; terminal-safe on a terminal. */
-function head(response: Exchange, isTTY: boolean): string {
+/** `HTTP/1.1 200 OK`, the headers as received (names in lower case), and a blank line. */
+function head(response: Exchange): string {
   let text = `${`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`.trimEnd()}\n`;
   for (const [name, value] of Object.entries(response.headers)) {
     for (const line of Array.isArray(value) ? value : [value ?? '']) text += `${name}: ${line}\n`;
   }
-  return `${isTTY ? sanitizeLines(text) : text}\n`;
+  return `${text}\n`;
 }
 
 function bodyOf(response: Exchange): Body {
@@ -103,8 +103,9 @@ function merged(bodies: Body[]): Body[] {
   return [{ json: bodies.flatMap((body) => (body as { json: unknown[] }).json) }];
 }
 
-async function printBodies(f: Factory, bodies: readonly Body[], jq: string | undefined): Promise<void> {
-  if (jq !== undefined) {
+/** Prints the bodies through the run's exporter: through `--jq` when given, else JSON compact and other text as received. */
+async function printBodies(f: Factory, bodies: readonly Body[]): Promise<void> {
+  if (f.exporter.jq !== undefined) {
     const text = bodies.find((body) => 'text' in body);
     if (text && 'response' in text) {
       const type = text.response.headers['content-type'];
@@ -115,12 +116,11 @@ async function printBodies(f: Factory, bodies: readonly Body[], jq: string | und
       );
     }
     if (bodies.length === 0) return;
-    const { printJq } = await import('../../output/jq.js');
-    return printJq(f.io.out, jq, bodies.map((body) => stringifyJson((body as { json: unknown }).json)).join('\n'));
+    return f.exporter.printJq(bodies.map((body) => stringifyJson((body as { json: unknown }).json)).join('\n'));
   }
   for (const body of bodies) {
     if ('json' in body) f.io.writeOut(`${stringifyJson(body.json)}\n`);
-    else f.io.writeOut(f.io.raw.stdoutIsTTY ? sanitizeLines(body.text) : body.text);
+    else f.exporter.writeText(body.text);
   }
 }
 

@@ -7,17 +7,19 @@
 import { Command } from '@commander-js/extra-typings';
 import { CliError, ExitCode, ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { chooseFormat, type OutputSpec } from '../../output/format.js';
 import { missingApiKey, missingBaseUrl } from '../../settings.js';
 import { examples, withOutputFlags } from '../kit.js';
 import { verifyKey, type KeyCheck } from './verify-key.js';
 
 /** Declares `auth status`. */
-export function newStatusCommand(f: Factory, runF: (output: OutputSpec) => Promise<void> = (output) => runStatus(f, output)) {
+export function newStatusCommand(f: Factory, runF: () => Promise<void> = () => runStatus(f)) {
   return withOutputFlags(new Command('status'), 'record')
     .description('Show the environment, base URL and key in effect (never the key) and check the key with the service')
     .addHelpText('after', examples('petstore auth status', 'petstore auth status --env staging --json'))
-    .action(async (flags) => runF(chooseFormat(flags, f.globals.json, f.io.raw.stdoutIsTTY, 'record')));
+    .action(async () => {
+      f.exporter.choose('record');
+      return runF();
+    });
 }
 
 const CHECK_TEXT: Record<KeyCheck['result'], string> = {
@@ -26,8 +28,11 @@ const CHECK_TEXT: Record<KeyCheck['result'], string> = {
   unreachable: 'not checked: service unreachable',
 };
 
-/** Prints the status record (through the pager at a terminal), then throws what the exit code must say (see the module comment). */
-export async function runStatus(f: Factory, output: OutputSpec): Promise<void> {
+/**
+ * Prints the status record through the run's exporter (through the pager at
+ * a terminal), then throws what the exit code must say (see the module comment).
+ */
+export async function runStatus(f: Factory): Promise<void> {
   f.io.pageOutput();
   const settings = f.settings;
   const env = await settings.envName();
@@ -49,8 +54,8 @@ export async function runStatus(f: Factory, output: OutputSpec): Promise<void> {
         ? `not checked: the key belongs to ${apiKey.boundTo ?? 'no recorded origin'}`
         : 'not checked',
   };
-  const [{ printOne }, { recordView }] = await Promise.all([import('../../output/render.js'), import('../../output/views.js')]);
-  await printOne(f.io.out, record, recordView(Object.keys(record)), output);
+  const { recordView } = await import('../../output/views.js');
+  await f.exporter.printOne(record, recordView(Object.keys(record)));
   if (!apiKey) throw missingApiKey(env.value);
   if (!baseUrl) throw missingBaseUrl(env.value);
   if (!check) await settings.apiKeyFor(baseUrl.value);

@@ -9,7 +9,6 @@ import { VERSION_SEGMENT } from '../../interface-values.js';
 import type { StoredEnvironment } from '../../config.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { chooseFormat } from '../../output/format.js';
 import { BUILT_IN_ENVS, hasVersionSegment, parseBaseUrl } from '../../settings.js';
 import { examples, withOutputFlags } from '../kit.js';
 
@@ -35,7 +34,7 @@ export function newConfigCommand(f: Factory) {
     withOutputFlags(new Command('list'), 'records')
       .description('Show the settings of every environment (never a key)')
       .addHelpText('after', examples('petstore config list', 'petstore config list --format json'))
-      .action(async (flags) => listEnvironments(f, flags)),
+      .action(async () => listEnvironments(f)),
   );
   config.addCommand(
     new Command('get')
@@ -75,9 +74,9 @@ export function newConfigCommand(f: Factory) {
 }
 
 /** Every environment (built-in and stored): its base URL, whether a key is stored and for which origin; through the pager at a terminal. */
-async function listEnvironments(f: Factory, flags: { format?: string }): Promise<void> {
+async function listEnvironments(f: Factory): Promise<void> {
   f.io.pageOutput();
-  const output = chooseFormat(flags, f.globals.json, f.io.raw.stdoutIsTTY, 'records');
+  f.exporter.choose('records');
   const stored = (await f.store()).environments();
   const names = [...new Set([...BUILT_IN_ENVS, ...Object.keys(stored)])];
   const rows = names.map((name) => ({
@@ -86,8 +85,8 @@ async function listEnvironments(f: Factory, flags: { format?: string }): Promise
     apiKeyStored: stored[name]?.apiKey !== undefined,
     apiKeyOrigin: stored[name]?.apiKey === undefined ? null : (stored[name]?.apiKeyOrigin ?? null),
   }));
-  const [{ printList }, { recordView }] = await Promise.all([import('../../output/render.js'), import('../../output/views.js')]);
-  await printList(f.io.out, rows, recordView(['environment', 'baseUrl', 'apiKeyStored', 'apiKeyOrigin']), output);
+  const { recordView } = await import('../../output/views.js');
+  await f.exporter.printList(rows, recordView(['environment', 'baseUrl', 'apiKeyStored', 'apiKeyOrigin']));
 }
 
 /** Prints one setting; exits 1 when it is not set (like `git config --get`). */

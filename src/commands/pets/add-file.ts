@@ -22,9 +22,7 @@ import { readItemBatches } from '../../bulk/read-items.js';
 import { RequestPool } from '../../bulk/request-pool.js';
 import { CliError, ExitCode, InterruptedError, type ErrorReport } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import type { OutputSpec } from '../../output/format.js';
-import { JqStream } from '../../output/jq.js';
-import { streamText } from '../../output/render.js';
+import type { JqStream } from '../../output/jq.js';
 import { PET_VIEW } from '../../output/views.js';
 
 export interface AddFileOptions {
@@ -38,11 +36,11 @@ export interface AddFileOptions {
   retryUnknown: boolean;
   /** Discard the journal of an earlier load with the same --failed file and load the input from its start. */
   restart?: boolean;
-  output: OutputSpec;
 }
 
 /**
- * Runs the bulk load. Throws UsageError when the input or `--failed` cannot
+ * Runs the bulk load, each pet created printed in the format the run's
+ * exporter settled (the `stream` shape, through `--jq` when given). Throws UsageError when the input or `--failed` cannot
  * be opened (nothing sent); afterwards, the error of what stopped it (exit
  * 130/143 for a signal, 4 for a 401, 1 for a write error) or, when any item
  * was not created, a CliError with exit 1.
@@ -64,7 +62,7 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
       f.io.info('reading pets from the terminal, one JSON object per line; Ctrl-D ends the input', 'reading_terminal');
     // Each jq run has --timeout, as each request has; a second Ctrl-C ends one, as it ends the requests in flight.
     const limits = { stop: f.signals.halt, timeoutMs: f.globals.timeout };
-    const jq = options.output.jq === undefined ? undefined : await JqStream.open(f.io.out, options.output.jq, limits);
+    const jq = await f.exporter.jqStream(limits);
     await new BulkLoad(f, options, failed, input.size, !typed, jq, journal).run(await f.client(), input.stream);
   } finally {
     input.stream.destroy();
@@ -275,7 +273,7 @@ class BulkLoad {
       const created = await client.createPet(pet, { signal: null, deadlineMs: this.f.globals.timeout });
       this.journal?.created(index);
       this.tally.created += 1;
-      this.output.push(streamText([created], PET_VIEW, this.options.output.format));
+      this.output.push(this.f.exporter.streamText([created], PET_VIEW));
     } catch (error) {
       const result = classifySendError(error);
       // A 429 or 503 with Retry-After: not taken, so sent again after the wait (at most --retries times), unless the load stops meanwhile.

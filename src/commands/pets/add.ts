@@ -5,7 +5,8 @@ import type { NewPet } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { CONCURRENCY } from '../../flag-bounds.js';
-import { chooseFormat, formatsFor, type OutputSpec } from '../../output/format.js';
+import type { Exporter } from '../../output/exporter.js';
+import { formatsFor } from '../../output/format.js';
 import { examples, valueOption, withOutputFlags } from '../kit.js';
 import type { AddFileOptions } from './add-file.js';
 import type { GivenFields } from './prompt-pet.js';
@@ -43,10 +44,7 @@ function declareAdd() {
 export type AddFlags = ReturnType<ReturnType<typeof declareAdd>['opts']>;
 
 /** One pet from flags, one whose missing fields are asked at the terminal, or a bulk load from a file. */
-export type AddOptions =
-  | { kind: 'one'; pet: NewPet; output: OutputSpec }
-  | { kind: 'prompt'; given: GivenFields; output: OutputSpec }
-  | { kind: 'file'; load: AddFileOptions };
+export type AddOptions = { kind: 'one'; pet: NewPet } | { kind: 'prompt'; given: GivenFields } | { kind: 'file'; load: AddFileOptions };
 
 /** What decides whether `add` may ask for missing fields: a terminal on stdin and stdout, and no opt-out. */
 export interface PromptContext {
@@ -60,7 +58,7 @@ export interface PromptContext {
 export function newAddCommand(f: Factory, runF: (options: AddOptions) => Promise<void> = (options) => runAdd(f, options)) {
   return declareAdd().action(async (flags) =>
     runF(
-      await addOptions(flags, f.globals.json, f.io.raw.stdoutIsTTY, {
+      await addOptions(flags, f.exporter, {
         stdinIsTTY: f.io.raw.stdinIsTTY,
         stdoutIsTTY: f.io.raw.stdoutIsTTY,
         noPromptEnv: f.env.PETSTORE_NO_PROMPT === '1',
@@ -74,14 +72,15 @@ const FLAG_NAMES: Record<string, string> = { categoryId: '--category-id', retryU
 const flagName = (key: string) => FLAG_NAMES[key] ?? `--${key}`;
 
 /**
- * Flags to options; throws UsageError naming the flag that is wrong or
- * missing. A missing --name or --category-id is asked for (kind `prompt`)
- * only when `prompt` allows it: both terminals, no --no-prompt, no PETSTORE_NO_PROMPT=1.
+ * Flags to options, the output's format settled with `exporter` (one pet, or
+ * with `--file` a stream of them); throws UsageError naming the flag that is
+ * wrong or missing. A missing --name or --category-id is asked for (kind
+ * `prompt`) only when `prompt` allows it: both terminals, no --no-prompt, no
+ * PETSTORE_NO_PROMPT=1.
  */
 export async function addOptions(
   flags: AddFlags,
-  json: boolean,
-  stdoutIsTTY: boolean,
+  exporter: Exporter,
   prompt: PromptContext = { stdinIsTTY: false, stdoutIsTTY: false, noPromptEnv: true },
 ): Promise<AddOptions> {
   const [{ Int64Text, NewPet, PetStatus }, { parseFlag, parseWholeNumber }] = await Promise.all([
@@ -93,15 +92,16 @@ export async function addOptions(
     if (conflicting) throw new UsageError(`--file cannot be combined with ${flagName(conflicting)}`);
     if (flags.restart && flags.failed === undefined)
       throw new UsageError('--restart goes with --failed: the journal is kept beside that file');
+    const concurrency = parseWholeNumber(flags.concurrency, CONCURRENCY, '--concurrency');
+    exporter.choose('stream');
     return {
       kind: 'file',
       load: {
         file: flags.file,
-        concurrency: parseWholeNumber(flags.concurrency, CONCURRENCY, '--concurrency'),
+        concurrency,
         failed: flags.failed,
         retryUnknown: flags.retryUnknown ?? false,
         restart: flags.restart ?? false,
-        output: chooseFormat(flags, json, stdoutIsTTY, 'stream'),
       },
     };
   }
@@ -116,8 +116,10 @@ export async function addOptions(
       statusGiven: flags.status !== undefined,
     };
     if (given.name !== undefined) checkName(NewPet, given.name);
-    if (prompt.stdinIsTTY && prompt.stdoutIsTTY && flags.prompt !== false && !prompt.noPromptEnv)
-      return { kind: 'prompt', given, output: chooseFormat(flags, json, stdoutIsTTY, 'pet') };
+    if (prompt.stdinIsTTY && prompt.stdoutIsTTY && flags.prompt !== false && !prompt.noPromptEnv) {
+      exporter.choose('pet');
+      return { kind: 'prompt', given };
+    }
     if (flags.name === undefined) throw new UsageError('--name is required (or --file to add many)');
     throw new UsageError('--category-id is required (or --file to add many)');
   }
@@ -128,7 +130,8 @@ export async function addOptions(
   };
   const checked = NewPet.safeParse(pet);
   if (!checked.success) throw new UsageError(`invalid value for --name: "${flags.name}": ${checked.error.issues[0]?.message ?? 'invalid'}`);
-  return { kind: 'one', pet: checked.data, output: chooseFormat(flags, json, stdoutIsTTY, 'pet') };
+  exporter.choose('pet');
+  return { kind: 'one', pet: checked.data };
 }
 
 /** Throws UsageError for a --name that NewPet refuses (empty). */
@@ -143,12 +146,8 @@ export async function runAdd(f: Factory, options: AddOptions): Promise<void> {
     const { runAddFile } = await import('./add-file.js');
     return runAddFile(f, options.load);
   }
-  const [client, { printOne }, { PET_VIEW }] = await Promise.all([
-    f.client(),
-    import('../../output/render.js'),
-    import('../../output/views.js'),
-  ]);
+  const [client, { PET_VIEW }] = await Promise.all([f.client(), import('../../output/views.js')]);
   // The client first: a missing key or base URL fails before anything is asked.
   const pet = options.kind === 'one' ? options.pet : await (await import('./prompt-pet.js')).promptNewPet(f, options.given);
-  await printOne(f.io.out, await client.createPet(pet), PET_VIEW, options.output);
+  await f.exporter.printOne(await client.createPet(pet), PET_VIEW);
 }

@@ -8,7 +8,7 @@ import type { PetstoreClient } from '../../api/client.js';
 import { GET_PET_REMOVAL_DATE } from '../../interface-values.js';
 import type { Pet } from '../../api/schemas.js';
 import type { Factory } from '../../factory.js';
-import { chooseFormat, type OutputFlags, type OutputSpec } from '../../output/format.js';
+import type { Exporter } from '../../output/exporter.js';
 import { examples, withOutputFlags } from '../kit.js';
 
 /**
@@ -20,7 +20,6 @@ export const GET_DEPRECATION_WARNING = `getPet is deprecated, removed ${GET_PET_
 
 export interface GetOptions {
   petId: bigint;
-  output: OutputSpec;
 }
 
 /** Declares `get`; its action checks the argument and calls `runF` (runGet by default). */
@@ -39,14 +38,18 @@ export function newGetCommand(f: Factory, runF: (options: GetOptions) => Promise
         'stderr; PETSTORE_GET_VIA_LIST=1 takes that way at once, to try it before the removal.\n' +
         examples('petstore get 42', 'petstore get 42 --json'),
     )
-    .action(async (petId, flags) => runF(await getOptions(petId, flags, f.globals.json, f.io.raw.stdoutIsTTY)));
+    .action(async (petId) => runF(await getOptions(petId, f.exporter)));
 }
 
-/** The argument to a petId; throws UsageError for anything but an int64 in decimal digits. */
-export async function getOptions(petId: string, flags: OutputFlags, json: boolean, stdoutIsTTY: boolean): Promise<GetOptions> {
-  const output = chooseFormat(flags, json, stdoutIsTTY, 'pet');
+/**
+ * The argument to a petId, the output's format settled with `exporter` (one
+ * pet); throws UsageError for a bad `--format` (or one at odds with `--json`
+ * or `--jq`), and for a petId that is not an int64 in decimal digits.
+ */
+export async function getOptions(petId: string, exporter: Exporter): Promise<GetOptions> {
+  exporter.choose('pet');
   const [{ Int64Text }, { parseFlag }] = await Promise.all([import('../../api/schemas.js'), import('../parse-flag.js')]);
-  return { petId: parseFlag(Int64Text, petId, 'argument <petId>'), output };
+  return { petId: parseFlag(Int64Text, petId, 'argument <petId>') };
 }
 
 /**
@@ -66,8 +69,8 @@ export async function runGet(f: Factory, options: GetOptions): Promise<void> {
     if (viaList) f.io.warn(VIA_LIST_FORCED, 'get_via_list');
     pet = await findPetViaList(client, options.petId, () => viaList || f.io.warn(VIA_LIST_GONE, 'get_via_list'));
   }
-  const [{ printOne }, { PET_VIEW }] = await Promise.all([import('../../output/render.js'), import('../../output/views.js')]);
-  await printOne(f.io.out, pet, PET_VIEW, options.output);
+  const { PET_VIEW } = await import('../../output/views.js');
+  await f.exporter.printOne(pet, PET_VIEW);
 }
 
 /** getPet's Pet, or undefined when the service answers that it has no getPet any more (see isGetPetGone). */

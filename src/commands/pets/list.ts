@@ -3,14 +3,13 @@ import { Command } from '@commander-js/extra-typings';
 import { LIMIT, PET_STATUSES } from '../../interface-values.js';
 import type { ListPetsQuery } from '../../api/schemas.js';
 import type { Factory } from '../../factory.js';
-import { chooseFormat, type OutputSpec } from '../../output/format.js';
+import type { Exporter } from '../../output/exporter.js';
 import { examples, valueOption, withOutputFlags } from '../kit.js';
 
 export interface ListOptions {
   query: ListPetsQuery;
   /** Follow `Link: rel="next"` pages. */
   all: boolean;
-  output: OutputSpec;
 }
 
 /** `list` as declared: its flags, help and examples (the flags' type is inferred from here). */
@@ -31,12 +30,16 @@ export type ListFlags = ReturnType<ReturnType<typeof declareList>['opts']>;
 
 /** Declares `list`; its action checks the flags and calls `runF` (runList by default). */
 export function newListCommand(f: Factory, runF: (options: ListOptions) => Promise<void> = (options) => runList(f, options)) {
-  return declareList().action(async (flags) => runF(await listOptions(flags, f.globals.json, f.io.raw.stdoutIsTTY)));
+  return declareList().action(async (flags) => runF(await listOptions(flags, f.exporter)));
 }
 
-/** Flags to options; throws UsageError for a bad `--status`, `--limit` or `--format`. */
-export async function listOptions(flags: ListFlags, json: boolean, stdoutIsTTY: boolean): Promise<ListOptions> {
-  const output = chooseFormat(flags, json, stdoutIsTTY, 'pets');
+/**
+ * Flags to options, the output's format settled with `exporter` (a list of
+ * pets); throws UsageError for a bad `--format` (or one at odds with `--json`
+ * or `--jq`), `--status` or `--limit`.
+ */
+export async function listOptions(flags: ListFlags, exporter: Exporter): Promise<ListOptions> {
+  exporter.choose('pets');
   const [{ LimitText, PetStatus }, { parseFlag }] = await Promise.all([import('../../api/schemas.js'), import('../parse-flag.js')]);
   return {
     query: {
@@ -44,7 +47,6 @@ export async function listOptions(flags: ListFlags, json: boolean, stdoutIsTTY: 
       status: flags.status === undefined ? undefined : parseFlag(PetStatus, flags.status, '--status'),
     },
     all: flags.all ?? false,
-    output,
   };
 }
 
@@ -57,12 +59,8 @@ export async function listOptions(flags: ListFlags, json: boolean, stdoutIsTTY: 
  */
 export async function runList(f: Factory, options: ListOptions): Promise<void> {
   f.io.pageOutput();
-  const [client, { ListPrinter }, { PET_VIEW }] = await Promise.all([
-    f.client(),
-    import('../../output/render.js'),
-    import('../../output/views.js'),
-  ]);
-  const printer = new ListPrinter(f.io.out, PET_VIEW, options.output);
+  const [client, { PET_VIEW }] = await Promise.all([f.client(), import('../../output/views.js')]);
+  const printer = f.exporter.pages(PET_VIEW);
   let last = { length: 0, hasNext: false };
   for await (const { pets, hasNext } of client.listPetPages(options.query, options.all)) {
     last = { length: pets.length, hasNext };

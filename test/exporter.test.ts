@@ -1,0 +1,288 @@
+// The run's one output exporter (src/output/exporter.ts), made by the Factory
+// from --json, the command's --format and --jq, and the terminal: the choice
+// of format for every shape, what it prints, and the conflicts that exit 2.
+// In-process, through the Factory with fake IO streams.
+import { Readable } from 'node:stream';
+import { Command } from '@commander-js/extra-typings';
+import { describe, expect, test } from 'vitest';
+import { ExitCode, UsageError } from '../src/errors.js';
+import { Factory } from '../src/factory.js';
+import { IOStreams } from '../src/iostreams.js';
+import { withOutputFlags } from '../src/commands/kit.js';
+import type { OutputShape } from '../src/output/format.js';
+import { PET_VIEW, recordView } from '../src/output/views.js';
+import { buildProgram, readCommandLine } from '../src/program.js';
+import { run } from './helpers.js';
+
+interface Setup {
+  json?: boolean;
+  format?: string;
+  jq?: string;
+  tty?: boolean;
+}
+
+/** A Factory over captured streams whose globals are set as the program sets them, and what it wrote. */
+function factory({ json = false, format, jq, tty = false }: Setup = {}) {
+  const written = { stdout: '', stderr: '' };
+  const f = newFactory(tty, written);
+  f.setGlobals({ json, color: false, timeout: 30_000, retries: 0, verbose: false }, { format, jq });
+  return { f, written };
+}
+
+function newFactory(tty: boolean, written: { stdout: string; stderr: string }): Factory {
+  const io = new IOStreams(
+    {
+      stdout: { write: (text: string) => (written.stdout += text) },
+      stderr: { write: (text: string) => (written.stderr += text) },
+      stdin: Readable.from([]),
+      stdoutIsTTY: tty,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+      columns: tty ? 80 : undefined,
+    },
+    {},
+  );
+  const never = new AbortController().signal;
+  return new Factory(io, {}, { stop: never, halt: never }, '1.2.3');
+}
+
+/** The format chosen for `shape`, or the UsageError's message and exit code. */
+function choice(setup: Setup, shape: OutputShape): string | { error: string; exitCode: number } {
+  try {
+    const spec = factory(setup).f.exporter.choose(shape);
+    return spec.jq === undefined ? spec.format : `${spec.format} | jq ${spec.jq}`;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return { error: error.message, exitCode: error.exitCode };
+  }
+}
+
+const SHAPES: OutputShape[] = ['pets', 'pet', 'records', 'record', 'stream'];
+
+describe('the format chosen for each shape', () => {
+  test.each([
+    // shape, on a terminal, piped
+    ['pets', 'table', 'tsv'],
+    ['pet', 'kv', 'tsv'],
+    ['records', 'table', 'tsv'],
+    ['record', 'kv', 'kv'],
+    ['stream', 'tsv', 'tsv'],
+  ] as const)('%s without output flags: %s on a terminal, %s piped', (shape, onTerminal, piped) => {
+    expect(choice({ tty: true }, shape)).toBe(onTerminal);
+    expect(choice({ tty: false }, shape)).toBe(piped);
+  });
+
+  test.each(SHAPES)('%s with --json: JSON on a terminal and piped (a stream one value a line)', (shape) => {
+    const json = shape === 'stream' ? 'ndjson' : 'json';
+    expect(choice({ json: true, tty: true }, shape)).toBe(json);
+    expect(choice({ json: true, tty: false }, shape)).toBe(json);
+  });
+
+  test.each(SHAPES)('%s with --jq: JSON through the expression, with or without --json', (shape) => {
+    const json = shape === 'stream' ? 'ndjson' : 'json';
+    for (const tty of [true, false]) {
+      expect(choice({ jq: '.name', tty }, shape)).toBe(`${json} | jq .name`);
+      expect(choice({ jq: '.name', json: true, tty }, shape)).toBe(`${json} | jq .name`);
+    }
+  });
+
+  test.each(['table', 'kv', 'tsv', 'json', 'ndjson'])(
+    '--format %s is that format for every shape but a stream, terminal or not',
+    (format) => {
+      for (const shape of SHAPES.filter((s) => s !== 'stream')) {
+        expect(choice({ format, tty: true }, shape)).toBe(format);
+        expect(choice({ format, tty: false }, shape)).toBe(format);
+      }
+    },
+  );
+
+  test('a stream takes --format tsv and ndjson, and no whole-document format', () => {
+    expect(choice({ format: 'tsv' }, 'stream')).toBe('tsv');
+    expect(choice({ format: 'ndjson', tty: true }, 'stream')).toBe('ndjson');
+    for (const format of ['table', 'kv', 'json']) {
+      expect(choice({ format }, 'stream')).toEqual({
+        error: `invalid value for --format: "${format}": allowed values: tsv, ndjson`,
+        exitCode: ExitCode.usage,
+      });
+    }
+  });
+
+  test('--format json and ndjson go with --json and --jq', () => {
+    expect(choice({ format: 'ndjson', json: true }, 'pets')).toBe('ndjson');
+    expect(choice({ format: 'json', jq: '.[0]' }, 'pets')).toBe('json | jq .[0]');
+    expect(choice({ format: 'ndjson', jq: '.id', json: true, tty: true }, 'pet')).toBe('ndjson | jq .id');
+    expect(choice({ format: 'ndjson', jq: '.id' }, 'stream')).toBe('ndjson | jq .id');
+  });
+});
+
+describe('conflicts exit 2 and name the flags', () => {
+  test.each(['table', 'kv', 'tsv'])('--json or --jq with --format %s', (format) => {
+    for (const shape of SHAPES.filter((s) => s !== 'stream')) {
+      expect(choice({ json: true, format }, shape)).toEqual({
+        error: `--json and --format ${format} ask for different formats; give one of them`,
+        exitCode: 2,
+      });
+      // --jq is named when both are given: it is the one that needs JSON to work on.
+      for (const json of [false, true]) {
+        expect(choice({ jq: '.', json, format, tty: true }, shape)).toEqual({
+          error: `--jq and --format ${format} ask for different formats; give one of them`,
+          exitCode: 2,
+        });
+      }
+    }
+    expect(choice({ json: true, format: 'tsv' }, 'stream')).toEqual({
+      error: '--json and --format tsv ask for different formats; give one of them',
+      exitCode: 2,
+    });
+  });
+
+  test('a format that does not exist, with the allowed values (checked before any conflict)', () => {
+    expect(choice({ format: 'xml', json: true }, 'pets')).toEqual({
+      error: 'invalid value for --format: "xml": allowed values: table, kv, tsv, json, ndjson',
+      exitCode: 2,
+    });
+  });
+
+  test('through the whole program: exit 2, the message on stderr, nothing sent', async () => {
+    expect(await run(['config', 'list', '--format', 'kv', '--jq', '.'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --jq and --format kv ask for different formats; give one of them\n',
+      unmatched: [],
+    });
+    expect(await run(['auth', 'status', '--json', '--format', 'table'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: '{"code":"invalid_usage","message":"--json and --format table ask for different formats; give one of them","status":null}\n',
+      unmatched: [],
+    });
+    const r = await run(['get', '1', '--format', 'yaml', '--json']);
+    expect({ code: r.code, stdout: r.stdout, unmatched: r.unmatched }).toEqual({ code: 2, stdout: '', unmatched: [] });
+    expect(JSON.parse(r.stderr)).toMatchObject({
+      code: 'invalid_usage',
+      message: 'invalid value for --format: "yaml": allowed values: table, kv, tsv, json, ndjson',
+    });
+  });
+});
+
+describe('what the exporter prints', () => {
+  const PET = { id: 1, name: 'Rex', categoryId: 2, status: 'available' };
+
+  test('a list on a terminal is a table, piped tab-separated rows, with --json the array', async () => {
+    const terminal = factory({ tty: true });
+    terminal.f.exporter.choose('pets');
+    await terminal.f.exporter.printList([PET], PET_VIEW);
+    expect(terminal.written.stdout).toMatch(/^┌─+┬[^\n]*\n│ ID │ NAME │ CATEGORY ID │ STATUS +│\n├/);
+    expect(terminal.written.stdout).toContain('│ 1  │ Rex  │ 2           │');
+
+    const piped = factory();
+    piped.f.exporter.choose('pets');
+    await piped.f.exporter.printList([PET], PET_VIEW);
+    expect(piped.written.stdout).toBe('1\tRex\t2\tavailable\n');
+
+    const json = factory({ json: true, tty: true });
+    json.f.exporter.choose('pets');
+    await json.f.exporter.printList([PET, { ...PET, id: 9007199254740993n }], PET_VIEW);
+    expect(json.written.stdout).toBe(
+      '[{"id":1,"name":"Rex","categoryId":2,"status":"available"},{"id":9007199254740993,"name":"Rex","categoryId":2,"status":"available"}]\n',
+    );
+  });
+
+  test('one record piped: key/value lines of the view', async () => {
+    const { f, written } = factory();
+    f.exporter.choose('record');
+    await f.exporter.printOne({ environment: 'production', baseUrl: null }, recordView(['environment', 'baseUrl']));
+    expect(written.stdout).toBe('Environment\tproduction\nBase URL\t-\n');
+  });
+
+  test('pages print as they come in a format that streams, the same bytes as the whole list', async () => {
+    const { f, written } = factory({ format: 'json' });
+    f.exporter.choose('pets');
+    const printer = f.exporter.pages(PET_VIEW);
+    await printer.add([PET]);
+    expect(written.stdout).toBe('[{"id":1,"name":"Rex","categoryId":2,"status":"available"}');
+    await printer.add([{ ...PET, id: 2 }]);
+    await printer.end();
+    expect(JSON.parse(written.stdout)).toEqual([PET, { ...PET, id: 2 }]);
+  });
+
+  test('a stream: tab-separated rows, or one JSON value a line with --json', () => {
+    const tsv = factory().f.exporter;
+    tsv.choose('stream');
+    expect(tsv.streamText([PET], PET_VIEW)).toBe('1\tRex\t2\tavailable\n');
+    const ndjson = factory({ json: true }).f.exporter;
+    ndjson.choose('stream');
+    expect(ndjson.streamText([PET, PET], PET_VIEW)).toBe(`${JSON.stringify(PET)}\n${JSON.stringify(PET)}\n`);
+  });
+
+  test('--jq prints the results of the expression over the JSON, strings raw', async () => {
+    const { f, written } = factory({ jq: '.[].name', tty: true });
+    f.exporter.choose('pets');
+    await f.exporter.printList([PET, { ...PET, name: 'Tom' }], PET_VIEW);
+    expect(written.stdout).toBe('Rex\nTom\n');
+  });
+
+  test('text as received: escape sequences removed on a terminal only', () => {
+    const text = 'HTTP/1.1 200 OK\nx-note: \u001b[31mred\u001b[0m\n\n';
+    const terminal = factory({ tty: true });
+    terminal.f.exporter.writeText(text);
+    expect(terminal.written.stdout).toBe('HTTP/1.1 200 OK\nx-note: red\n\n');
+    const piped = factory();
+    piped.f.exporter.writeText(text);
+    expect(piped.written.stdout).toBe(text);
+  });
+
+  test('printing before the format is chosen, or reading the exporter before the flags are parsed, is a bug', async () => {
+    expect(() => factory().f.exporter.streamText([PET], PET_VIEW)).toThrow('output printed before its format was chosen');
+    await expect(factory().f.exporter.printList([PET], PET_VIEW)).rejects.toThrow('output printed before its format was chosen');
+    expect(() => newFactory(false, { stdout: '', stderr: '' }).exporter).toThrow('output read before the command line was parsed');
+  });
+});
+
+describe('the program hands the Factory the parsed flags', () => {
+  /** Parses `argv` with the program plus a command printing `shape` that records its exporter's choice. */
+  async function parsed(argv: string[], shape: OutputShape, tty = false) {
+    const f = newFactory(tty, { stdout: '', stderr: '' });
+    const program = await buildProgram(f, 'probe');
+    let chosen: unknown;
+    program.addCommand(
+      withOutputFlags(new Command('probe'), shape).action(() => {
+        chosen = f.exporter.choose(shape);
+      }),
+    );
+    await program.parseAsync(argv, { from: 'user' });
+    return chosen;
+  }
+
+  test("--json anywhere, and the command's --format and --jq", async () => {
+    expect(await parsed(['probe'], 'pets', true)).toEqual({ format: 'table' });
+    expect(await parsed(['--json', 'probe'], 'pets', true)).toEqual({ format: 'json' });
+    expect(await parsed(['probe', '--json', '--format', 'ndjson'], 'pets')).toEqual({ format: 'ndjson' });
+    expect(await parsed(['probe', '--jq', '.[0]', '--format=json'], 'record')).toEqual({ format: 'json', jq: '.[0]' });
+    await expect(parsed(['probe', '--jq', '.', '--format', 'tsv'], 'pets')).rejects.toThrow(
+      '--jq and --format tsv ask for different formats; give one of them',
+    );
+  });
+
+  test('readCommandLine reads the global flags as the program does', () => {
+    expect(readCommandLine(['list', '--bogus', '--json'])).toEqual({ json: true, verbose: false, command: 'list' });
+    expect(readCommandLine(['--verbose', 'get', '1'])).toEqual({ json: false, verbose: true, command: 'get' });
+    // A value flag takes the next word, whatever it is: --env --json names an environment.
+    expect(readCommandLine(['--env', '--json', 'list'])).toEqual({ json: false, verbose: false, command: 'list' });
+    // A value flag at the end without its value: the flags before it count; the program's parse reports it.
+    expect(readCommandLine(['--json', 'list', '--timeout'])).toEqual({ json: true, verbose: false, command: undefined });
+    // After --, words are not flags.
+    expect(readCommandLine(['__complete', '--', 'list', '--json'])).toEqual({ json: false, verbose: false, command: '__complete' });
+  });
+
+  test('an unknown flag followed by --json is reported as JSON', async () => {
+    const r = await run(['list', '--bogus', '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr)).toEqual({
+      code: 'invalid_usage',
+      message: "unknown option '--bogus'",
+      status: null,
+      hint: 'run "petstore list --help" for usage',
+    });
+  });
+});
