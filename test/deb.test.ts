@@ -139,6 +139,7 @@ describe.runIf(deb && process.env.PETSTORE_DEB_INSTALL === '1')('Debian package 
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-deb-home-'));
   });
 
+  // Unpacking the 100 MiB executable and man-db's trigger take their time on a busy machine: a longer timeout.
   test('apt-get install ./<deb> gives /usr/bin/petstore, which adds and lists against the sandbox', async () => {
     const installed = apt(['install', deb]);
     expect(installed.status, installed.stderr).toBe(0);
@@ -157,7 +158,7 @@ describe.runIf(deb && process.env.PETSTORE_DEB_INSTALL === '1')('Debian package 
     } finally {
       await sandbox.close();
     }
-  });
+  }, 180_000);
 
   test('man petstore shows the page', () => {
     const man = sh('man', ['petstore'], { env: { PATH: '/usr/bin:/bin', HOME: home, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '80' } });
@@ -214,5 +215,5 @@ describe.runIf(deb && process.env.PETSTORE_DEB_INSTALL === '1')('Debian package 
       stderr: 'dpkg-query: no packages found matching petstore\n',
     });
     expect(sh('sh', ['-c', 'command -v petstore']).stdout).toBe('');
-  });
+  }, 180_000);
 });
