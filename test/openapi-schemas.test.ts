@@ -1,5 +1,5 @@
-// The zod schemas of src/api/schemas.ts and openapi/petstore.yaml say the same
-// thing: every field, type, format, bound, enum value, default and required
+// The zod schemas of src/api/schemas.ts and src/commands/list/http.ts (the
+// query of listPets) and openapi/petstore.yaml say the same thing: every field, type, format, bound, enum value, default and required
 // list. Both sides are read, not copied: the zod schemas through zod's own
 // JSON Schema conversion (z.toJSONSchema), the document through
 // @readme/openapi-parser, then reduced to their validation keywords and
@@ -8,19 +8,8 @@
 // so any other change on either side fails here.
 import * as z from 'zod/mini';
 import { describe, expect, test } from 'vitest';
-import {
-  INT64_MAX,
-  INT64_MIN,
-  Int64,
-  Limit,
-  ListPetsQuery,
-  NewPet,
-  Pet,
-  Pets,
-  PetStatus,
-  ResponseInt64,
-  ServiceErrorBody,
-} from '../src/api/schemas.js';
+import { INT64_MAX, INT64_MIN, Int64, NewPet, Pet, Pets, PetStatus, ResponseInt64, ServiceErrorBody } from '../src/api/schemas.js';
+import { Limit, ListPetsQuery } from '../src/commands/list/http.js';
 import { loadDocument, operation, parameter, type Schema } from './support/openapi.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema documents of any shape, walked by key

@@ -149,9 +149,9 @@ describe('which modules a path may load', () => {
   test('get: the client, the config read, zod and the JSON view; neither conf nor colour, display widths or jq', () => {
     const get = loads([
       'src/entry.ts',
-      'src/commands/pets/get.ts',
+      'src/commands/get/get.ts',
       // Its import()s on the way to printing JSON, and the Factory's for the client and the stored key.
-      ...inputs['src/commands/pets/get.ts']!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path),
+      ...inputs['src/commands/get/get.ts']!.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path),
       'src/api/client.ts',
       'src/config.ts',
     ]);

@@ -1,20 +1,19 @@
 /**
  * HTTP client of the pet store service (openapi/petstore.yaml, paths):
  * one `send` for any method and path under the base URL, on one keep-alive
- * undici dispatcher per invocation, and the three operations on top of it.
- * Every response is read with a size cap; the operations parse it with exact
- * numbers and check it against the zod schemas, and turn an HTTP error status
- * into a ServiceError.
+ * undici dispatcher per invocation. Every response is read with a size cap;
+ * `expect` parses it with exact numbers, checks it against a command's zod
+ * schema and turns an HTTP error status into a ServiceError. The endpoint
+ * calls live beside their commands (src/commands/<name>/http.ts).
  */
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { RequestError } from '../errors.js';
 import { BodyReadError, exchange, type Exchange, type ExchangeLimits } from './exchange.js';
-import { stringifyJson } from '../json.js';
 import { PageTrail } from './pages.js';
 import { deprecationNotice, nextLink, parseBody } from './response.js';
 import { retryInterceptor } from './retry.js';
-import { describeIssue, Pet, Pets, type ListPetsQuery, type NewPet } from './schemas.js';
+import { describeIssue } from './schemas.js';
 import { failureOf, type NotFound } from './failures.js';
 import { describeSendFailure, openDispatcher, type ProxyChoice } from './transport.js';
 import type { ClientOptions, SendRequest } from './requests.js';
@@ -24,21 +23,17 @@ export type { ClientOptions, SendRequest } from './requests.js';
 /** Largest response body read, in bytes (16 MiB). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-/** What an operation expects of a response. */
-interface Expectation<T extends z.ZodMiniType> {
+/** What an endpoint call expects of a response. */
+export interface Expectation<T extends z.ZodMiniType> {
   ok: readonly number[];
   schema: T;
   /** Name of the body in messages ("pets", "pet"). */
   root: string;
-  /** What a 404 means for this operation: a missing pet (getPet) or a wrong base URL (a route that does not exist). */
-  notFound: NotFound;
+  /** What a 404 means for this endpoint: a missing item (getPet) or, by default, a wrong base URL (a route that does not exist). */
+  notFound?: NotFound;
 }
 
-/** Statuses of success: createPet answers 201 (200 accepted too), the GETs 200. */
-const CREATED = [201, 200];
-const OK = [200];
-
-/** The service's operations on one `send`. */
+/** One `send` for every endpoint, and the checks of what comes back. */
 export class PetstoreClient {
   private readonly dispatcher: Dispatcher;
   private readonly deadline: AbortSignal;
@@ -135,42 +130,35 @@ export class PetstoreClient {
   }
 
   /**
-   * listPets (`GET /pets?limit=&status=`) page by page, each the Pets array
-   * exactly as sent (unknown fields kept), with whether the service linked a
-   * next page. With `all`, follows RFC 8288 `Link: <url>; rel="next"` (the
-   * interface promises no pagination: without one the first page is
-   * everything), with the guards of {@link PageTrail} (same origin, no page
-   * twice, at most MAX_PAGES pages), whose RequestError it throws.
+   * `send`, then the answer checked by {@link expect}: the parsed body when
+   * the status is in `expected.ok`, else the error it stands for.
    */
-  async *listPetPages(query: ListPetsQuery, all: boolean): AsyncGenerator<{ pets: Pet[]; hasNext: boolean }> {
-    const params = new URLSearchParams({ limit: String(query.limit) });
-    if (query.status) params.set('status', query.status);
-    let url = this.url(`pets?${params}`);
-    const trail = new PageTrail(this.origin, url);
-    for (;;) {
-      const response = await this.send({ method: 'GET', path: url });
-      const pets = this.expect(response, { ok: OK, schema: Pets, root: 'pets', notFound: 'route' });
-      const next = nextLink(response.headers, url);
-      yield { pets, hasNext: next !== undefined };
-      if (!all || !next) return;
-      url = trail.follow(next);
-    }
+  async sendFor<T extends z.ZodMiniType>(request: SendRequest, expected: Expectation<T>): Promise<z.infer<T>> {
+    return this.expect(await this.send(request), expected);
   }
 
   /**
-   * createPet: `POST /pets` with a NewPet body, serialised from the parsed
-   * NewPet. Returns the created Pet (201). Never retried once sent. `signal`
-   * as in {@link SendRequest}.
+   * GETs `first` and the pages after it, each answer checked by
+   * {@link expect}, with whether the service linked a next page. With `all`,
+   * follows RFC 8288 `Link: <url>; rel="next"`, with the guards of
+   * {@link PageTrail} (same origin, no page twice, at most MAX_PAGES pages),
+   * whose RequestError it throws.
    */
-  async createPet(pet: NewPet, limits: Pick<SendRequest, 'signal' | 'deadlineMs'> = {}): Promise<Pet> {
-    const response = await this.send({ method: 'POST', path: 'pets', body: stringifyJson(pet), ...limits });
-    return this.expect(response, { ok: CREATED, schema: Pet, root: 'pet', notFound: 'route' });
-  }
-
-  /** getPet (deprecated): `GET /pets/{petId}`. Returns the Pet (200); 404 becomes a ServiceError. */
-  async getPet(petId: bigint): Promise<Pet> {
-    const response = await this.send({ method: 'GET', path: `pets/${petId}` });
-    return this.expect(response, { ok: OK, schema: Pet, root: 'pet', notFound: 'pet' });
+  async *pages<T extends z.ZodMiniType>(
+    first: string,
+    expected: Expectation<T>,
+    all: boolean,
+  ): AsyncGenerator<{ items: z.infer<T>; hasNext: boolean }> {
+    let url = this.url(first);
+    const trail = new PageTrail(this.origin, url);
+    for (;;) {
+      const response = await this.send({ method: 'GET', path: url });
+      const items = this.expect(response, expected);
+      const next = nextLink(response.headers, url);
+      yield { items, hasNext: next !== undefined };
+      if (!all || !next) return;
+      url = trail.follow(next);
+    }
   }
 
   /**
@@ -204,7 +192,14 @@ export class PetstoreClient {
     return failureOf(response, ok, notFound, this.options);
   }
 
-  private expect<T extends z.ZodMiniType>(response: Exchange, expected: Expectation<T>): z.infer<T> {
+  /**
+   * The body of `response` parsed with exact numbers and checked by
+   * `expected.schema`, as the service sent it (key order and unknown fields
+   * kept). Throws the error of a status outside `expected.ok`
+   * ({@link failureOf}), and RequestError `unexpected_response` for a body
+   * the schema refuses.
+   */
+  expect<T extends z.ZodMiniType>(response: Exchange, expected: Expectation<T>): z.infer<T> {
     const failure = this.failureOf(response, expected.ok, expected.notFound);
     if (failure) throw failure;
     const data = parseBody(response);

@@ -1,6 +1,6 @@
 /**
- * zod schemas of the interface objects (openapi/petstore.yaml, components.schemas),
- * one per object, built from the values of ../interface-values.ts. The same schemas check flags before a request and parse
+ * zod schemas of the interface objects that several commands share
+ * (openapi/petstore.yaml, components.schemas), one per object, built from the values of ../interface-values.ts. The same schemas check flags before a request and parse
  * responses. Integers of format int64 are `bigint` so that ids above 2^53 stay
  * exact; responses must be parsed with `parseJson` for that.
  *
@@ -9,7 +9,7 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { INT64_MAX, INT64_MIN, LIMIT, PET_STATUSES } from '../interface-values.js';
+import { INT64_MAX, INT64_MIN, PET_STATUSES } from '../interface-values.js';
 import { JsonNumber } from '../json.js';
 
 z.config(en());
@@ -107,18 +107,6 @@ export const ServiceErrorBody = z.looseObject({
 });
 export type ServiceErrorBody = z.infer<typeof ServiceErrorBody>;
 
-const LIMIT_RANGE = `must be a whole number from ${LIMIT.min} to ${LIMIT.max}`;
-
-/** The `limit` of listPets: a whole number from 1 to 100. */
-export const Limit = z.number().check(z.int(LIMIT_RANGE), z.gte(LIMIT.min, LIMIT_RANGE), z.lte(LIMIT.max, LIMIT_RANGE));
-
-/** Query parameters of listPets: `limit` 1..100 (default 20) and an optional `status`. */
-export const ListPetsQuery = z.strictObject({
-  limit: z._default(Limit, LIMIT.default),
-  status: z.optional(PetStatus),
-});
-export type ListPetsQuery = z.infer<typeof ListPetsQuery>;
-
 /**
  * Flag text of a whole number: digits only (no sign, fraction or exponent),
  * read as a number and then checked by `schema` (its bounds).
@@ -132,9 +120,6 @@ export function wholeNumberText<T extends z.ZodMiniType<number, number>>(schema:
     schema,
   );
 }
-
-/** Decimal text for `--limit`: digits only, then checked against the limit bounds. */
-export const LimitText = wholeNumberText(Limit, LIMIT_RANGE);
 
 /** Describes where a parsed value departs from a schema, naming the first field: "pets[0].id: required field missing". */
 export function describeIssue(error: z.core.$ZodError, root: string): string {

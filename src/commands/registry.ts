@@ -1,7 +1,7 @@
 /**
  * Every command of petstore, once: its name and how to load its declaration.
  * The program, the code-cache keys of launch.ts (through the build) and shell
- * completion all derive from this list. Adding a command is its module and
+ * completion all derive from this list. Adding a command is its folder and
  * one line here. A command module is loaded only when its command runs (or
  * help, completion or an unknown command needs the whole tree), so that each
  * call starts only the code it uses.
@@ -19,9 +19,9 @@ export interface CommandEntry {
 
 /** The top-level commands, in the order help lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'list', load: async () => (await import('./pets/list.js')).newListCommand },
-  { name: 'add', load: async () => (await import('./pets/add.js')).newAddCommand },
-  { name: 'get', load: async () => (await import('./pets/get.js')).newGetCommand },
+  { name: 'list', load: async () => (await import('./list/list.js')).newListCommand },
+  { name: 'add', load: async () => (await import('./add/add.js')).newAddCommand },
+  { name: 'get', load: async () => (await import('./get/get.js')).newGetCommand },
   { name: 'api', load: async () => (await import('./api/api.js')).newApiCommand },
   { name: 'auth', load: async () => (await import('./auth/auth.js')).newAuthCommand },
   { name: 'config', load: async () => (await import('./config/config.js')).newConfigCommand },

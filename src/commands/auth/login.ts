@@ -9,7 +9,7 @@ import { CliError, ExitCode, InterruptedError, ServiceError, UsageError } from '
 import { API_KEY_FORMAT, type Factory, type GlobalOptions } from '../../factory.js';
 import { missingBaseUrl } from '../../settings.js';
 import { examples } from '../kit.js';
-import { verifyKey } from './verify-key.js';
+import { verifyKey } from './http.js';
 
 export interface LoginOptions {
   withToken: boolean;

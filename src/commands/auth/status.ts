@@ -9,7 +9,7 @@ import { CliError, ExitCode, ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { missingApiKey, missingBaseUrl } from '../../settings.js';
 import { examples, withOutputFlags } from '../kit.js';
-import { verifyKey, type KeyCheck } from './verify-key.js';
+import { verifyKey, type KeyCheck } from './http.js';
 
 /** Declares `auth status`. */
 export function newStatusCommand(f: Factory, runF: () => Promise<void> = () => runStatus(f)) {

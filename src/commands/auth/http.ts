@@ -1,6 +1,7 @@
 /**
- * Checks an API key against the service with one `GET /pets?limit=1` (listPets,
- * the cheapest operation every key may call), as `auth login` and `auth status` do.
+ * auth's endpoint call: checks an API key against the service with one
+ * `GET /pets?limit=1` (listPets, the cheapest operation every key may call),
+ * as `auth login` and `auth status` do.
  */
 import { CliError, ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';

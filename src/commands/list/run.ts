@@ -1,10 +1,18 @@
-/** `petstore list`: listPets (GET /pets) with `--status`, `--limit`, `--all` and the output flags. */
-import { Command } from '@commander-js/extra-typings';
-import { LIMIT, PET_STATUSES } from '../../interface-values.js';
-import type { ListPetsQuery } from '../../api/schemas.js';
+/** `petstore list` run: the flags checked, the pages fetched and printed. */
+import { PetStatus } from '../../api/schemas.js';
 import type { Factory } from '../../factory.js';
+import { LIMIT } from '../../interface-values.js';
 import type { Exporter } from '../../output/exporter.js';
-import { examples, valueOption, withOutputFlags } from '../kit.js';
+import { PET_VIEW } from '../../output/views.js';
+import { parseFlag } from '../parse-flag.js';
+import { LimitText, type ListPetsQuery, listPetPages } from './http.js';
+
+/** The flags of `list` as commander parses them (./list.ts declares them). */
+export interface ListFlags {
+  status?: string;
+  limit?: string;
+  all?: boolean;
+}
 
 export interface ListOptions {
   query: ListPetsQuery;
@@ -12,35 +20,13 @@ export interface ListOptions {
   all: boolean;
 }
 
-/** `list` as declared: its flags, help and examples (the flags' type is inferred from here). */
-function declareList() {
-  return withOutputFlags(new Command('list'), 'pets')
-    .description('List animals (listPets)')
-    .addOption(valueOption('--status <status>', 'only animals with this status', { choices: PET_STATUSES }))
-    .addOption(valueOption('--limit <n>', `animals per page, ${LIMIT.min} to ${LIMIT.max}`, { defaultText: String(LIMIT.default) }))
-    .option('--all', 'follow the service\'s next-page links (Link rel="next") to the last page')
-    .addHelpText(
-      'after',
-      examples('petstore list --status available', "petstore list --limit 100 --jq '.[].name'", 'petstore list --all --format ndjson'),
-    );
-}
-
-/** The flags of `list` as commander parses them. */
-export type ListFlags = ReturnType<ReturnType<typeof declareList>['opts']>;
-
-/** Declares `list`; its action checks the flags and calls `runF` (runList by default). */
-export function newListCommand(f: Factory, runF: (options: ListOptions) => Promise<void> = (options) => runList(f, options)) {
-  return declareList().action(async (flags) => runF(await listOptions(flags, f.exporter)));
-}
-
 /**
  * Flags to options, the output's format settled with `exporter` (a list of
  * pets); throws UsageError for a bad `--format` (or one at odds with `--json`
  * or `--jq`), `--status` or `--limit`.
  */
-export async function listOptions(flags: ListFlags, exporter: Exporter): Promise<ListOptions> {
+export function listOptions(flags: ListFlags, exporter: Exporter): ListOptions {
   exporter.choose('pets');
-  const [{ LimitText, PetStatus }, { parseFlag }] = await Promise.all([import('../../api/schemas.js'), import('../parse-flag.js')]);
   return {
     query: {
       limit: flags.limit === undefined ? LIMIT.default : parseFlag(LimitText, flags.limit, '--limit'),
@@ -59,10 +45,10 @@ export async function listOptions(flags: ListFlags, exporter: Exporter): Promise
  */
 export async function runList(f: Factory, options: ListOptions): Promise<void> {
   f.io.pageOutput();
-  const [client, { PET_VIEW }] = await Promise.all([f.client(), import('../../output/views.js')]);
+  const client = await f.client();
   const printer = f.exporter.pages(PET_VIEW);
   let last = { length: 0, hasNext: false };
-  for await (const { pets, hasNext } of client.listPetPages(options.query, options.all)) {
+  for await (const { pets, hasNext } of listPetPages(client, options.query, options.all)) {
     last = { length: pets.length, hasNext };
     await printer.add(pets);
   }

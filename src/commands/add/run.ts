@@ -1,47 +1,32 @@
-/** `petstore add`: createPet (POST /pets) with a NewPet built from flags, or many from `--file`. */
-import { Command } from '@commander-js/extra-typings';
-import { PET_STATUSES } from '../../interface-values.js';
-import type { NewPet } from '../../api/schemas.js';
+/**
+ * `petstore add` run: the flags checked, one pet created (asked for at a
+ * terminal), or a bulk load from a file. The bulk load (./add-file.ts) and the
+ * prompt (./prompt-pet.ts) load only when used: they bring the bulk layer and
+ * the prompt library.
+ */
+import { Int64Text, NewPet, PetStatus } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { CONCURRENCY } from '../../flag-bounds.js';
 import type { Exporter } from '../../output/exporter.js';
-import { formatsFor } from '../../output/format.js';
-import { examples, valueOption, withOutputFlags } from '../kit.js';
+import { PET_VIEW } from '../../output/views.js';
+import { parseFlag, parseWholeNumber } from '../parse-flag.js';
 import type { AddFileOptions } from './add-file.js';
+import { createPet } from './http.js';
 import type { GivenFields } from './prompt-pet.js';
 
-/** `add` as declared: its flags, help and examples (the flags' type is inferred from here). */
-function declareAdd() {
-  return withOutputFlags(new Command('add'), 'pet', `with --file: ${formatsFor('stream').join(' or ')}`)
-    .description('Add an animal (createPet), or many from a file')
-    .option('--name <name>', "the animal's name (required without --file)")
-    .option('--category-id <id>', 'identifier of its category, an int64 (required without --file)')
-    .addOption(valueOption('--status <status>', 'its availability status', { choices: PET_STATUSES }))
-    .option('--file <path>', 'add every NewPet of a JSON array or NDJSON file ("-" for standard input)')
-    .addOption(
-      valueOption('--concurrency <n>', `with --file: requests in flight at once, ${CONCURRENCY.min} to ${CONCURRENCY.max}`, {
-        defaultText: String(CONCURRENCY.default),
-      }),
-    )
-    .option('--failed <path>', 'with --file: write the items not created as NDJSON, to load again with --file')
-    .option('--retry-unknown', 'with --file: also send items whose outcome is unknown (they may have been created)')
-    .option('--restart', 'with --file and --failed: discard the journal of an earlier run of this load and start over')
-    .option('--no-prompt', 'never ask for a missing --name or --category-id at a terminal: exit 2 instead')
-    .addHelpText(
-      'after',
-      '\nAt a terminal, without --file, add asks for a missing --name or --category-id (and for\n' +
-        'the status, unless --status is given); --no-prompt or PETSTORE_NO_PROMPT=1 turns that off.\n' +
-        examples(
-          'petstore add --name Rex --category-id 1 --status available',
-          'petstore add    # at a terminal: asks for the name, category id and status',
-          'petstore add --file pets.ndjson --failed failed.ndjson --json > created.ndjson',
-        ),
-    );
+/** The flags of `add` as commander parses them (./add.ts declares them). */
+export interface AddFlags {
+  name?: string;
+  categoryId?: string;
+  status?: string;
+  file?: string;
+  concurrency?: string;
+  failed?: string;
+  retryUnknown?: boolean;
+  restart?: boolean;
+  prompt?: boolean;
 }
-
-/** The flags of `add` as commander parses them. */
-export type AddFlags = ReturnType<ReturnType<typeof declareAdd>['opts']>;
 
 /** One pet from flags, one whose missing fields are asked at the terminal, or a bulk load from a file. */
 export type AddOptions = { kind: 'one'; pet: NewPet } | { kind: 'prompt'; given: GivenFields } | { kind: 'file'; load: AddFileOptions };
@@ -52,19 +37,6 @@ export interface PromptContext {
   stdoutIsTTY: boolean;
   /** PETSTORE_NO_PROMPT=1. */
   noPromptEnv: boolean;
-}
-
-/** Declares `add`; its action checks the flags and calls `runF` (runAdd by default). */
-export function newAddCommand(f: Factory, runF: (options: AddOptions) => Promise<void> = (options) => runAdd(f, options)) {
-  return declareAdd().action(async (flags) =>
-    runF(
-      await addOptions(flags, f.exporter, {
-        stdinIsTTY: f.io.raw.stdinIsTTY,
-        stdoutIsTTY: f.io.raw.stdoutIsTTY,
-        noPromptEnv: f.env.PETSTORE_NO_PROMPT === '1',
-      }),
-    ),
-  );
 }
 
 const FLAG_NAMES: Record<string, string> = { categoryId: '--category-id', retryUnknown: '--retry-unknown' };
@@ -78,15 +50,11 @@ const flagName = (key: string) => FLAG_NAMES[key] ?? `--${key}`;
  * `prompt`) only when `prompt` allows it: both terminals, no --no-prompt, no
  * PETSTORE_NO_PROMPT=1.
  */
-export async function addOptions(
+export function addOptions(
   flags: AddFlags,
   exporter: Exporter,
   prompt: PromptContext = { stdinIsTTY: false, stdoutIsTTY: false, noPromptEnv: true },
-): Promise<AddOptions> {
-  const [{ Int64Text, NewPet, PetStatus }, { parseFlag, parseWholeNumber }] = await Promise.all([
-    import('../../api/schemas.js'),
-    import('../parse-flag.js'),
-  ]);
+): AddOptions {
   if (flags.file !== undefined) {
     const conflicting = (['name', 'categoryId', 'status'] as const).find((k) => flags[k] !== undefined);
     if (conflicting) throw new UsageError(`--file cannot be combined with ${flagName(conflicting)}`);
@@ -146,8 +114,8 @@ export async function runAdd(f: Factory, options: AddOptions): Promise<void> {
     const { runAddFile } = await import('./add-file.js');
     return runAddFile(f, options.load);
   }
-  const [client, { PET_VIEW }] = await Promise.all([f.client(), import('../../output/views.js')]);
+  const client = await f.client();
   // The client first: a missing key or base URL fails before anything is asked.
   const pet = options.kind === 'one' ? options.pet : await (await import('./prompt-pet.js')).promptNewPet(f, options.given);
-  await f.exporter.printOne(await client.createPet(pet), PET_VIEW);
+  await f.exporter.printOne(await createPet(client, pet), PET_VIEW);
 }

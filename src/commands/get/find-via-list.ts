@@ -6,6 +6,7 @@
 import type { PetstoreClient } from '../../api/client.js';
 import { LIMIT } from '../../interface-values.js';
 import { type Pet, wholeInt64 } from '../../api/schemas.js';
+import { listPetPages } from '../list/http.js';
 import { CliError, ExitCode, RequestError, ServiceError } from '../../errors.js';
 
 /** The warning when PETSTORE_GET_VIA_LIST=1 chooses this way. */
@@ -41,7 +42,7 @@ export async function findPetViaList(client: PetstoreClient, petId: bigint, onFi
   let pages = 0;
   let read = 0;
   let lastFull = false;
-  for await (const { pets, hasNext } of client.listPetPages({ limit: LIMIT.max }, true)) {
+  for await (const { pets, hasNext } of listPetPages(client, { limit: LIMIT.max }, true)) {
     if (pages === 0) onFirstPage();
     pages += 1;
     read += pets.length;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { setTimeout } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { PetstoreClient } from '../../api/client.js';
+import { createPet } from './http.js';
 import { MAX_RETRY_AFTER_MS } from '../../api/retry.js';
 import { describeIssue, NewPet } from '../../api/schemas.js';
 import { BatchedOutput } from '../../bulk/batched-output.js';
@@ -270,7 +271,7 @@ class BulkLoad {
   private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, resent = 0): Promise<void> {
     try {
       // Each POST has its own deadline over the whole exchange; a second Ctrl-C ends them all at once (run).
-      const created = await client.createPet(pet, { signal: null, deadlineMs: this.f.globals.timeout });
+      const created = await createPet(client, pet, { signal: null, deadlineMs: this.f.globals.timeout });
       this.journal?.created(index);
       this.tally.created += 1;
       this.output.push(this.f.exporter.streamText([created], PET_VIEW));

@@ -1,0 +1,16 @@
+/** createPet (`POST /pets` with a NewPet body, openapi/petstore.yaml), through the generic client. */
+import type { PetstoreClient, SendRequest } from '../../api/client.js';
+import { type NewPet, Pet } from '../../api/schemas.js';
+import { stringifyJson } from '../../json.js';
+
+/**
+ * Sends `pet`, serialised from the parsed NewPet, and returns the created Pet
+ * (201; 200 accepted too). Never retried once sent. `limits` as in
+ * {@link SendRequest}.
+ */
+export function createPet(client: PetstoreClient, pet: NewPet, limits: Pick<SendRequest, 'signal' | 'deadlineMs'> = {}): Promise<Pet> {
+  return client.sendFor(
+    { method: 'POST', path: 'pets', body: stringifyJson(pet), ...limits },
+    { ok: [201, 200], schema: Pet, root: 'pet' },
+  );
+}

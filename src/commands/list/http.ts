@@ -1,0 +1,38 @@
+/** listPets (`GET /pets?limit=&status=`, openapi/petstore.yaml): its query and its answer, through the generic client. */
+import * as z from 'zod/mini';
+import type { PetstoreClient } from '../../api/client.js';
+import { type Pet, Pets, PetStatus, wholeNumberText } from '../../api/schemas.js';
+import { LIMIT } from '../../interface-values.js';
+
+const LIMIT_RANGE = `must be a whole number from ${LIMIT.min} to ${LIMIT.max}`;
+
+/** The `limit` of listPets: a whole number from 1 to 100. */
+export const Limit = z.number().check(z.int(LIMIT_RANGE), z.gte(LIMIT.min, LIMIT_RANGE), z.lte(LIMIT.max, LIMIT_RANGE));
+
+/** Query parameters of listPets: `limit` 1..100 (default 20) and an optional `status`. */
+export const ListPetsQuery = z.strictObject({
+  limit: z._default(Limit, LIMIT.default),
+  status: z.optional(PetStatus),
+});
+export type ListPetsQuery = z.infer<typeof ListPetsQuery>;
+
+/** Decimal text for `--limit`: digits only, then checked against the limit bounds. */
+export const LimitText = wholeNumberText(Limit, LIMIT_RANGE);
+
+/**
+ * listPets page by page, each the Pets array exactly as sent (unknown fields
+ * kept), with whether the service linked a next page. With `all`, follows
+ * the next-page links (the interface promises no pagination: without one the
+ * first page is everything); throws what {@link PetstoreClient.pages} throws.
+ */
+export async function* listPetPages(
+  client: PetstoreClient,
+  query: ListPetsQuery,
+  all: boolean,
+): AsyncGenerator<{ pets: Pet[]; hasNext: boolean }> {
+  const params = new URLSearchParams({ limit: String(query.limit) });
+  if (query.status) params.set('status', query.status);
+  for await (const { items, hasNext } of client.pages(`pets?${params}`, { ok: [200], schema: Pets, root: 'pets' }, all)) {
+    yield { pets: items, hasNext };
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * `petstore list` as declared: listPets (GET /pets) with `--status`, `--limit`,
+ * `--all` and the output flags. Its run (./run.ts) loads only when it runs.
+ */
+import { Command } from '@commander-js/extra-typings';
+import { LIMIT, PET_STATUSES } from '../../interface-values.js';
+import type { Factory } from '../../factory.js';
+import { examples, valueOption, withOutputFlags } from '../kit.js';
+import type { ListOptions } from './run.js';
+
+/** `list` as declared: its flags, help and examples. */
+function declareList() {
+  return withOutputFlags(new Command('list'), 'pets')
+    .description('List animals (listPets)')
+    .addOption(valueOption('--status <status>', 'only animals with this status', { choices: PET_STATUSES }))
+    .addOption(valueOption('--limit <n>', `animals per page, ${LIMIT.min} to ${LIMIT.max}`, { defaultText: String(LIMIT.default) }))
+    .option('--all', 'follow the service\'s next-page links (Link rel="next") to the last page')
+    .addHelpText(
+      'after',
+      examples('petstore list --status available', "petstore list --limit 100 --jq '.[].name'", 'petstore list --all --format ndjson'),
+    );
+}
+
+/** Declares `list`; its action checks the flags and calls `runF` (runList by default). */
+export function newListCommand(f: Factory, runF?: (options: ListOptions) => Promise<void>) {
+  return declareList().action(async (flags) => {
+    const { listOptions, runList } = await import('./run.js');
+    const options = listOptions(flags, f.exporter);
+    return runF ? runF(options) : runList(f, options);
+  });
+}
