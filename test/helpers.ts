@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import nock from 'nock';
-import { expect, onTestFinished } from 'vitest';
+import { onTestFinished } from 'vitest';
 
 export const BASE = 'https://api.petstore.test';
 export const BASE_URL = `${BASE}/v1`;
@@ -170,7 +170,11 @@ export function startChild(command: string, args: string[], options: StartOption
   });
   if (child.stdin && options.input !== null) child.stdin.end(options.input ?? '');
   const exited = () => failed || child.exitCode !== null || child.signalCode !== null;
-  if (expect.getState().currentTestName !== undefined) onTestFinished(() => void (exited() ? undefined : child.kill('SIGKILL')));
+  try {
+    onTestFinished(() => void (exited() ? undefined : child.kill('SIGKILL')));
+  } catch {
+    // Started outside a test (in a beforeAll): the hook that stops it is the file's.
+  }
   const endedBefore = (what: string) =>
     new Error(
       `${command} ${args.join(' ')} exited (${child.exitCode ?? child.signalCode}) before ${what}\nstdout: ${stdout}\nstderr: ${stderr}`,
