@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { dropEvery, startPetService, type Faults, type PetService } from '../sandbox/pet-service.mjs';
-import { BIN, readNdjson, spawnAsync, startChild, until } from './helpers.js';
+import { BIN, readNdjson, run, spawnAsync, startChild, until } from './helpers.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -108,8 +108,9 @@ describe('signals', () => {
     server = await start(undefined, 150);
     const home = tempDir();
     const stored = { PATH: process.env.PATH, XDG_CONFIG_HOME: home };
-    expect((await spawnAsync(process.execPath, [BIN, 'config', 'set', 'base-url', server.baseUrl, '--env', 'slow'], stored)).code).toBe(0);
-    expect((await spawnAsync(process.execPath, [BIN, 'auth', 'login', '--with-token', '--env', 'slow'], stored, 'k\n')).code).toBe(0);
+    // Stored in-process: the config file is the same whoever writes it.
+    expect((await run(['config', 'set', 'base-url', server.baseUrl, '--env', 'slow'], { env: stored })).code).toBe(0);
+    expect((await run(['auth', 'login', '--with-token', '--env', 'slow'], { env: stored, stdin: 'k\n' })).code).toBe(0);
     const input = path.join(home, 'pets.ndjson');
     fs.writeFileSync(input, petLines(names(300)));
     const failed = path.join(home, 'failed.ndjson');

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { type PetService, startPetService } from '../sandbox/pet-service.mjs';
-import { BIN, spawnAsync, startChild, tempConfigHome } from './helpers.js';
+import { BIN, run, startChild, tempConfigHome } from './helpers.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -45,11 +45,13 @@ function fifo(): string {
 
 test('api --input /dev/zero: exit 2 naming the cap, nothing sent', async () => {
   server = await startPetService({ key: 'k' });
-  const r = await spawnAsync(process.execPath, [BIN, 'api', '/pets', '-X', 'POST', '--input', '/dev/zero'], env());
+  // The cap is checked before any request: in-process.
+  const r = await run(['api', '/pets', '-X', 'POST', '--input', '/dev/zero'], { env: env() });
   expect(r).toEqual({
     code: 2,
     stdout: '',
     stderr: 'error: cannot read --input /dev/zero: it holds more than the 64 MiB petstore sends\n',
+    unmatched: [],
   });
   expect(server.requests).toEqual([]);
 });

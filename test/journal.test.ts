@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { dropEvery, type Faults, type PetService, startPetService } from '../sandbox/pet-service.mjs';
-import { BIN, readNdjson, spawnAsync, startChild, until } from './helpers.js';
+import { BIN, readNdjson, run, spawnAsync, startChild, until } from './helpers.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -131,7 +131,8 @@ describe('the input must be the one the load started with', () => {
 
   test('--restart without --failed: exit 2, nothing sent', async () => {
     await start();
-    const r = await spawnAsync(process.execPath, [BIN, 'add', '--file', '-', '--restart'], env(), ndjson(names(1)));
+    // A flag check: in-process.
+    const r = await run(['add', '--file', '-', '--restart'], { env: env(), stdin: ndjson(names(1)) });
     expect(r).toMatchObject({ code: 2, stderr: 'error: --restart goes with --failed: the journal is kept beside that file\n' });
     expect(posts()).toBe(0);
   });

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { BIN, spawnAsync } from './helpers.js';
+import { BIN, run, spawnAsync } from './helpers.js';
 
 const TRACER = fileURLToPath(new URL('./fixtures/trace-requires.cjs', import.meta.url));
 const { version: VERSION } = JSON.parse(fs.readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as {
@@ -28,14 +28,10 @@ async function resolvedModules(args: string[], configHome: string): Promise<{ sp
   return { specifiers: fs.readFileSync(trace, 'utf8').split('\n'), status: r.code };
 }
 
-/** A config folder with a stored config file, so that reading settings needs conf. */
+/** A config folder with a stored config file, so that reading settings needs conf (written in-process: the same file). */
 async function storedConfigHome(): Promise<string> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-test-'));
-  const r = await spawnAsync(process.execPath, [BIN, 'config', 'set', 'base-url', 'http://127.0.0.1:9/v1'], {
-    PATH: process.env.PATH,
-    XDG_CONFIG_HOME: home,
-    XDG_CACHE_HOME: home,
-  });
+  const r = await run(['config', 'set', 'base-url', 'http://127.0.0.1:9/v1'], { configHome: home, env: { XDG_CACHE_HOME: home } });
   expect(r.code).toBe(0);
   return home;
 }
