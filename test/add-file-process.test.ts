@@ -1,12 +1,11 @@
 // add --file as a process: signals (Ctrl-C once and twice), pipes, a full
 // disk, a closed stdout, and reruns on --failed that create each pet once.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { dropEvery, startPetService, type Faults, type PetService } from '../sandbox/pet-service.mjs';
-import { BIN, readNdjson, spawnAsync } from './helpers.js';
+import { BIN, readNdjson, run, spawnAsync, startChild, until } from './helpers.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -22,23 +21,12 @@ const posts = () => server!.requests.filter((r) => r.method === 'POST');
 const storedNames = () => [...server!.pets.values()].map((p) => p.name).sort();
 const env = () => ({ PATH: process.env.PATH, PETSTORE_BASE_URL: server!.baseUrl, PETSTORE_API_KEY: 'k' });
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bulk-'));
+/** Signals closer together than this count as one (SIGNAL_ECHO_MS of src/entry.ts). */
+const SIGNAL_ECHO_MS = 150;
 const names = (n: number, prefix = 'p') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
 /** NDJSON, one NewPet a line: the i-th named `petNames[i]`, with categoryId i. */
 const petLines = (petNames: readonly string[]) => petNames.map((name, i) => `{"name":"${name}","categoryId":${i}}\n`).join('');
-
-/** Output and exit code of a child started with `spawn`. */
-function finished(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d) => (stdout += d));
-  child.stderr?.on('data', (d) => (stderr += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
-
-const until = async (condition: () => boolean) => {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-};
 
 describe('signals', () => {
   test.each([
@@ -61,11 +49,10 @@ describe('signals', () => {
         ),
       );
       const failed = path.join(dir, 'failed.ndjson');
-      const child = spawn(process.execPath, [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '4'], { env: env() });
-      const done = finished(child);
-      await until(() => posts().length >= 6);
+      const child = startChild(process.execPath, [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '4'], { env: env() });
+      await child.waitFor(() => posts().length >= 6, '6 POSTs');
       child.kill(signal);
-      const r = await done;
+      const r = await child.done;
       expect(r.code).toBe(exit);
       // Said at once: what the load waits for, and how to stop at once; then the summary.
       expect(r.stderr).toMatch(
@@ -88,23 +75,24 @@ describe('signals', () => {
     server = await start(() => ({ hang: true }));
     const dir = tempDir();
     const failed = path.join(dir, 'failed.ndjson');
-    const child = spawn(process.execPath, [BIN, 'add', '--file', '-', '--failed', failed, '--concurrency', '2'], { env: env() });
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
-    const done = finished(child);
-    child.stdin!.end(petLines(names(5)));
-    await until(() => posts().length === 2);
+    const child = startChild(process.execPath, [BIN, 'add', '--file', '-', '--failed', failed, '--concurrency', '2'], {
+      env: env(),
+      input: petLines(names(5)),
+    });
+    await child.waitFor(() => posts().length === 2, 'two POSTs');
     child.kill('SIGINT');
     // The first Ctrl-C is answered at once, while the two answers are still awaited.
-    await until(() => stderr.includes('\n'));
-    expect(stderr).toBe(
+    await child.waitForText('\n');
+    const answered = performance.now();
+    expect(child.stderr).toBe(
       'stopping: no more pets are sent; waiting for 2 answers in flight, at most 30s (--timeout); Ctrl-C again stops at once\n',
     );
     expect(child.exitCode).toBeNull();
-    // Signals within SIGNAL_ECHO_MS (150 ms, src/entry.ts) of the first are its echo: a person's second Ctrl-C comes later.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Signals within SIGNAL_ECHO_MS of the first are its echo: a person's second Ctrl-C comes later. The
+    // child took the first's time (on the monotonic clock this process reads too) before it answered.
+    await until(() => performance.now() - answered > SIGNAL_ECHO_MS);
     child.kill('SIGINT');
-    const r = await done;
+    const r = await child.done;
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(
       /^stopping: [^\n]*\n(unknown: line [12] "p[01]": sent, then the load was stopped before the service answered\n){2}interrupted: created 0 of 5 pets; 0 failed, 2 unknown, 3 not sent/,
@@ -120,16 +108,16 @@ describe('signals', () => {
     server = await start(undefined, 150);
     const home = tempDir();
     const stored = { PATH: process.env.PATH, XDG_CONFIG_HOME: home };
-    expect((await spawnAsync(process.execPath, [BIN, 'config', 'set', 'base-url', server.baseUrl, '--env', 'slow'], stored)).code).toBe(0);
-    expect((await spawnAsync(process.execPath, [BIN, 'auth', 'login', '--with-token', '--env', 'slow'], stored, 'k\n')).code).toBe(0);
+    // Stored in-process: the config file is the same whoever writes it.
+    expect((await run(['config', 'set', 'base-url', server.baseUrl, '--env', 'slow'], { env: stored })).code).toBe(0);
+    expect((await run(['auth', 'login', '--with-token', '--env', 'slow'], { env: stored, stdin: 'k\n' })).code).toBe(0);
     const input = path.join(home, 'pets.ndjson');
     fs.writeFileSync(input, petLines(names(300)));
     const failed = path.join(home, 'failed.ndjson');
-    const child = spawn(process.execPath, [BIN, 'add', '--file', input, '--failed', failed, '--env', 'slow'], { env: stored });
-    const done = finished(child);
-    await until(() => posts().length >= 12);
+    const child = startChild(process.execPath, [BIN, 'add', '--file', input, '--failed', failed, '--env', 'slow'], { env: stored });
+    await child.waitFor(() => posts().length >= 12, '12 POSTs');
     child.kill('SIGINT');
-    const r = await done;
+    const r = await child.done;
     expect(r.code).toBe(130);
     // The requests in flight finished (none unknown), and every line not created is in --failed.
     expect(r.stderr).toMatch(/^stopping: [^\n]*\ninterrupted: created \d+ of 300 pets; 0 failed, \d+ not sent \(written to .*\)\n$/);
@@ -235,9 +223,12 @@ describe('pipes, full disks and closed outputs', () => {
     fs.writeFileSync(input, '{"name":"ok1","categoryId":1}\n{"name":"fail-me","categoryId":2}\n{"name":"ok2","categoryId":3}\n');
     const combined = path.join(dir, 'combined.txt');
     const out = fs.openSync(combined, 'w');
-    const child = spawn(process.execPath, [BIN, 'add', '--file', input, '--concurrency', '1'], { env: env(), stdio: ['ignore', out, out] });
+    const child = startChild(process.execPath, [BIN, 'add', '--file', input, '--concurrency', '1'], {
+      env: env(),
+      stdio: ['ignore', out, out],
+    });
     fs.closeSync(out);
-    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(1);
+    expect((await child.done).code).toBe(1);
     expect(fs.readFileSync(combined, 'utf8')).toBe(
       '1\tok1\t1\t-\nfailed: line 2 "fail-me": database refused it (HTTP 422)\n2\tok2\t3\t-\ncreated 2 of 3 pets; 1 failed\nerror: 1 of 3 pets was not created\n' +
         '--failed FILE keeps the pets not created, to load them again\n',
@@ -246,13 +237,12 @@ describe('pipes, full disks and closed outputs', () => {
 
   test('streams: the first pets are created before the input has ended', async () => {
     server = await start();
-    const child = spawn(process.execPath, [BIN, 'add', '--file', '-', '--json'], { env: env() });
-    const done = finished(child);
-    child.stdin!.write('{"name":"first","categoryId":1}\n');
-    await until(() => posts().length === 1);
+    const child = startChild(process.execPath, [BIN, 'add', '--file', '-', '--json'], { env: env(), input: null });
+    child.write('{"name":"first","categoryId":1}\n');
+    await child.waitFor(() => posts().length === 1, 'the first POST');
     expect(child.exitCode).toBeNull();
-    child.stdin!.end('{"name":"second","categoryId":2}\n');
-    expect(await done).toMatchObject({
+    child.end('{"name":"second","categoryId":2}\n');
+    expect(await child.done).toMatchObject({
       code: 0,
       stdout: '{"id":1,"name":"first","categoryId":1}\n{"id":2,"name":"second","categoryId":2}\n',
     });
@@ -294,14 +284,13 @@ describe('deaths and hang-ups', () => {
     const input = path.join(dir, 'pets.ndjson');
     fs.writeFileSync(input, petLines(all));
     const failed = path.join(dir, 'failed.ndjson');
-    const child = spawn(process.execPath, [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '4'], { env: env() });
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    await until(() => posts().length >= 6);
+    const child = startChild(process.execPath, [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '4'], { env: env() });
+    await child.waitFor(() => posts().length >= 6, '6 POSTs');
     // Whatever it writes from now on meets a closed pipe (EPIPE).
-    child.stdout!.destroy();
-    child.stderr!.destroy();
+    child.process.stdout!.destroy();
+    child.process.stderr!.destroy();
     child.kill('SIGHUP');
-    expect(await exited).toBe(129);
+    expect((await child.done).code).toBe(129);
     const lines = readNdjson(failed);
     expect(lines.every((l) => l.outcome === 'not_sent')).toBe(true);
     expect([...lines.map((l) => l.item.name), ...storedNames()].sort()).toEqual([...all].sort());
@@ -315,9 +304,8 @@ describe('deaths and hang-ups', () => {
     fs.writeFileSync(input, petLines(names(3)));
     const failed = path.join(dir, 'failed.ndjson');
     const args = [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '1'];
-    const child = spawn(process.execPath, args, { env: env() });
-    const exited = new Promise((resolve) => child.on('close', resolve));
-    await until(() => posts().length === 1);
+    const child = startChild(process.execPath, args, { env: env() });
+    await child.waitFor(() => posts().length === 1, 'the first POST');
     expect(fs.readdirSync(dir).sort()).toEqual([
       expect.stringMatching(/^\.failed\.ndjson\.\d+\.[0-9a-f]+\.tmp$/),
       'failed.ndjson.journal',
@@ -325,7 +313,7 @@ describe('deaths and hang-ups', () => {
       'pets.ndjson',
     ]);
     child.kill('SIGKILL');
-    await exited;
+    await child.done;
     await server.close();
     server = await start();
     const again = await spawnAsync(process.execPath, args, env());
@@ -345,9 +333,8 @@ describe('deaths and hang-ups', () => {
     fs.writeFileSync(input, petLines(names(3)));
     const failed = path.join(dir, 'failed.ndjson');
     const args = [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '1'];
-    const first = spawn(process.execPath, args, { env: env() });
-    const exited = new Promise((resolve) => first.on('close', resolve));
-    await until(() => posts().length === 1);
+    const first = startChild(process.execPath, args, { env: env() });
+    await first.waitFor(() => posts().length === 1, 'the first POST');
     const second = await spawnAsync(process.execPath, args, env());
     expect(second).toEqual({
       code: 2,
@@ -356,7 +343,7 @@ describe('deaths and hang-ups', () => {
     });
     expect(posts()).toHaveLength(1);
     first.kill('SIGKILL');
-    await exited;
+    await first.done;
   });
 });
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startPetService, type Faults, type PetService } from '../sandbox/pet-service.mjs';
-import { readNdjson, run } from './helpers.js';
+import { readNdjson, run, until } from './helpers.js';
 
 /** The fake service; a name starting with "fail" gets a 422 (a 4xx: not created); `delayMs` holds each answer; `faults` replaces that. */
 function startPetServer(delayMs = 0, faults?: Faults): Promise<PetService> {
@@ -349,7 +349,7 @@ describe('the --failed file is never lost', () => {
     const file = tempFile('pets.ndjson', ndjson(['a']));
     const failed = path.join(path.dirname(file), 'failed.ndjson');
     const first = run(['add', '--file', file, '--failed', failed], { env: env() });
-    while (posts().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => posts().length > 0);
     const second = await run(['add', '--file', file, '--failed', failed], { env: env() });
     expect(second).toEqual({
       code: 2,
@@ -368,7 +368,7 @@ describe('the --failed file is never lost', () => {
     const link = path.join(dir, 'link.ndjson');
     fs.symlinkSync('target.ndjson', link);
     const first = run(['add', '--file', file, '--failed', link, '--concurrency', '1'], { env: env() });
-    while (posts().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => posts().length > 0);
     const second = await run(['add', '--file', file, '--failed', target], { env: env() });
     expect(second).toMatchObject({
       code: 2,

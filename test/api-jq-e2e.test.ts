@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
-import { spawnAsync, spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
+import { run, spawnAsync, spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -88,6 +88,7 @@ describe('--jq against the sandbox', () => {
     expect(r).toEqual({ code: 0, stdout: `/home/e2e\n${sandbox.baseUrl}\nnull\n`, stderr: '' });
   });
 
+  // Checked before any request: in-process, pointed at the same sandbox.
   test('an invalid expression exits 2 and no request reaches the service', async () => {
     const before = sandbox.requests.length;
     for (const args of [
@@ -97,12 +98,16 @@ describe('--jq against the sandbox', () => {
       ['add', '--file', '-'],
       ['api', '/store/orders'],
     ]) {
-      const r = await petstore([...args, '--jq', '.[] |'], '{"name":"a","categoryId":1}\n');
+      const r = await run([...args, '--jq', '.[] |'], {
+        env: { PETSTORE_BASE_URL: sandbox.baseUrl, PETSTORE_API_KEY: 'e2e-key', PETSTORE_NO_DEPRECATION_WARNING: '1' },
+        stdin: '{"name":"a","categoryId":1}\n',
+      });
       expect(r, args.join(' ')).toEqual({
         code: 2,
         stdout: '',
         stderr:
           'error: invalid --jq expression: syntax error, unexpected end of file at <top-level>, line 1, column 5:\n    .[] |\n        ^\n',
+        unmatched: [],
       });
     }
     expect(sandbox.requests.length).toBe(before);

@@ -4,13 +4,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRequire } from 'node:module';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
-import { spawnAsync, tempConfigHome } from './helpers.js';
+import { BIN, spawnAsync, tempConfigHome } from './helpers.js';
 
-const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 /** The built launcher. */
 const { cacheKey, runKind } = createRequire(import.meta.url)('../dist/launch.cjs') as {
   cacheKey(argv: string[]): string;

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { COMMANDS } from '../src/commands/registry.js';
-import { BIN, petstoreInvocation, spawnAsync, spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
+import { BIN, petstoreInvocation, run, spawnAsync, spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
 
 const ZSH_DRIVER = fileURLToPath(new URL('./fixtures/zsh-complete.zsh', import.meta.url));
 const TRACER = fileURLToPath(new URL('./fixtures/trace-requires.cjs', import.meta.url));
@@ -51,9 +51,10 @@ beforeAll(async () => {
     XDG_DATA_HOME: home,
     TERM: 'xterm',
   };
-  // A configured environment with a stored key: its name completes, its key never shows.
-  expect((await spawnPetstore(['config', 'set', 'base-url', 'http://127.0.0.1:9/v1', '--env', 'local'], env)).code).toBe(0);
-  expect((await spawnPetstore(['auth', 'login', '--env', 'local', '--with-token', '--skip-verify'], env, `${KEY}\n`)).code).toBe(0);
+  // A configured environment with a stored key: its name completes, its key never shows. (Stored in-process: the
+  // config file is the same whoever writes it.)
+  expect((await run(['config', 'set', 'base-url', 'http://127.0.0.1:9/v1', '--env', 'local'], { env })).code).toBe(0);
+  expect((await run(['auth', 'login', '--env', 'local', '--with-token', '--skip-verify'], { env, stdin: `${KEY}\n` })).code).toBe(0);
   for (const shell of ['bash', 'zsh', 'fish', 'powershell']) {
     const r = await spawnPetstore(['completion', shell], env);
     expect(r).toMatchObject({ code: 0, stderr: '' });
@@ -272,13 +273,13 @@ describe('powershell', () => {
 });
 
 describe('__complete', () => {
-  test('--env: the built-in names, then the configured ones, with no network stack loaded; never a key', () => {
+  test('--env: the built-in names, then the configured ones, with no network stack loaded; never a key', async () => {
     const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-trace-')), 'resolved.txt');
-    const r = spawnSync(process.execPath, ['--require', TRACER, BIN, '__complete', 'list', '--env', ''], {
-      env: { ...env, TRACE_REQUIRES_FILE: trace },
-      encoding: 'utf8',
+    const r = await spawnAsync(process.execPath, ['--require', TRACER, BIN, '__complete', 'list', '--env', ''], {
+      ...env,
+      TRACE_REQUIRES_FILE: trace,
     });
-    expect(r).toMatchObject({ status: 0, stdout: 'production\nstaging\nlocal\n:4\n', stderr: '' });
+    expect(r).toMatchObject({ code: 0, stdout: 'production\nstaging\nlocal\n:4\n', stderr: '' });
     expect(fs.readFileSync(path.join(home, 'petstore', 'config.json'), 'utf8')).toContain(KEY);
     const resolved = fs.readFileSync(trace, 'utf8').split('\n');
     expect(resolved).not.toContain('node:crypto'); // read without conf, which loads only to write

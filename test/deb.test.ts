@@ -143,7 +143,7 @@ describe.runIf(deb && process.env.PETSTORE_DEB_INSTALL === '1')('Debian package 
   test('apt-get install ./<deb> gives /usr/bin/petstore, which adds and lists against the sandbox', async () => {
     const installed = apt(['install', deb]);
     expect(installed.status, installed.stderr).toBe(0);
-    expect(sh('/usr/bin/petstore', ['--version'], { env: {} })).toMatchObject({ status: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    expect(await spawnAsync('/usr/bin/petstore', ['--version'], {})).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
     const sandbox = await startSandbox({ key: 'deb-key', firstId: 1n });
     try {
       const env = { PATH: '/usr/bin:/bin', HOME: home, PETSTORE_API_KEY: 'deb-key', PETSTORE_BASE_URL: sandbox.baseUrl };

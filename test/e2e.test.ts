@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
+import { run, spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
 import { direct, E2E_KEY, throughPrism, type RunningTarget } from './support/e2e-targets.js';
 import { loadDocument, operation, parameter } from './support/openapi.js';
 
@@ -156,6 +156,7 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
     expect(lastRequest()).toMatchObject({ method: 'GET', url: `/v1/pets/${target.firstId}`, headers: { authorization: 'Bearer nope' } });
   });
 
+  // Flag checks need no process: in-process, pointed at the same service.
   test('bad input exits 2 and sends nothing', async () => {
     const before = server.requests.length;
     for (const args of [
@@ -166,7 +167,7 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
       ['get', 'abc'],
       ['list', '--nope'],
     ]) {
-      const r = await petstore(args, env());
+      const r = await run(args, { env: env() });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
     }

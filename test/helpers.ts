@@ -1,15 +1,17 @@
 /**
- * Runs petstore in-process through `main` with captured streams and an
- * isolated config folder, and records requests that no nock mock matched.
+ * What tests share: petstore run in-process through `main` (captured streams,
+ * an isolated config folder, requests that no nock mock matched), and the one
+ * way to start a child process (the built bin, a shell, the sandbox), to its
+ * end or to signal it, with the one poller, {@link until}.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import nock from 'nock';
-import { main } from '../src/main.js';
+import { onTestFinished } from 'vitest';
 
 export const BASE = 'https://api.petstore.test';
 export const BASE_URL = `${BASE}/v1`;
@@ -51,6 +53,8 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
   const unmatched: string[] = [];
   const onNoMatch = (req: { method?: string; path?: string; href?: string }) =>
     unmatched.push(`${req.method ?? ''} ${req.href ?? req.path ?? ''}`);
+  // Loaded here, so that test files that only start child processes do not load src/.
+  const { main } = await import('../src/main.js');
   nock.emitter.on('no match', onNoMatch);
   try {
     const code = await main(argv, {
@@ -82,16 +86,136 @@ export function errorBody(status: number, code: string, message: string) {
   return { code, message, status };
 }
 
-/** Output and exit code of a child process. */
+/** Output and exit code of a child process (`code` is null when a signal ended it). */
 export interface ChildResult {
   code: number | null;
   stdout: string;
   stderr: string;
 }
 
+/** How often {@link until} looks at its condition, in milliseconds. */
+const POLL_MS = 5;
+
 /**
- * Runs a command without blocking this process (which may host the servers
- * the command talks to), feeding `stdin` and collecting stdout and stderr.
+ * Resolves once `condition()` holds, looking every few milliseconds: for
+ * conditions no event announces (a request reaching a fake service, a file, a
+ * process state in /proc). The test's time-out bounds the wait.
+ */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+}
+
+export interface StartOptions {
+  /** The child's whole environment. */
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  /**
+   * Written to stdin, which is then closed (default: nothing); null leaves
+   * stdin open for {@link Child.write} and {@link Child.end}.
+   */
+  input?: string | null;
+  /** stdin, stdout and stderr: 'pipe' (the default; stdout and stderr are then collected), 'ignore' or a file descriptor. */
+  stdio?: [StdioTarget, StdioTarget, StdioTarget];
+}
+
+type StdioTarget = 'pipe' | 'ignore' | number;
+
+/** A child process started by {@link startChild}, with what it wrote so far. */
+export interface Child {
+  readonly process: ChildProcess;
+  readonly pid: number;
+  /** What it wrote to stdout so far (when piped). */
+  readonly stdout: string;
+  /** What it wrote to stderr so far (when piped). */
+  readonly stderr: string;
+  /** Its exit code, null while it runs or when a signal ended it. */
+  readonly exitCode: number | null;
+  /** Whether it has exited (by itself or by a signal). */
+  readonly exited: boolean;
+  /** Settles once it has exited and its output is read; rejects if it could not start. */
+  readonly done: Promise<ChildResult>;
+  kill(signal?: NodeJS.Signals): void;
+  /** Writes to its stdin (started with `input: null`). */
+  write(text: string): void;
+  /** Writes `text` to its stdin and closes it. */
+  end(text?: string): void;
+  /** Resolves once `condition()` holds; rejects, with its output, if it exits first. */
+  waitFor(condition: () => boolean, what?: string): Promise<void>;
+  /** Resolves once its stdout or stderr (default) holds `text`; rejects, with its output, if it exits first. */
+  waitForText(text: string | RegExp, stream?: 'stdout' | 'stderr'): Promise<void>;
+}
+
+/**
+ * Starts `command args` without blocking this process (which may host the
+ * servers the command talks to), collecting stdout and stderr. A child still
+ * running when the test that started it ends is killed (SIGKILL), so that a
+ * failed test leaves nothing behind.
+ */
+export function startChild(command: string, args: string[], options: StartOptions): Child {
+  const stdio = options.stdio ?? ['pipe', 'pipe', 'pipe'];
+  const child = spawn(command, args, { env: options.env, cwd: options.cwd, stdio });
+  let stdout = '';
+  let stderr = '';
+  let failed = false;
+  child.stdout?.on('data', (d) => (stdout += d));
+  child.stderr?.on('data', (d) => (stderr += d));
+  const done = new Promise<ChildResult>((resolve, reject) => {
+    child.on('error', (error) => {
+      failed = true;
+      reject(error);
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A command that ends without reading its input (a shell, a usage error) closes the pipe: not a failure.
+    child.stdin?.on('error', (error: NodeJS.ErrnoException) => error.code !== 'EPIPE' && reject(error));
+  });
+  if (child.stdin && options.input !== null) child.stdin.end(options.input ?? '');
+  const exited = () => failed || child.exitCode !== null || child.signalCode !== null;
+  try {
+    onTestFinished(() => void (exited() ? undefined : child.kill('SIGKILL')));
+  } catch {
+    // Started outside a test (in a beforeAll): the hook that stops it is the file's.
+  }
+  const endedBefore = (what: string) =>
+    new Error(
+      `${command} ${args.join(' ')} exited (${child.exitCode ?? child.signalCode}) before ${what}\nstdout: ${stdout}\nstderr: ${stderr}`,
+    );
+  const handle: Child = {
+    process: child,
+    pid: child.pid ?? -1,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    get exitCode() {
+      return child.exitCode;
+    },
+    get exited() {
+      return exited();
+    },
+    done,
+    kill: (signal = 'SIGTERM') => void child.kill(signal),
+    write: (text) => void child.stdin!.write(text),
+    end: (text = '') => void child.stdin!.end(text),
+    async waitFor(condition, what = 'the condition held') {
+      await until(() => condition() || exited());
+      if (!condition()) throw endedBefore(what);
+    },
+    waitForText(text, stream = 'stderr') {
+      const holds = () => {
+        const output = stream === 'stdout' ? stdout : stderr;
+        return typeof text === 'string' ? output.includes(text) : text.test(output);
+      };
+      return handle.waitFor(holds, `its ${stream} held ${text}`);
+    },
+  };
+  return handle;
+}
+
+/**
+ * Runs `command args` to its end with exactly `env`, feeding `stdin`; resolves
+ * with its exit code and output (see {@link startChild}).
  */
 export function spawnAsync(
   command: string,
@@ -100,18 +224,7 @@ export function spawnAsync(
   stdin = '',
   options: { cwd?: string } = {},
 ): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'], cwd: options.cwd });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    // A command that ends without reading its input (a shell, a usage error) closes the pipe: not a failure.
-    child.stdin.on('error', (error: NodeJS.ErrnoException) => error.code !== 'EPIPE' && reject(error));
-    child.stdin.end(stdin);
-  });
+  return startChild(command, args, { env, input: stdin, cwd: options.cwd }).done;
 }
 
 /** The built bin/petstore.js. */
@@ -120,13 +233,15 @@ export const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url))
 /**
  * How end-to-end tests start petstore: `node bin/petstore.js`, or, when
  * PETSTORE_E2E_BIN names an executable (the standalone build), that file.
+ * (.ci/run reruns against the standalone the test files that name
+ * spawnPetstore or petstoreInvocation.)
  */
 export function petstoreInvocation(): { command: string; prefix: string[] } {
   const standalone = process.env.PETSTORE_E2E_BIN;
   return standalone ? { command: standalone, prefix: [] } : { command: process.execPath, prefix: [BIN] };
 }
 
-/** Runs petstore (see petstoreInvocation) as a child process with exactly `env`, feeding `stdin`. */
+/** Runs petstore (see petstoreInvocation) to its end with exactly `env`, feeding `stdin`. */
 export function spawnPetstore(args: string[], env: NodeJS.ProcessEnv, stdin = '', options: { cwd?: string } = {}): Promise<ChildResult> {
   const { command, prefix } = petstoreInvocation();
   return spawnAsync(command, [...prefix, ...args], env, stdin, options);

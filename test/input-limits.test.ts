@@ -1,14 +1,13 @@
 // Inputs read without blocking the event loop, and with a size cap: a FIFO
 // that no one writes to obeys Ctrl-C and SIGTERM; /dev/zero as a request body
 // ends with a clear error instead of growing without bound.
-import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { type PetService, startPetService } from '../sandbox/pet-service.mjs';
-import { BIN, spawnAsync, tempConfigHome } from './helpers.js';
+import { BIN, run, startChild, tempConfigHome } from './helpers.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -22,10 +21,6 @@ const env = () => ({
   PETSTORE_BASE_URL: server!.baseUrl,
   PETSTORE_API_KEY: 'k',
 });
-
-const until = async (condition: () => boolean) => {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-};
 
 /** Does a thread of process `pid` wait to open a FIFO that has no writer yet? */
 function waitsForWriter(pid: number): boolean {
@@ -50,11 +45,13 @@ function fifo(): string {
 
 test('api --input /dev/zero: exit 2 naming the cap, nothing sent', async () => {
   server = await startPetService({ key: 'k' });
-  const r = await spawnAsync(process.execPath, [BIN, 'api', '/pets', '-X', 'POST', '--input', '/dev/zero'], env());
+  // The cap is checked before any request: in-process.
+  const r = await run(['api', '/pets', '-X', 'POST', '--input', '/dev/zero'], { env: env() });
   expect(r).toEqual({
     code: 2,
     stdout: '',
     stderr: 'error: cannot read --input /dev/zero: it holds more than the 64 MiB petstore sends\n',
+    unmatched: [],
   });
   expect(server.requests).toEqual([]);
 });
@@ -67,14 +64,12 @@ test.each([
 ] as const)('%s on a FIFO no one writes to: %s ends it (exit %i), nothing sent', async (_, args, signal, exit) => {
   server = await startPetService({ key: 'k' });
   const input = fifo();
-  let stderr = '';
-  const child = spawn(process.execPath, [BIN, ...args(input)], { env: env() });
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const child = startChild(process.execPath, [BIN, ...args(input)], { env: env() });
   // Until one of its threads waits in the kernel for the FIFO's writer (Linux: wchan wait_for_partner).
-  await until(() => waitsForWriter(child.pid!));
+  await child.waitFor(() => waitsForWriter(child.pid), 'it waited for a writer');
   child.kill(signal);
-  expect(await exited).toBe(exit);
+  const { code, stderr } = await child.done;
+  expect(code).toBe(exit);
   expect(stderr).not.toMatch(/\n\s+at |Error/);
   expect(server.requests).toEqual([]);
 });
@@ -82,11 +77,9 @@ test.each([
 test('add --file on a FIFO: the pets its writer sends are created', async () => {
   server = await startPetService({ key: 'k', seed: false });
   const input = fifo();
-  const child = spawn(process.execPath, [BIN, 'add', '--file', input], { env: env() });
-  let stdout = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const child = startChild(process.execPath, [BIN, 'add', '--file', input], { env: env() });
   fs.writeFileSync(input, '{"name":"a","categoryId":1}\n{"name":"b","categoryId":2}\n');
-  expect(await exited).toBe(0);
+  const { code, stdout } = await child.done;
+  expect(code).toBe(0);
   expect(stdout).toBe('1\ta\t1\t-\n2\tb\t2\t-\n');
 });

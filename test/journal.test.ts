@@ -1,12 +1,11 @@
 // The load journal (F.journal beside --failed F): after kill -9 at any point,
 // the same command resumes; nothing is created twice, nothing is lost.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { dropEvery, type Faults, type PetService, startPetService } from '../sandbox/pet-service.mjs';
-import { BIN, readNdjson, spawnAsync } from './helpers.js';
+import { BIN, readNdjson, run, spawnAsync, startChild, until } from './helpers.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -20,9 +19,6 @@ const start = async (faults?: Faults, delayMs = 20) => {
 };
 const env = () => ({ PATH: process.env.PATH, PETSTORE_BASE_URL: server!.baseUrl, PETSTORE_API_KEY: 'k' });
 const posts = () => server!.requests.filter((r) => r.method === 'POST').length;
-const until = async (condition: () => boolean) => {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-};
 /** Names of the stored pets, each with how many times it is stored. */
 const stored = () => {
   const counts = new Map<string, number>();
@@ -41,13 +37,14 @@ const array = (all: string[]) =>
 
 /** Starts `add` with `args`, feeds `stdin`, and kills it with SIGKILL once the service has seen `posts` POSTs. */
 async function killAfter(args: string[], count: number, stdin?: string) {
-  const child = spawn(process.execPath, [BIN, 'add', ...args], { env: env(), stdio: ['pipe', 'ignore', 'ignore'] });
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(stdin ?? '');
-  const closed = new Promise((resolve) => child.on('close', resolve));
-  await until(() => posts() >= count || child.exitCode !== null);
+  const child = startChild(process.execPath, [BIN, 'add', ...args], {
+    env: env(),
+    input: stdin ?? '',
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  await until(() => posts() >= count || child.exited);
   child.kill('SIGKILL');
-  await closed;
+  await child.done;
 }
 
 describe('kill -9, then the same command', () => {
@@ -134,7 +131,8 @@ describe('the input must be the one the load started with', () => {
 
   test('--restart without --failed: exit 2, nothing sent', async () => {
     await start();
-    const r = await spawnAsync(process.execPath, [BIN, 'add', '--file', '-', '--restart'], env(), ndjson(names(1)));
+    // A flag check: in-process.
+    const r = await run(['add', '--file', '-', '--restart'], { env: env(), stdin: ndjson(names(1)) });
     expect(r).toMatchObject({ code: 2, stderr: 'error: --restart goes with --failed: the journal is kept beside that file\n' });
     expect(posts()).toBe(0);
   });
@@ -154,15 +152,11 @@ describe('a load that stops while resuming', () => {
     const failed = path.join(dir, 'failed.ndjson');
     const args = ['add', '--file', input, '--failed', failed, '--concurrency', '1'];
     // --verbose says when the 503 came: the load then waits 30 s to send p1 again.
-    const child = spawn(process.execPath, [BIN, ...args, '--verbose'], { env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const closed = new Promise((resolve) => child.on('close', resolve));
-    await until(() => stderr.includes('< HTTP 503'));
+    const child = startChild(process.execPath, [BIN, ...args, '--verbose'], { env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+    await child.waitForText('< HTTP 503');
     child.kill('SIGTERM');
-    expect(await closed).toBe(143);
+    const { code, stderr } = await child.done;
+    expect(code).toBe(143);
     expect(stderr).toMatch(/\nterminated: created 0 of 3 pets; 0 failed, 3 not sent \(written to .*failed\.ndjson\)\n$/);
     expect(posts()).toBe(1);
     expect(readNdjson(failed).map((line) => [line.item.name, line.outcome])).toEqual([

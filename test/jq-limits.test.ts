@@ -3,16 +3,14 @@
 // SIGTERM 143, --timeout and the memory limit exit 1 with a message; add
 // --file stops its load. The built bin (or PETSTORE_E2E_BIN) as a child
 // process against the fake service on a random loopback port.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
-import { petstoreInvocation, spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
+import { type Child, petstoreInvocation, spawnPetstore, startChild, tempConfigHome } from './helpers.js';
 
 let service: PetService | undefined;
-const children: ChildProcess[] = [];
 afterEach(async () => {
-  // A child that outlived its test (one that failed) must not go on spinning.
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await service?.close();
   service = undefined;
 });
@@ -22,27 +20,67 @@ async function startService(): Promise<PetService> {
   return service;
 }
 
+/** A service that holds every answer until `release()`: see {@link jqRunning}. */
+async function startGatedService(): Promise<{ release: () => void }> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  service = await startPetService({ key: 'k', seed: false, faults: () => ({ serve: true, until: gate }) });
+  return { release };
+}
+
 function env(): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: service!.baseUrl, PETSTORE_API_KEY: 'k' };
 }
 
-/** Starts petstore with `args`, feeding `stdin`; `done` settles when it has exited. */
-function startPetstore(args: string[], stdin = ''): { child: ChildProcess; done: Promise<ChildResult> } {
+/** Starts petstore with `args`, feeding `stdin`. */
+function startPetstore(args: string[], stdin = ''): Child {
   const { command, prefix } = petstoreInvocation();
-  const child = spawn(command, [...prefix, ...args], { env: env() });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  child.stdin!.end(stdin);
-  return { child, done: new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr }))) };
+  return startChild(command, [...prefix, ...args], { env: env(), input: stdin });
 }
 
-/** Waits until the service has seen `count` requests, then a while longer, so that jq runs on their answer. */
-async function jqRunning(count = 1): Promise<void> {
-  while (service!.requests.length < count) await new Promise((resolve) => setTimeout(resolve, 20));
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
+/** The CPU time (user and system, in milliseconds) each thread of process `pid` has used, by thread id (Linux: /proc). */
+function threadTimes(pid: number): Map<string, number> {
+  const times = new Map<string, number>();
+  let tasks: string[] = [];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return times; // it has exited
+  }
+  for (const task of tasks) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      // After "pid (name) ": state, then utime and stime are the 12th and 13th fields.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      times.set(task, (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return times;
+}
+
+/** CPU time a thread must use after the answer came to count as jq's: more than any other thread spends on one answer. */
+const BUSY_MS = 100;
+
+/**
+ * Waits until jq runs in `child`: once the service holds the request, the CPU
+ * time of the child's threads is noted and the answer let go; jq then runs on
+ * it in a worker thread (never the main one), which keeps a core busy.
+ * Resolves with that thread's id.
+ */
+async function jqRunning(child: Child, release: () => void): Promise<string> {
+  await child.waitFor(() => service!.requests.length > 0, 'the request reached the service');
+  const before = threadTimes(child.pid);
+  release();
+  let jq: string | undefined;
+  await child.waitFor(() => {
+    jq = [...threadTimes(child.pid)].find(([task, ms]) => task !== String(child.pid) && ms - (before.get(task) ?? 0) >= BUSY_MS)?.[0];
+    return jq !== undefined;
+  }, "jq's thread was busy");
+  return jq!;
 }
 
 describe('a --jq run that never ends', () => {
@@ -50,11 +88,11 @@ describe('a --jq run that never ends', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const)('%s ends it: exit %i, nothing printed', async (signal, code) => {
-    await startService();
-    const { child, done } = startPetstore(['list', '--jq', 'repeat(1)']);
-    await jqRunning();
+    const { release } = await startGatedService();
+    const child = startPetstore(['list', '--jq', 'repeat(1)']);
+    await jqRunning(child, release);
     child.kill(signal);
-    expect(await done).toEqual({ code, stdout: '', stderr: '' });
+    expect(await child.done).toEqual({ code, stdout: '', stderr: '' });
   });
 
   test.each([['repeat(1)'], ['def f: f; f']])('--timeout ends %s: exit 1 naming --timeout', async (expression) => {
@@ -100,6 +138,9 @@ describe('a --jq run out of memory', () => {
   });
 });
 
+/** Signals closer together than this count as one (SIGNAL_ECHO_MS of src/entry.ts). */
+const SIGNAL_ECHO_MS = 150;
+
 describe('add --file: a --jq run that never ends', () => {
   const pet = '{"name":"Rex","categoryId":1}\n';
 
@@ -118,14 +159,22 @@ describe('add --file: a --jq run that never ends', () => {
   });
 
   test('the first Ctrl-C lets the run go on (as requests in flight), the second ends it: exit 130', async () => {
-    await startService();
-    const { child, done } = startPetstore(['add', '--file', '-', '--jq', 'repeat(1)'], pet);
-    await jqRunning();
+    const { release } = await startGatedService();
+    const child = startPetstore(['add', '--file', '-', '--jq', 'repeat(1)'], pet);
+    const jq = await jqRunning(child, release);
     child.kill('SIGINT');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await child.waitForText('stopping: ');
+    // jq goes on after the first Ctrl-C was answered, for longer than SIGNAL_ECHO_MS (src/entry.ts): a
+    // thread's CPU time cannot outgrow the time that passed, so the second Ctrl-C is not taken for its echo.
+    const answered = threadTimes(child.pid).get(jq)!;
+    await child.waitFor(() => {
+      const used = threadTimes(child.pid).get(jq);
+      if (used === undefined) throw new Error("jq's thread ended at the first Ctrl-C");
+      return used - answered > SIGNAL_ECHO_MS;
+    }, 'jq ran on');
     expect(child.exitCode).toBeNull();
     child.kill('SIGINT');
-    expect(await done).toEqual({
+    expect(await child.done).toEqual({
       code: 130,
       stdout: '',
       stderr:

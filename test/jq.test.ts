@@ -1,11 +1,12 @@
 // --jq on every command that prints data: jq's semantics on the exact JSON,
 // strings raw and everything else compact JSON, an expression that does not
 // compile refused (exit 2) before any request, a runtime error exit 1.
+import type { Worker } from 'node:worker_threads';
 import nock from 'nock';
 import { describe, expect, test } from 'vitest';
 import { startPetService } from '../sandbox/pet-service.mjs';
 import { InterruptedError } from '../src/errors.js';
-import { BASE, run, serviceEnv } from './helpers.js';
+import { BASE, run, serviceEnv, until } from './helpers.js';
 
 const PETS =
   '[{"id":9007199254740993,"name":"Rex","categoryId":1,"status":"available"},{"id":9007199254740994,"name":"Tom","categoryId":2,"status":"sold"}]';
@@ -240,10 +241,17 @@ describe('--jq on add --file (each created pet, batch by batch)', () => {
 
 describe('a run that does not end (jq runs in a worker thread)', () => {
   test('Ctrl-C ends it: exit 130, nothing printed', async () => {
-    listOnce();
+    const answered = listOnce();
     const stop = new AbortController();
+    // The run's own thread: its environment (a fresh config folder) is no earlier run's.
+    const started = new Promise<Worker>((resolve) => process.once('worker', resolve));
     const running = run(['list', '--jq', 'repeat(1)'], { env: serviceEnv(), signal: stop.signal });
-    setTimeout(() => stop.abort(new InterruptedError('SIGINT')), 500);
+    const thread = await started;
+    await until(() => answered.isDone());
+    // Ctrl-C once jq runs on the answer: the thread's event loop has been busy since.
+    const since = thread.performance.eventLoopUtilization();
+    await until(() => thread.performance.eventLoopUtilization(since).active >= 100);
+    stop.abort(new InterruptedError('SIGINT'));
     expect(await running).toEqual({ code: 130, stdout: '', stderr: '', unmatched: [] });
   });
 

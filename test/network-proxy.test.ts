@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { createTestPki, type TestPki } from './fakes/certificates.js';
 import { startProxy, type TestProxy, type ProxyOptions } from './fakes/proxy.js';
-import { readNdjson, spawnPetstore, tempConfigHome } from './helpers.js';
+import { readNdjson, run, spawnPetstore, tempConfigHome } from './helpers.js';
 
 const KEY = 'proxy-key-3f9a0b';
 const BASE_URL = 'https://petstore.invalid/v1';
@@ -273,11 +273,15 @@ describe('failures on the way through a proxy', () => {
   test.each(['ftp://pet-user:hunter2@proxy.example', 'http://[pet-user:hunter2'])(
     'HTTPS_PROXY=%s is refused with exit 2, naming the variable but not its value',
     async (value) => {
-      const r = await petstore(['list'], { HTTPS_PROXY: value });
+      // Checked before any connection: in-process.
+      const r = await run(['list'], {
+        env: { PETSTORE_API_KEY: KEY, PETSTORE_BASE_URL: BASE_URL, PETSTORE_NO_DEPRECATION_WARNING: '1', HTTPS_PROXY: value },
+      });
       expect(r).toEqual({
         code: 2,
         stdout: '',
         stderr: 'error: invalid value for HTTPS_PROXY: it must be a proxy URL such as http://proxy.example:3128 (the value is not shown)\n',
+        unmatched: [],
       });
     },
   );

@@ -265,7 +265,7 @@ describe('npm package', () => {
 
     const petstore = path.join(prefix, 'bin/petstore');
     const help = await spawnAsync(petstore, ['--help'], env);
-    expect(help).toEqual({ code: 0, stdout: spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', env }).stdout, stderr: '' });
+    expect(help).toEqual({ code: 0, stdout: (await spawnAsync(process.execPath, [BIN, '--help'], env)).stdout, stderr: '' });
     expect(await addThenList(petstore, env)).toEqual(ADDED_AND_LISTED);
 
     for (const page of pkg.man as string[]) {
@@ -294,7 +294,7 @@ describe.runIf(process.env.PETSTORE_E2E_BIN)('standalone executable (PETSTORE_E2
     expect(await spawnAsync(command, ['--version'], {})).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
     expect(await spawnAsync(command, ['--help'], {})).toEqual({
       code: 0,
-      stdout: spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' }).stdout,
+      stdout: (await spawnAsync(process.execPath, [BIN, '--help'], process.env)).stdout,
       stderr: '',
     });
   });

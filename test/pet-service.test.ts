@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 import { dropEvery, startPetService, type PetService, type PetServiceOptions } from '../sandbox/pet-service.mjs';
-import { spawnPetstore, tempConfigHome } from './helpers.js';
+import { spawnPetstore, tempConfigHome, until } from './helpers.js';
 
 const KEY = 'service-key';
 let service: PetService | undefined;
@@ -212,7 +212,7 @@ describe('faults', () => {
   test('hang: no answer until the service closes', async () => {
     const s = await start({ faults: [{ hang: true }] });
     const pending = call(s, 'GET', '/v1/pets');
-    while (s.inFlight === 0) await new Promise((r) => setTimeout(r, 10));
+    await until(() => s.inFlight > 0);
     await s.close();
     expect(failure(await pending)).toBe('ECONNRESET');
   });
@@ -258,7 +258,7 @@ describe('faults', () => {
   test("serveUnreadable 'short-body': the declared Content-Length never arrives", async () => {
     const s = await start({ seed: false, faults: [{ serveUnreadable: 'short-body' }] });
     const pending = call(s, 'POST', '/v1/pets', { body: '{"name":"Rex","categoryId":1}' });
-    while (s.pets.size === 0) await new Promise((r) => setTimeout(r, 10));
+    await until(() => s.pets.size > 0);
     await s.close();
     const r = await pending;
     expect(r).toMatchObject({ status: 201, error: 'ECONNRESET' });

@@ -1,14 +1,11 @@
 // Process hygiene of the real binary: broken pipes, signals and concurrent
 // config writes. (Proxies: network-direct.test.ts and network-proxy.test.ts.)
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
-import { PET, spawnAsync, tempConfigHome } from './helpers.js';
+import { BIN, PET, spawnAsync, startChild, tempConfigHome } from './helpers.js';
 
-const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 let server: PetService | undefined;
 afterEach(async () => {
   await server?.close();
@@ -39,12 +36,10 @@ describe('process hygiene', () => {
     ['SIGTERM', 143],
   ] as const)('%s aborts the request in flight and exits %i', async (signal, code) => {
     server = await startPetService({ key: 'k', faults: [{ hang: true }] });
-    const child = spawn(process.execPath, [BIN, 'list'], { env: baseEnv({ PETSTORE_BASE_URL: server.baseUrl }) });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
+    const child = startChild(process.execPath, [BIN, 'list'], { env: baseEnv({ PETSTORE_BASE_URL: server.baseUrl }) });
+    await child.waitFor(() => server!.requests.length > 0, 'a request');
     child.kill(signal);
-    const exit = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code: exit, stderr } = await child.done;
     expect(exit).toBe(code);
     expect(stderr).toBe('');
   });

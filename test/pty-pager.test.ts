@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
+import { until } from './helpers.js';
 import { plain, quote, runInPty, tempDir } from './pty.js';
 
 let server: PetService | undefined;
@@ -294,19 +295,18 @@ test.skipIf(!hasLess)(
   async () => {
     const env = await serve(60);
     const run = runInPty(['list'], { env: { ...env, PETSTORE_PAGER: undefined, PAGER: undefined }, rows: 20 });
-    await run.waitFor('│ 16 │');
-    // Let less reach its prompt: a Ctrl-C while it still draws makes it skip (":...skipping...").
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // less's prompt (":", the rest of the line erased) after the page: a Ctrl-C while it still draws makes it skip (":...skipping...").
+    await run.waitFor(/│ 16 │[\s\S]*\n:\u001b\[K/);
     // Three times: the third would end petstore at once, taking the terminal from under less.
     for (let i = 0; i < 3; i += 1) run.type('\u0003');
     // less flushes what was typed when it takes a Ctrl-C, so a "q" typed at once
     // may be dropped: type it until less has quit.
-    let quit = true;
-    void run.exited.then(() => (quit = false));
-    while (quit) {
-      run.type('q');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    let quit = false;
+    void run.exited.then(() => (quit = true));
+    await until(() => {
+      if (!quit) run.type('q');
+      return quit;
+    });
     expect(await run.exited).toBe(0);
     // On a loaded machine less may still take a Ctrl-C while drawing; its own "...skipping..." line is not petstore's.
     const lines = (await run.text()).filter((line) => !/^:?\.\.\.skipping\.\.\.$/.test(line));

@@ -39,8 +39,17 @@ async function runPastSpinner(args: string[], cols?: number) {
   return run;
 }
 
-/** Twice the spinner's delay: long enough for a spinner that should not show to have shown. */
-const pastTheSpinnersDelay = () => new Promise((resolve) => setTimeout(resolve, 1000));
+/**
+ * Resolves once a spinner for the request the service holds would have
+ * shown: another petstore, started after that request arrived, shows its
+ * spinner on a terminal (its request is held too). Returns that run.
+ */
+async function pastTheSpinnersDelay(env: NodeJS.ProcessEnv) {
+  await service!.arrived;
+  const later = runInPty(['list'], { env });
+  await later.waitFor(SPINNER);
+  return later;
+}
 
 /** The spinner was drawn, and its last frame was cleared before `printed` reached the terminal. */
 function expectSpinnerGoneBefore(output: string, printed: string) {
@@ -98,10 +107,10 @@ describe('no spinner', () => {
   test('with --json: stderr is JSON lines only, the warning and then the error once (get 99 --json 2>&1 >/dev/null)', async () => {
     const env = await slowService();
     const run = runInPty(['get', '99999', '--json'], { env, cols: 200, shell: 'exec $PETSTORE 2>&1 >/dev/null' });
-    await service!.arrived;
-    await pastTheSpinnersDelay();
+    const later = await pastTheSpinnersDelay(env);
     service!.release();
     expect(await run.exited).toBe(3);
+    await later.exited;
     expect(run.output()).not.toMatch(SPINNER);
     const lines = await run.text();
     expect(lines.map((line) => JSON.parse(line))).toEqual([
@@ -114,10 +123,10 @@ describe('no spinner', () => {
     const env = await slowService();
     const errors = path.join(tempDir(), 'stderr.txt');
     const run = runInPty(['list'], { env, shell: `exec $PETSTORE 2>${errors}` });
-    await service!.arrived;
-    await pastTheSpinnersDelay();
+    const later = await pastTheSpinnersDelay(env);
     service!.release();
     expect(await run.exited).toBe(0);
+    await later.exited;
     expect(fs.readFileSync(errors, 'utf8')).toBe('');
     expect(run.output()).not.toMatch(SPINNER);
     expect((await run.text())[3]).toBe('│ 1  │ Rex  │ 2           │ available │');

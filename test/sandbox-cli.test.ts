@@ -1,34 +1,31 @@
 // The sandbox command (sandbox/server.mjs, `npm run sandbox`): its flags, tried
 // the way a user would, with the built petstore against it.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTestPki } from './fakes/certificates.js';
-import { spawnAsync, spawnPetstore, tempConfigHome } from './helpers.js';
+import { type Child, spawnAsync, spawnPetstore, startChild, tempConfigHome } from './helpers.js';
 
 const SANDBOX = fileURLToPath(new URL('../sandbox/server.mjs', import.meta.url));
-let child: ChildProcessWithoutNullStreams | undefined;
+let child: Child | undefined;
 afterEach(async () => {
-  if (child && child.exitCode === null) {
-    const closed = new Promise((resolve) => child!.on('close', resolve));
+  if (child && !child.exited) {
     child.kill('SIGTERM');
-    await closed;
+    await child.done;
   }
   child = undefined;
 });
 
 /** Starts the sandbox with `args` on a free port; resolves with the base URL it printed and what it wrote to stderr so far. */
 async function sandbox(args: string[]): Promise<{ baseUrl: string; stderr: () => string }> {
-  child = spawn(process.execPath, [SANDBOX, '--port', '0', ...args], { env: { PATH: process.env.PATH } });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const first = (await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next()).value as string;
+  const started = startChild(process.execPath, [SANDBOX, '--port', '0', ...args], { env: { PATH: process.env.PATH } });
+  child = started;
+  await started.waitForText('\n', 'stdout');
+  const first = started.stdout.split('\n')[0]!;
   const baseUrl = /^petstore sandbox listening on (\S+)$/.exec(first)?.[1];
-  if (!baseUrl) throw new Error(`the sandbox printed ${first}; stderr: ${stderr}`);
-  return { baseUrl, stderr: () => stderr };
+  if (!baseUrl) throw new Error(`the sandbox printed ${first}; stderr: ${started.stderr}`);
+  return { baseUrl, stderr: () => started.stderr };
 }
 
 function petstore(args: string[], baseUrl: string, extra: NodeJS.ProcessEnv = {}) {

@@ -1,51 +1,46 @@
 // Heavy modules stay off the paths that do not need them: --help, --version and
 // flag errors start neither undici (which requires node:net) nor conf (which
 // requires node:crypto). The positive cases show the probes can see them.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { BIN, run, spawnAsync } from './helpers.js';
 
-const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 const TRACER = fileURLToPath(new URL('./fixtures/trace-requires.cjs', import.meta.url));
 const { version: VERSION } = JSON.parse(fs.readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as {
   version: string;
 };
 
 /** Module specifiers resolved by one run of the bin, and its exit code. */
-function resolvedModules(args: string[], configHome: string): { specifiers: string[]; status: number | null } {
+async function resolvedModules(args: string[], configHome: string): Promise<{ specifiers: string[]; status: number | null }> {
   const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-trace-')), 'resolved.txt');
-  const r = spawnSync(process.execPath, ['--require', TRACER, BIN, ...args], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: configHome,
-      XDG_CONFIG_HOME: configHome,
-      XDG_CACHE_HOME: configHome,
-      TRACE_REQUIRES_FILE: trace,
-      PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1',
-      PETSTORE_API_KEY: 'k',
-    },
+  const r = await spawnAsync(process.execPath, ['--require', TRACER, BIN, ...args], {
+    PATH: process.env.PATH,
+    HOME: configHome,
+    XDG_CONFIG_HOME: configHome,
+    XDG_CACHE_HOME: configHome,
+    TRACE_REQUIRES_FILE: trace,
+    PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1',
+    PETSTORE_API_KEY: 'k',
   });
-  return { specifiers: fs.readFileSync(trace, 'utf8').split('\n'), status: r.status };
+  return { specifiers: fs.readFileSync(trace, 'utf8').split('\n'), status: r.code };
 }
 
-/** A config folder with a stored config file, so that reading settings needs conf. */
-function storedConfigHome(): string {
+/** A config folder with a stored config file, so that reading settings needs conf (written in-process: the same file). */
+async function storedConfigHome(): Promise<string> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-test-'));
-  const r = spawnSync(process.execPath, [BIN, 'config', 'set', 'base-url', 'http://127.0.0.1:9/v1'], {
-    env: { PATH: process.env.PATH, XDG_CONFIG_HOME: home, XDG_CACHE_HOME: home },
-  });
-  expect(r.status).toBe(0);
+  const r = await run(['config', 'set', 'base-url', 'http://127.0.0.1:9/v1'], { configHome: home, env: { XDG_CACHE_HOME: home } });
+  expect(r.code).toBe(0);
   return home;
 }
 
 describe('start-up path', () => {
   test.each([[['--version']], [['--help']], [['list', '--limit', '0']], [['get', 'abc']], [['list', '--bogus']]])(
     '%j starts neither undici nor conf',
-    (args) => {
-      const { specifiers, status } = resolvedModules(args, storedConfigHome());
+    async (args) => {
+      const { specifiers, status } = await resolvedModules(args, await storedConfigHome());
       expect(status).toBe(args[0]!.startsWith('--') ? 0 : 2);
       expect(specifiers.filter((s) => s === 'node:net' || s === 'node:crypto')).toEqual([]);
       // --version is answered by bin/petstore.js itself, before the bundle loads.
@@ -53,51 +48,45 @@ describe('start-up path', () => {
     },
   );
 
-  test('get starts undici', () => {
-    const { specifiers, status } = resolvedModules(['get', '1', '--json', '--timeout', '2000'], storedConfigHome());
+  test('get starts undici', async () => {
+    const { specifiers, status } = await resolvedModules(['get', '1', '--json', '--timeout', '2000'], await storedConfigHome());
     expect(status).toBe(1);
     expect(specifiers).toContain('node:net');
   });
 
-  test('reading the stored config does not start conf (it starts only to write)', () => {
-    const { specifiers, status } = resolvedModules(['config', 'get', 'base-url'], storedConfigHome());
+  test('reading the stored config does not start conf (it starts only to write)', async () => {
+    const { specifiers, status } = await resolvedModules(['config', 'get', 'base-url'], await storedConfigHome());
     expect(status).toBe(0);
     expect(specifiers).not.toContain('node:crypto');
-    const written = resolvedModules(['config', 'set', 'base-url', 'http://127.0.0.1:8/v1'], storedConfigHome());
+    const written = await resolvedModules(['config', 'set', 'base-url', 'http://127.0.0.1:8/v1'], await storedConfigHome());
     expect(written.status).toBe(0);
     expect(written.specifiers).toContain('node:crypto');
   });
 });
 
-test('a clone that was not built says how to build it', () => {
+test('a clone that was not built says how to build it', async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-unbuilt-'));
   fs.mkdirSync(path.join(root, 'bin'));
   for (const name of fs.readdirSync(path.dirname(BIN))) fs.copyFileSync(path.join(path.dirname(BIN), name), path.join(root, 'bin', name));
-  const r = spawnSync(process.execPath, [path.join(root, 'bin', 'petstore.js'), '--help'], {
-    env: { PATH: process.env.PATH },
-    encoding: 'utf8',
-  });
-  expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
-    status: 1,
+  const r = await spawnAsync(process.execPath, [path.join(root, 'bin', 'petstore.js'), '--help'], { PATH: process.env.PATH });
+  expect(r).toEqual({
+    code: 1,
     stdout: '',
     stderr: `error: petstore is not built: run "npm run build" in ${root}\n`,
   });
 });
 
-test('PETSTORE_DEBUG=1 stack traces name the src/ files (source maps, read only then); --verbose shows the requests and no trace of an expected failure', () => {
+test('PETSTORE_DEBUG=1 stack traces name the src/ files (source maps, read only then); --verbose shows the requests and no trace of an expected failure', async () => {
   const list = ['list', '--base-url', 'http://127.0.0.1:9/v1', '--retries', '0'];
   const petstore = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-    spawnSync(process.execPath, [BIN, ...list, ...args], {
-      env: { PATH: process.env.PATH, PETSTORE_API_KEY: 'k', ...env },
-      encoding: 'utf8',
-    });
-  const debug = petstore([], { PETSTORE_DEBUG: '1' });
-  expect(debug.status).toBe(1);
+    spawnAsync(process.execPath, [BIN, ...list, ...args], { PATH: process.env.PATH, PETSTORE_API_KEY: 'k', ...env });
+  const debug = await petstore([], { PETSTORE_DEBUG: '1' });
+  expect(debug.code).toBe(1);
   expect(debug.stderr).toMatch(/^error: cannot reach 127\.0\.0\.1:9: ECONNREFUSED\nRequestError: cannot reach [^\n]*\n {4}at /);
   expect(debug.stderr).toMatch(/\n {4}at .*\(.*src\/api\/client\.ts:\d+:\d+\)\n/);
-  const verbose = petstore(['--verbose']);
-  expect({ status: verbose.status, stderr: verbose.stderr }).toEqual({
-    status: 1,
+  const verbose = await petstore(['--verbose']);
+  expect({ code: verbose.code, stderr: verbose.stderr }).toEqual({
+    code: 1,
     stderr:
       '* environment production, base URL http://127.0.0.1:9/v1/ (from --base-url), key from environment variable\n' +
       '> GET http://127.0.0.1:9/v1/pets?limit=20\n' +
@@ -106,7 +95,7 @@ test('PETSTORE_DEBUG=1 stack traces name the src/ files (source maps, read only 
       `> user-agent: petstore/${VERSION}\n` +
       'error: cannot reach 127.0.0.1:9: ECONNREFUSED\n',
   });
-  expect(petstore([]).stderr).toBe('error: cannot reach 127.0.0.1:9: ECONNREFUSED\n');
+  expect((await petstore([])).stderr).toBe('error: cannot reach 127.0.0.1:9: ECONNREFUSED\n');
 });
 
 /**

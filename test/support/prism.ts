@@ -17,11 +17,11 @@
  * upstream's answer, and marks lesser violations with an `sl-violations`
  * header. Both are recorded, so a test can fail on any of them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { type Child, startChild } from '../helpers.js';
 import { DOCUMENT_PATH } from './openapi.js';
 
 /** A running Prism proxy with its `/v1` front. */
@@ -53,7 +53,7 @@ function prismBin(): string {
  * within 15 s.
  */
 export async function startPrismProxy(upstream: string): Promise<PrismProxy> {
-  const child = spawn(process.execPath, [prismBin(), 'proxy', DOCUMENT_PATH, upstream, '--errors', '--host', '127.0.0.1', '-p', '0'], {
+  const child = startChild(process.execPath, [prismBin(), 'proxy', DOCUMENT_PATH, upstream, '--errors', '--host', '127.0.0.1', '-p', '0'], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -73,36 +73,27 @@ export async function startPrismProxy(upstream: string): Promise<PrismProxy> {
 }
 
 /** Resolves with the port Prism listens on; rejects (and stops it) if it exits or stays silent. */
-function readyPort(child: ChildProcess): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const fail = (why: string) => {
-      clearTimeout(timer);
-      child.kill('SIGTERM');
-      reject(new Error(`Prism did not start: ${why}\n${output}`));
-    };
-    const timer = setTimeout(() => fail(`not ready after ${READY_TIMEOUT_MS} ms`), READY_TIMEOUT_MS);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const ready = READY.exec(output);
-      if (!ready) return;
-      clearTimeout(timer);
-      child.off('exit', onExit);
-      resolve(Number(ready[1]));
-    };
-    const onExit = (code: number | null, signal: string | null) => fail(`it exited (${signal ?? code})`);
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', onExit);
+async function readyPort(child: Child): Promise<number> {
+  const ready = () => READY.exec(child.stdout + child.stderr);
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not ready after ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
   });
+  try {
+    await Promise.race([child.waitFor(() => ready() !== null, 'Prism listened'), silent]);
+  } catch (error) {
+    child.kill('SIGTERM');
+    throw new Error(`Prism did not start: ${(error as Error).message}\n${child.stdout}${child.stderr}`);
+  } finally {
+    clearTimeout(timer);
+  }
+  return Number(ready()![1]);
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+async function stopChild(child: Child): Promise<void> {
+  if (child.exited) return;
+  child.kill('SIGTERM');
+  await child.done;
 }
 
 /** Passes one request to Prism without its leading `/v1`, and Prism's answer back unchanged; records violations. */
