@@ -28,6 +28,16 @@ const names = (n: number, prefix = 'p') => Array.from({ length: n }, (_, i) => `
 /** NDJSON, one NewPet a line: the i-th named `petNames[i]`, with categoryId i. */
 const petLines = (petNames: readonly string[]) => petNames.map((name, i) => `{"name":"${name}","categoryId":${i}}\n`).join('');
 
+/** A service that never answers, and the arguments of a one-at-a-time load of three pets from a file with --failed, in a fresh folder. */
+async function hangingLoadOfThree() {
+  server = await start(() => ({ hang: true }));
+  const dir = tempDir();
+  const input = path.join(dir, 'pets.ndjson');
+  fs.writeFileSync(input, petLines(names(3)));
+  const failed = path.join(dir, 'failed.ndjson');
+  return { dir, failed, args: [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '1'] };
+}
+
 describe('signals', () => {
   test.each([
     ['SIGINT', 130, 'interrupted'],
@@ -298,12 +308,7 @@ describe('deaths and hang-ups', () => {
   });
 
   test("after kill -9, the same command runs at once: the dead load's lock and temporary file are taken over", async () => {
-    server = await start(() => ({ hang: true }));
-    const dir = tempDir();
-    const input = path.join(dir, 'pets.ndjson');
-    fs.writeFileSync(input, petLines(names(3)));
-    const failed = path.join(dir, 'failed.ndjson');
-    const args = [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '1'];
+    const { dir, failed, args } = await hangingLoadOfThree();
     const child = startChild(process.execPath, args, { env: env() });
     await child.waitFor(() => posts().length === 1, 'the first POST');
     expect(fs.readdirSync(dir).sort()).toEqual([
@@ -314,7 +319,7 @@ describe('deaths and hang-ups', () => {
     ]);
     child.kill('SIGKILL');
     await child.done;
-    await server.close();
+    await server!.close();
     server = await start();
     const again = await spawnAsync(process.execPath, args, env());
     // The first pet was sent when the load died: its journal makes it unknown, never sent twice.
@@ -327,12 +332,7 @@ describe('deaths and hang-ups', () => {
   });
 
   test('two live loads on one --failed file: the second is still refused, exit 2, nothing sent', async () => {
-    server = await start(() => ({ hang: true }));
-    const dir = tempDir();
-    const input = path.join(dir, 'pets.ndjson');
-    fs.writeFileSync(input, petLines(names(3)));
-    const failed = path.join(dir, 'failed.ndjson');
-    const args = [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '1'];
+    const { dir, args } = await hangingLoadOfThree();
     const first = startChild(process.execPath, args, { env: env() });
     await first.waitFor(() => posts().length === 1, 'the first POST');
     const second = await spawnAsync(process.execPath, args, env());

@@ -9,6 +9,8 @@
  *   {"i":0,"h":"<hash of the item>","s":1}     seen; s=1: its POST is about to leave, s=0: not sent (invalid, carried over)
  *   {"c":0}                                    item 0 was created
  *   {"o":3,"r":{<its --failed record>}}        item 3 ended failed, unknown or not_sent
+ *   {"n":5}                                    item 5, sent and refused with Retry-After, was not sent again
+ *                                              before the load stopped: a resumed load sends it
  *   {"ended":"<ISO 8601>","complete":true,"tally":{...}}   the load ended and F was written;
  *                                              complete: it ran to its end (false: it was stopped, by Ctrl-C, a 401...)
  *
