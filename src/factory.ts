@@ -11,6 +11,7 @@ import { UsageError } from './errors.js';
 import type { IOStreams } from './iostreams.js';
 import { Exporter } from './output/exporter.js';
 import type { OutputFlags } from './output/format.js';
+import type { Jq } from './output/jq.js';
 import { configDir, loginHint, missingApiKey, missingBaseUrl, Settings } from './settings.js';
 
 /** An API key as it can travel in an Authorization header: printable ASCII, no spaces. */
@@ -43,6 +44,7 @@ export class Factory {
   private storePromise?: Promise<ConfigStore>;
   private clientPromise?: Promise<PetstoreClient>;
   private settingsValue?: Settings;
+  private jqPromise?: Promise<Jq>;
   /** When the command's --timeout passes, in performance.now() milliseconds (set with the globals). */
   private deadlineAt?: number;
 
@@ -63,12 +65,11 @@ export class Factory {
    */
   setGlobals(options: GlobalOptions, output: OutputFlags = {}): void {
     this.globalOptions = options;
-    this.exporterValue = new Exporter(this.io, { json: options.json, ...output });
+    this.exporterValue = new Exporter(this.io, { json: options.json, ...output }, () => this.jq());
     // The deadline of the whole command starts now, one clock for its requests
     // (clientFor) and a --jq run (output/jq.ts).
     this.deadlineAt = performance.now() + options.timeout;
-    const limits = { stop: this.signals.stop, timeoutMs: options.timeout, deadline: this.deadlineAt };
-    this.io.configure({ json: options.json, color: options.color, verbose: options.verbose }, limits);
+    this.io.configure({ json: options.json, color: options.color, verbose: options.verbose });
   }
 
   /** The global flags; throws if main has not set them (a bug). */
@@ -156,9 +157,23 @@ export class Factory {
     });
   }
 
-  /** Closes the client's connections, if one was created. */
+  /**
+   * The run's `--jq` (output/jq.ts), loaded on first use: its jq sees `env`,
+   * and its runs end with Ctrl-C or SIGTERM and at the command's deadline.
+   * Throws if called before the global flags are set (a bug).
+   */
+  jq(): Promise<Jq> {
+    if (!this.jqPromise) {
+      const limits = { stop: this.signals.stop, timeoutMs: this.globals.timeout, deadline: this.deadlineAt };
+      this.jqPromise = import('./output/jq.js').then(({ Jq }) => new Jq(this.env, limits));
+    }
+    return this.jqPromise;
+  }
+
+  /** Closes the client's connections and ends the jq thread, if the run made them. */
   async close(): Promise<void> {
     const client = await this.clientPromise?.catch(() => undefined);
     await client?.close();
+    await (await this.jqPromise)?.close();
   }
 }

@@ -58,20 +58,6 @@ export interface OutputTarget {
   columns?: number;
   /** A warning on stderr about the output (see IOStreams.warn). */
   warn(message: string, code: string, fields?: Record<string, unknown>): void;
-  /** What bounds the work of producing the output (a --jq run); set with the global flags. */
-  limits?: OutputLimits;
-  /** The environment of the run (the Factory's): what a --jq expression sees as `$ENV` and `env`. */
-  env: NodeJS.ProcessEnv;
-}
-
-/** Ctrl-C or SIGTERM, and the command's --timeout: what ends work done for the output (a --jq run). */
-export interface OutputLimits {
-  /** Aborted on the first SIGINT or SIGTERM, with an InterruptedError as its reason. */
-  stop: AbortSignal;
-  /** The command's --timeout, in milliseconds. */
-  timeoutMs: number;
-  /** When that deadline of the whole command passes, in performance.now() milliseconds. */
-  deadline: number;
 }
 
 /** How stderr messages look: set once the global flags are parsed. */
@@ -83,7 +69,7 @@ export interface MessageStyle {
 
 /**
  * IO of one invocation: data on stdout (`out`), messages on stderr. Created
- * by main before parsing; `configure` applies --json, --no-color, --verbose and --timeout.
+ * by main before parsing; `configure` applies --json, --no-color and --verbose.
  */
 export class IOStreams {
   private style: MessageStyle = { json: false, color: true, verbose: false };
@@ -96,17 +82,15 @@ export class IOStreams {
   private pager?: Pager;
   /** Stderr text written while the pager runs, written once it has exited. */
   private held: string[] = [];
-  private outputLimits?: OutputLimits;
 
   constructor(
     readonly raw: IO,
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** Applies the global flags: the style of stderr messages, and what bounds the work of producing output. */
-  configure(style: MessageStyle, limits?: OutputLimits): void {
+  /** Applies the global flags: the style of stderr messages. */
+  configure(style: MessageStyle): void {
     this.style = style;
-    this.outputLimits = limits;
   }
 
   /** Width of the terminal stderr is, in columns; undefined when stderr is not a terminal. */
@@ -129,8 +113,6 @@ export class IOStreams {
       colorLevel: colorLevel(this.style.color, this.env, isTTY),
       columns: isTTY ? (this.raw.columns ?? (Number(this.env.COLUMNS) || 80)) : undefined,
       warn: (message, code) => this.warn(message, code),
-      limits: this.outputLimits,
-      env: this.env,
     };
   }
 

@@ -9,7 +9,7 @@
 import type { IOStreams } from '../iostreams.js';
 import { sanitizeLines } from '../text.js';
 import { chooseFormat, type OutputFlags, type OutputShape, type OutputSpec } from './format.js';
-import type { JqStream } from './jq.js';
+import type { Jq, JqStream } from './jq.js';
 import type { JqLimits } from './jq-thread.js';
 import { ListPrinter, printList, printOne, streamText, type View } from './render.js';
 
@@ -27,6 +27,8 @@ export class Exporter {
   constructor(
     private readonly io: IOStreams,
     private readonly flags: ExportFlags,
+    /** The run's jq (the Factory's), loaded on first use. */
+    private readonly jqOfRun: () => Promise<Jq>,
   ) {}
 
   /** The `--jq` expression, when given (the command took `--jq`). */
@@ -54,17 +56,17 @@ export class Exporter {
 
   /** Prints `items` as a list in the chosen format (output/render.ts's printList; throws jq's runtime error). */
   async printList(items: readonly Item[], view: View): Promise<void> {
-    return printList(this.io.out, items, view, this.spec);
+    return printList(this.io.out, items, view, this.spec, this.printJqText);
   }
 
   /** Prints one item in the chosen format (output/render.ts's printOne; throws jq's runtime error). */
   async printOne(item: Item, view: View): Promise<void> {
-    return printOne(this.io.out, item, view, this.spec);
+    return printOne(this.io.out, item, view, this.spec, this.printJqText);
   }
 
   /** A printer of a list that arrives in parts (the pages of `list --all`), in the chosen format. */
   pages(view: View): ListPrinter {
-    return new ListPrinter(this.io.out, view, this.spec);
+    return new ListPrinter(this.io.out, view, this.spec, this.printJqText);
   }
 
   /** The text of items printed one by one as they come, in the chosen format of the `stream` shape (tsv or ndjson). */
@@ -75,25 +77,26 @@ export class Exporter {
   /**
    * With `--jq`, the stream that runs it over output written in pieces (a
    * bulk load's NDJSON batches), each run within `limits`; undefined without
-   * `--jq`. Rejects as output/jq.ts's compileJq does.
+   * `--jq`. Rejects as output/jq.ts's Jq.compile does.
    */
   async jqStream(limits: JqLimits): Promise<JqStream | undefined> {
     const { jq } = this.spec;
     if (jq === undefined) return undefined;
-    const { JqStream } = await import('./jq.js');
-    return JqStream.open(this.io.out, jq, limits);
+    return (await this.jqOfRun()).stream(this.io.out, jq, limits);
   }
 
   /**
    * Applies `--jq` to the JSON text `json` (one value, or several one a line)
    * and prints the results; throws when `--jq` was not given (a bug), and
-   * what output/jq.ts's printJq throws.
+   * what output/jq.ts's Jq.print throws.
    */
   async printJq(json: string): Promise<void> {
     if (this.flags.jq === undefined) throw new Error('--jq output printed without --jq');
-    const { printJq } = await import('./jq.js');
-    return printJq(this.io.out, this.flags.jq, json);
+    return (await this.jqOfRun()).print(this.io.out, this.flags.jq, json);
   }
+
+  /** {@link printJq}, for the renderers (output/render.ts). */
+  private readonly printJqText = (json: string): Promise<void> => this.printJq(json);
 
   /** Writes text as received (a body that is not JSON, response headers): on a terminal without escape sequences or control characters, line breaks kept. */
   writeText(text: string): void {

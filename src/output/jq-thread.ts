@@ -1,12 +1,9 @@
 /**
  * Runs of jq in a worker thread (./jq-worker.ts), seen from the main thread,
  * which stays free meanwhile: Ctrl-C or SIGTERM, the command's --timeout and
- * a memory limit end a run by terminating its thread. A thread is started on
- * the first run (only a command given `--jq` gets here) and kept, unreferenced
- * so that it never holds the process, for the next run with the same
- * environment; one that was terminated is replaced by a new one. A thread's
- * jq sees the environment of the run it was started for as `$ENV` and `env`
- * (jq reads it once, when it starts).
+ * a memory limit end a run by terminating its thread. Each petstore run has
+ * its own threads (JqThreads), whose jq sees that run's environment as `$ENV`
+ * and `env` (jq reads it once, when it starts).
  */
 import type { Worker } from 'node:worker_threads';
 import { CliError, ExitCode } from '../errors.js';
@@ -48,31 +45,44 @@ const MEMORY_LIMIT_MB = 1024;
 /** How often the memory of a running thread is looked at, in milliseconds. */
 const MEMORY_CHECK_MS = 100;
 
-let idle: JqThread | undefined;
-
 /**
- * Runs jq on a thread within `limits`, jq's `$ENV` and `env` being `env` (the
- * run's environment, as the Factory has it). Resolves with jq's output (a
- * runtime error of jq is in it); rejects with the reason of `limits.stop`, or
- * a CliError (exit 1) when the deadline passes (code timeout), memory runs out
- * (jq_memory) or the thread fails (jq_error).
+ * The jq threads of one run (the Factory's, through ./jq.ts's Jq), whose jq
+ * sees `env` as `$ENV` and `env`. A thread is started on the first run and
+ * kept, unreferenced, for the next; one that was terminated is replaced.
  */
-export async function runJq(request: JqRequest, limits: JqLimits = {}, env: NodeJS.ProcessEnv = {}): Promise<JqOutput> {
-  limits.stop?.throwIfAborted();
-  const variables: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) variables[name] = value;
-  const key = JSON.stringify(variables);
-  let thread = idle?.alive && idle.envKey === key ? idle : undefined;
-  if (!thread) {
-    if (idle) void idle.end();
-    thread = new JqThread(variables, key);
+export class JqThreads {
+  private readonly env: Record<string, string> = {};
+  private idle?: JqThread;
+  private closed = false;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    for (const [name, value] of Object.entries(env)) if (value !== undefined) this.env[name] = value;
   }
-  idle = undefined;
-  const output = await thread.run(request, limits);
-  // Runs of two invocations at once (in tests) each have their own thread; one is kept.
-  if (idle) void thread.end();
-  else idle = thread.rest();
-  return output;
+
+  /**
+   * Runs jq on a thread within `limits`. Resolves with jq's output (a runtime
+   * error of jq is in it); rejects with the reason of `limits.stop`, or a
+   * CliError (exit 1) when the deadline passes (code timeout), memory runs
+   * out (jq_memory) or the thread fails (jq_error).
+   */
+  async run(request: JqRequest, limits: JqLimits = {}): Promise<JqOutput> {
+    limits.stop?.throwIfAborted();
+    const thread = this.idle?.alive ? this.idle : new JqThread(this.env);
+    this.idle = undefined;
+    const output = await thread.run(request, limits);
+    // Two runs at once each have their own thread; one is kept.
+    if (this.idle || this.closed) void thread.end();
+    else this.idle = thread.rest();
+    return output;
+  }
+
+  /** Terminates the idle thread; a run still going ends its thread when it finishes. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const idle = this.idle;
+    this.idle = undefined;
+    await idle?.end();
+  }
 }
 
 class JqThread {
@@ -80,11 +90,7 @@ class JqThread {
   /** False once the thread has ended: an idle one that died is not used again. */
   alive = true;
 
-  constructor(
-    env: Record<string, string>,
-    /** Which environment its jq sees: runs of another get another thread. */
-    readonly envKey: string,
-  ) {
+  constructor(env: Record<string, string>) {
     // Loaded here, not with the module: commands without --jq never start it.
     const { Worker } = process.getBuiltinModule('node:worker_threads');
     const options = { resourceLimits: { maxOldGenerationSizeMb: MEMORY_LIMIT_MB }, workerData: { env } };
@@ -95,7 +101,7 @@ class JqThread {
     this.worker.once('exit', () => (this.alive = false));
   }
 
-  /** Posts one run and settles as {@link runJq} says; a thread whose run did not finish is terminated. */
+  /** Posts one run and settles as {@link JqThreads.run} says; a thread whose run did not finish is terminated. */
   run(request: JqRequest, limits: JqLimits): Promise<JqOutput> {
     return new Promise((resolve, reject) => this.post(request, limits, resolve, reject));
   }

@@ -17,12 +17,10 @@ import { escapeRawControls } from '../json.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { OutputTarget, Writable } from '../iostreams.js';
 import { sanitizeLines } from '../text.js';
-import { type JqLimits, runJq } from './jq-thread.js';
+import { type JqLimits, JqThreads } from './jq-thread.js';
 
 // "--" ends jq's options, so that an expression such as "-1" is a program, not a flag.
 const FLAGS = ['-c', '--'];
-
-const compiled = new Map<string, Promise<JqFilter>>();
 
 /** What one run printed, and the error jq stopped on (the results before it are in `text`). */
 export interface JqRun {
@@ -32,19 +30,22 @@ export interface JqRun {
 
 /** A jq expression that compiled. */
 export class JqFilter {
-  constructor(readonly expression: string) {}
+  constructor(
+    readonly expression: string,
+    private readonly threads: JqThreads,
+  ) {}
 
   /**
    * Runs the expression on `json`: one JSON text, or several one a line (each
    * is an input, as for jq on NDJSON), within `limits`. Resolves with the
    * printed results, one a line, strings raw (without terminal escapes when
    * `out` is a terminal), and jq's runtime error in `error` (exit 1, code
-   * jq_error). jq's `$ENV` and `env` are `out.env`. What jq's `debug` and
-   * `stderr` write becomes a warning on `out`. Rejects as runJq does (./jq-thread.ts) when the run cannot finish:
-   * Ctrl-C, the deadline, memory.
+   * jq_error). What jq's `debug` and `stderr` write becomes a warning on
+   * `out`. Rejects as JqThreads.run does (./jq-thread.ts) when the run cannot
+   * finish: Ctrl-C, the deadline, memory.
    */
   async run(json: string, out: OutputTarget, limits?: JqLimits): Promise<JqRun> {
-    const result = await runJq({ json, expression: this.expression, flags: FLAGS }, limits, out.env);
+    const result = await this.threads.run({ json, expression: this.expression, flags: FLAGS }, limits);
     const lines = result.stderr.split('\n').filter((line) => line !== '');
     let errors = lines.filter((line) => line.startsWith('jq: error')).map((line) => this.errorMessage(line));
     let messages = lines.filter((line) => !line.startsWith('jq: error'));
@@ -79,25 +80,65 @@ function formatResults(stdout: string, isTTY: boolean): string {
 }
 
 /**
- * Compiles `expression` (once per process: later calls share the result), in
- * a thread for `env`, the environment its runs will see (so that they find
- * that thread started). Nothing runs: jq compiles the program, then reads no
- * input. Rejects with a UsageError (exit 2) carrying jq's message when it does not compile.
+ * The `--jq` of one run (the Factory makes it with the run's environment and
+ * limits): its threads, whose jq sees `env` as `$ENV` and `env`, and the
+ * expressions compiled in them.
  */
-export function compileJq(expression: string, env: NodeJS.ProcessEnv): Promise<JqFilter> {
-  let filter = compiled.get(expression);
-  if (!filter) {
-    filter = compile(expression, env);
-    compiled.set(expression, filter);
-  }
-  return filter;
-}
+export class Jq {
+  private readonly threads: JqThreads;
+  private readonly compiled = new Map<string, Promise<JqFilter>>();
 
-async function compile(expression: string, env: NodeJS.ProcessEnv): Promise<JqFilter> {
-  // Without input jq compiles the program and runs nothing.
-  const { stderr, exitCode } = await runJq({ json: '', expression, flags: FLAGS }, {}, env);
-  if (exitCode !== 0) throw compileError(stderr);
-  return new JqFilter(expression);
+  constructor(
+    env: NodeJS.ProcessEnv,
+    /** What ends a run of {@link print}: Ctrl-C or SIGTERM, the command's --timeout. */
+    private readonly limits: JqLimits,
+  ) {
+    this.threads = new JqThreads(env);
+  }
+
+  /**
+   * Compiles `expression` (once: later calls share the result). Nothing
+   * runs: jq compiles the program, then reads no input. Rejects with a
+   * UsageError (exit 2) carrying jq's message when it does not compile.
+   */
+  compile(expression: string): Promise<JqFilter> {
+    let filter = this.compiled.get(expression);
+    if (!filter) {
+      filter = this.compileNow(expression);
+      this.compiled.set(expression, filter);
+    }
+    return filter;
+  }
+
+  /**
+   * Applies `expression` to the JSON text `json` and writes the results to
+   * `out`, within the run's limits. Throws the UsageError of {@link compile};
+   * after writing the results before it, the CliError of a runtime error
+   * (exit 1); and what JqThreads.run rejects with when the run cannot finish
+   * (./jq-thread.ts; nothing is written then).
+   */
+  async print(out: OutputTarget, expression: string, json: string): Promise<void> {
+    const { text, error } = await (await this.compile(expression)).run(json, out, this.limits);
+    if (text) out.write(text);
+    if (error) throw error;
+  }
+
+  /** The stream of `expression` to `out`, each run within `limits`; rejects as {@link compile} does. */
+  async stream(out: OutputTarget, expression: string, limits: JqLimits): Promise<JqStream> {
+    return new JqStream(await this.compile(expression), out, limits);
+  }
+
+  /** Terminates the run's idle jq thread. */
+  close(): Promise<void> {
+    return this.threads.close();
+  }
+
+  private async compileNow(expression: string): Promise<JqFilter> {
+    // Without input jq compiles the program and runs nothing.
+    const { stderr, exitCode } = await this.threads.run({ json: '', expression, flags: FLAGS });
+    if (exitCode !== 0) throw compileError(stderr);
+    return new JqFilter(expression, this.threads);
+  }
 }
 
 /** `jq: error: syntax error, ... column 2:` / `    .[` / `     ^` / `jq: 1 compile error` → message and hint lines. */
@@ -108,26 +149,13 @@ function compileError(stderr: string): UsageError {
 }
 
 /**
- * Applies `expression` to the JSON text `json` and writes the results to
- * `out`, within `out.limits` (Ctrl-C or SIGTERM, the command's --timeout).
- * Throws the UsageError of {@link compileJq}; after writing the results before
- * it, the CliError of a runtime error (exit 1); and what runJq rejects with
- * when the run cannot finish (./jq-thread.ts; nothing is written then).
- */
-export async function printJq(out: OutputTarget, expression: string, json: string): Promise<void> {
-  const { text, error } = await (await compileJq(expression, out.env)).run(json, out, out.limits);
-  if (text) out.write(text);
-  if (error) throw error;
-}
-
-/**
  * `--jq` over output written in pieces (a bulk load's batches of NDJSON
  * lines), as the stream a BatchedOutput writes to: `write` takes a piece and
  * returns false, and 'drain' comes once every piece has gone through jq and
  * its results were written to the sink (and the sink took them). Results keep
  * the order of the pieces. A runtime error of jq does not stop the stream: the
  * first is kept in `failure`, for the exit code. A run that cannot finish
- * (see runJq) stops it: no more pieces go through jq, and `onStopped` gets the error.
+ * (see JqThreads.run) stops it: no more pieces go through jq, and `onStopped` gets the error.
  */
 export class JqStream {
   failure?: CliError;
@@ -140,16 +168,11 @@ export class JqStream {
   /** The sink pushed back at the last write and has not drained since. */
   private sinkBlocked = false;
 
-  private constructor(
+  constructor(
     private readonly filter: JqFilter,
     private readonly out: OutputTarget,
     private readonly limits: JqLimits,
   ) {}
-
-  /** The stream of `expression`, each run within `limits`; rejects as {@link compileJq} does. */
-  static async open(out: OutputTarget, expression: string, limits: JqLimits): Promise<JqStream> {
-    return new JqStream(await compileJq(expression, out.env), out, limits);
-  }
 
   /** Sends the results to `sink` (stdout); `onStopped` hears of a run that could not finish. Returns the stream. */
   into(sink: Writable, onStopped: (error: unknown) => void): this {
