@@ -1,17 +1,6 @@
 /**
- * `--jq <expression>`: jq itself (jq 1.8 compiled to WebAssembly, the jq-wasm
- * package) applied to the exact JSON text a command prints. Its results print
- * as gh's `--jq` prints them: a string raw, anything else as compact JSON, one
- * result a line. Numbers jq passes through unchanged keep their digits (ids
- * above 2^53 stay exact); arithmetic on them is jq's (doubles).
- *
- * jq runs in a worker thread (./jq-thread.ts), so that Ctrl-C, SIGTERM and
- * the command's --timeout end a run that would never end, and a memory limit
- * one whose output would grow without end. The thread, with jq.wasm, travels
- * inside the bundle (scripts/build.mjs), so the bundle and a single executable
- * built from it need no file beside them. It starts only when `--jq` is given
- * (decompressing and compiling the .wasm happen in it). jq-wasm
- * returns a run's whole output at its end: results print when the run ends.
+ * `--jq`: jq 1.8 (jq-wasm, in a worker thread: ./jq-thread.ts) on the exact JSON text a command prints. Results print
+ * as gh's do, when the run ends: a string raw, anything else as compact JSON, one a line; numbers keep their digits.
  */
 import { escapeRawControls } from '../json.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
@@ -36,13 +25,9 @@ export class JqFilter {
   ) {}
 
   /**
-   * Runs the expression on `json`: one JSON text, or several one a line (each
-   * is an input, as for jq on NDJSON), within `limits`. Resolves with the
-   * printed results, one a line, strings raw (without terminal escapes when
-   * `out` is a terminal), and jq's runtime error in `error` (exit 1, code
-   * jq_error). What jq's `debug` and `stderr` write becomes a warning on
-   * `out`. Rejects as JqThreads.run does (./jq-thread.ts) when the run cannot
-   * finish: Ctrl-C, the deadline, memory.
+   * Runs the expression on `json` (one JSON text, or several one a line). Resolves with the results to print (terminal-safe
+   * on a terminal) and jq's runtime error (exit 1, jq_error); jq's `debug` and `stderr` become warnings. Rejects as
+   * JqThreads.run does.
    */
   async run(json: string, out: OutputTarget, limits?: JqLimits): Promise<JqRun> {
     const result = await this.threads.run({ json, expression: this.expression, flags: FLAGS }, limits);
@@ -60,7 +45,7 @@ export class JqFilter {
     return { text, error: new CliError(`--jq: ${errors[0]}${more}`, ExitCode.failure, 'jq_error') };
   }
 
-  /** `jq: error (at /dev/stdin:0): message` → the message. */
+  /** `jq: error (at /dev/stdin:0): message` → message. */
   private errorMessage(line: string): string {
     const message = line.replace(/^jq: error(?: \(at [^)]*\))?: /, '');
     // jq-wasm's jq reports `input` past the last input as the "break" that ended its reading.
@@ -68,7 +53,7 @@ export class JqFilter {
   }
 }
 
-/** jq's compact output lines as printed: a JSON string as its text, any other value as its JSON, terminal-safe. */
+/** jq's compact output lines as printed: a JSON string as its text, anything else as its JSON. */
 function formatResults(stdout: string, isTTY: boolean): string {
   if (stdout === '') return '';
   let text = '';
@@ -79,28 +64,19 @@ function formatResults(stdout: string, isTTY: boolean): string {
   return text;
 }
 
-/**
- * The `--jq` of one run (the Factory makes it with the run's environment and
- * limits): its threads, whose jq sees `env` as `$ENV` and `env`, and the
- * expressions compiled in them.
- */
+/** The `--jq` of one run (the Factory's): its threads, whose jq sees `env`, and the expressions compiled in them. */
 export class Jq {
   private readonly threads: JqThreads;
   private readonly compiled = new Map<string, Promise<JqFilter>>();
 
   constructor(
     env: NodeJS.ProcessEnv,
-    /** What ends a run of {@link print}: Ctrl-C or SIGTERM, the command's --timeout. */
     private readonly limits: JqLimits,
   ) {
     this.threads = new JqThreads(env);
   }
 
-  /**
-   * Compiles `expression` (once: later calls share the result). Nothing
-   * runs: jq compiles the program, then reads no input. Rejects with a
-   * UsageError (exit 2) carrying jq's message when it does not compile.
-   */
+  /** Compiles `expression` once; rejects with a UsageError (exit 2) carrying jq's message when it does not compile. */
   compile(expression: string): Promise<JqFilter> {
     let filter = this.compiled.get(expression);
     if (!filter) {
@@ -111,11 +87,8 @@ export class Jq {
   }
 
   /**
-   * Applies `expression` to the JSON text `json` and writes the results to
-   * `out`, within the run's limits. Throws the UsageError of {@link compile};
-   * after writing the results before it, the CliError of a runtime error
-   * (exit 1); and what JqThreads.run rejects with when the run cannot finish
-   * (./jq-thread.ts; nothing is written then).
+   * Writes the results of `expression` on the JSON text `json` to `out`. Throws as {@link compile}; after the results
+   * before it, jq's runtime error (exit 1); and, writing nothing, as JqThreads.run rejects.
    */
   async print(out: OutputTarget, expression: string, json: string): Promise<void> {
     const { text, error } = await (await this.compile(expression)).run(json, out, this.limits);
@@ -128,7 +101,6 @@ export class Jq {
     return new JqStream(await this.compile(expression), out, limits);
   }
 
-  /** Terminates the run's idle jq thread. */
   close(): Promise<void> {
     return this.threads.close();
   }
@@ -149,13 +121,9 @@ function compileError(stderr: string): UsageError {
 }
 
 /**
- * `--jq` over output written in pieces (a bulk load's batches of NDJSON
- * lines), as the stream a BatchedOutput writes to: `write` takes a piece and
- * returns false, and 'drain' comes once every piece has gone through jq and
- * its results were written to the sink (and the sink took them). Results keep
- * the order of the pieces. A runtime error of jq does not stop the stream: the
- * first is kept in `failure`, for the exit code. A run that cannot finish
- * (see JqThreads.run) stops it: no more pieces go through jq, and `onStopped` gets the error.
+ * `--jq` over a bulk load's NDJSON batches, as a stream BatchedOutput writes to: 'drain' comes once every piece has run,
+ * in order, and the sink took its results. jq's first runtime error is kept in `failure` and the stream goes on; a run
+ * that cannot finish stops it, and `onStopped` gets the error.
  */
 export class JqStream {
   failure?: CliError;
@@ -165,7 +133,6 @@ export class JqStream {
   private onStopped?: (error: unknown) => void;
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
-  /** The sink pushed back at the last write and has not drained since. */
   private sinkBlocked = false;
 
   constructor(
@@ -174,7 +141,7 @@ export class JqStream {
     private readonly limits: JqLimits,
   ) {}
 
-  /** Sends the results to `sink` (stdout); `onStopped` hears of a run that could not finish. Returns the stream. */
+  /** Sends the results to `sink` (stdout); returns the stream. */
   into(sink: Writable, onStopped: (error: unknown) => void): this {
     this.sink = sink;
     this.onStopped = onStopped;
@@ -187,7 +154,7 @@ export class JqStream {
     return false;
   }
 
-  /** Calls `listener` once every piece written so far has been run and its results taken by the sink. */
+  /** Calls `listener` once every piece written so far has run and the sink took its results. */
   once(_event: 'drain', listener: () => void): void {
     void this.queue.then(() => (this.sinkBlocked && this.sink?.once ? this.sink.once('drain', listener) : listener()));
   }
