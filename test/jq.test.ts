@@ -257,8 +257,8 @@ describe('a run that does not end (jq runs in a worker thread)', () => {
 
   test('the deadline of the whole command ends it: exit 1 naming --timeout; the next run starts a new thread', async () => {
     listOnce();
-    const r = await run(['list', '--timeout', '500', '--jq', 'def f: f; f'], { env: serviceEnv() });
-    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: --jq timed out after 500 ms (--timeout)\n', unmatched: [] });
+    const r = await run(['list', '--timeout', '2000', '--jq', 'def f: f; f'], { env: serviceEnv() });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: --jq timed out after 2000 ms (--timeout)\n', unmatched: [] });
     listOnce();
     const next = await run(['list', '--jq', '.[1].name'], { env: serviceEnv() });
     expect(next).toEqual({ code: 0, stdout: 'Tom\n', stderr: '', unmatched: [] });
