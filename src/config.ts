@@ -1,17 +1,8 @@
 /**
- * The config store: one JSON file written through conf (atomic writes, mode
- * 0600, its folder 0700). It holds, per environment, the base URL, the API key
- * and the origin the key was stored for; the key is stored nowhere else.
- *
- * File shape: `{"environments": {"<name>": {"baseUrl", "apiKey", "apiKeyOrigin"}}}`.
- *
- * Reading it loads neither conf nor its schema machinery (ajv, semver): the
- * file is parsed as conf writes it (JSON, a byte order mark skipped) and
- * checked by {@link ConfigFile}. conf loads only to write. Every change is a
- * read-modify-write under a lock (proper-lockfile), so that concurrent
- * invocations lose no update. A file or folder that another user
- * owns, that is a symbolic link, or whose folder others may write to, is
- * refused before anything is read or written through it.
+ * The config store: one JSON file (`{"environments": {"<name>": {"baseUrl", "apiKey", "apiKeyOrigin"}}}`), the only place the key is
+ * stored. Read without conf (to keep its schema machinery unloaded); written through conf (atomic, mode 0600, folder 0700) in a
+ * read-modify-write under a lock, so concurrent runs lose no update. A path another user owns, a symbolic link, or a folder
+ * others may write to is refused before use.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +10,6 @@ import envPaths from 'env-paths';
 import * as z from 'zod/mini';
 import { UsageError } from './errors.js';
 
-/** Stored settings of one environment. */
 export interface StoredEnvironment {
   baseUrl?: string;
   apiKey?: string;
@@ -27,11 +17,7 @@ export interface StoredEnvironment {
   apiKeyOrigin?: string;
 }
 
-/**
- * What conf writes to config.json for this store: an object whose optional
- * `environments` maps names to objects of strings (other top-level keys, such
- * as conf's own bookkeeping, are left alone).
- */
+/** config.json as conf writes it; other top-level keys (conf's bookkeeping) are left alone. */
 export const ConfigFile = z.looseObject({
   environments: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
 });
@@ -39,26 +25,20 @@ export const ConfigFile = z.looseObject({
 const FIELDS: ReadonlyArray<keyof StoredEnvironment> = ['baseUrl', 'apiKey', 'apiKeyOrigin'];
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
-/** How long a change waits for another process's lock before giving up, in milliseconds (about 10 s). */
+/** Lock wait before giving up: about 10 s in all. */
 const LOCK_RETRIES = { retries: 60, factor: 1.2, minTimeout: 10, maxTimeout: 250 };
 
 export class ConfigStore {
-  /** The environments as read when opened, or as this store last wrote them. */
   private stored: Record<string, StoredEnvironment> = {};
 
   private constructor(
-    /** Absolute path of the config file. */
     readonly path: string,
-    /** The folder that holds it. */
     private readonly folder: string,
   ) {}
 
   /**
-   * Opens the store in `dir` (or the per-platform default for "petstore" when
-   * undefined) and reads it once. Repairs a folder looser than 0700 or a file
-   * looser than 0600, calling `warn` when it does. Throws UsageError (exit 2)
-   * naming the path when it is unsafe (see the module comment), unreadable or
-   * not shaped as {@link ConfigFile}.
+   * Opens the store in `dir` (default: the per-platform folder) and reads it; tightens a looser folder or file mode, calling `warn`.
+   * Throws UsageError (exit 2) naming the path when it is unsafe, unreadable or misshapen.
    */
   static open(dir: string | undefined, warn: (message: string) => void): ConfigStore {
     const folder = path.resolve(dir ?? envPaths('petstore', { suffix: '' }).config);
@@ -77,7 +57,6 @@ export class ConfigStore {
     return store;
   }
 
-  /** The file as conf wrote it; {} when there is none. Throws UsageError naming the file. */
   private read(): Record<string, StoredEnvironment> {
     let text: string;
     try {
@@ -101,22 +80,17 @@ export class ConfigStore {
     return parsed.data.environments ?? {};
   }
 
-  /** All stored environments by name. */
   environments(): Record<string, StoredEnvironment> {
     return this.stored;
   }
 
-  /** The stored settings of one environment ({} when none). */
   environment(name: string): StoredEnvironment {
     return this.stored[name] ?? {};
   }
 
   /**
-   * Changes fields of one environment in one locked read-modify-write: a
-   * string sets a field, `undefined` removes it, an absent key leaves it.
-   * Creates the environment when it does not exist, reading the file afresh
-   * under the lock; conf writes it (atomically, 0600). Throws UsageError naming the file when it cannot be
-   * locked, read or written.
+   * Changes fields of one environment in one locked read-modify-write of the file: a string sets, `undefined` removes, an absent key
+   * leaves. Creates the environment when new. Throws UsageError naming the file when it cannot be locked, read or written.
    */
   async update(env: string, changes: Partial<Record<keyof StoredEnvironment, string | undefined>>): Promise<void> {
     const [{ default: Conf }, { default: lockfile }] = await Promise.all([import('conf'), import('proper-lockfile')]);
@@ -154,14 +128,13 @@ export class ConfigStore {
   }
 }
 
-/** Names what is wrong at `at`, a path into the file that {@link ConfigFile} rejected. */
 function misshapen(at: readonly PropertyKey[]): Error {
   if (at.length === 0) return new Error('it does not hold a JSON object');
   if (at.length === 1) return new Error(`"${String(at[0])}" is not an object`);
   return new Error(`${at.slice(0, 2).map(String).join('.')} is not an object of strings`);
 }
 
-/** Refuses a config folder inside a folder that other users may write to (they could replace it). */
+/** Refuses a folder inside one that other users may write to (they could replace it). */
 function checkParent(parent: string): void {
   const stat = fs.statSync(parent, { throwIfNoEntry: false });
   if (!stat || typeof process.getuid !== 'function') return;
@@ -171,10 +144,7 @@ function checkParent(parent: string): void {
   }
 }
 
-/**
- * Refuses a symbolic link, something that is not a `kind`, or one owned by
- * another user; tightens a mode looser than 0700 (folder) or 0600 (file).
- */
+/** Refuses a symbolic link, a non-`kind`, or another user's; tightens a mode looser than 0700 (folder) or 0600 (file). */
 function checkOwned(target: string, kind: 'directory' | 'file', warn: (message: string) => void): void {
   const stat = fs.lstatSync(target);
   if (stat.isSymbolicLink()) throw unsafe(target, 'it is a symbolic link; petstore does not write through links');

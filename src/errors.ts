@@ -1,37 +1,28 @@
-/**
- * Error types thrown by commands and the API layer. Each carries its exit
- * code; `main` reports them and returns that code, and commands never exit
- * the process themselves.
- */
+/** Errors thrown by commands and the API layer; each carries its exit code, which `main` returns. */
 
-/** Exit codes, documented in the README and in `petstore --help`. */
+/**
+ * Exit codes (README, `petstore --help`): failure = network, timeout, 5xx, unexpected answer; usage = bad flags or input, a 400;
+ * notFound = a 404; auth = no key, a 401; hangup/interrupted/terminated = SIGHUP/SIGINT/SIGTERM.
+ */
 export const ExitCode = {
   ok: 0,
-  /** Network failure, timeout, 5xx, unexpected response. */
   failure: 1,
-  /** Invalid usage or input: bad flags, client-side validation, a 400 from the service. */
   usage: 2,
-  /** The service answered 404. */
   notFound: 3,
-  /** No API key, or the service answered 401. */
   auth: 4,
-  /** Hung up: SIGHUP (the terminal closed, the ssh connection was lost). */
   hangup: 129,
-  /** Interrupted by SIGINT (Ctrl-C). */
   interrupted: 130,
-  /** Terminated by SIGTERM. */
   terminated: 143,
 } as const;
 
-/** The machine-readable shape of every error written with `--json`, like the interface's Error object. */
+/** What `--json` writes for every error, shaped like the interface's Error object; `status` is null without an HTTP response. */
 export interface ErrorReport {
   code: string;
   message: string;
-  /** The HTTP status code, or null when no HTTP response was involved. */
   status: number | null;
-  /** What the plain message prints after the error line, such as the command that fixes it (lines joined by "\n"); absent when there is none. */
+  /** The plain message's extra lines (joined by "\n"), if any. */
   hint?: string;
-  /** The body of the answer, when the command reports it (`petstore api`): its JSON, or its text as a string. */
+  /** The answer's body (`petstore api`): its JSON, or its text. */
   body?: unknown;
 }
 
@@ -40,18 +31,16 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: number,
-    /** Machine-readable code for `--json` error output. */
     readonly code: string,
-    /** Extra lines printed after the message, such as the command that fixes the problem. */
+    /** Extra lines after the message, such as the command that fixes it. */
     readonly hint?: string,
   ) {
     super(message);
   }
 
-  // Written out: the bundle's class names are minified, and stack traces (PETSTORE_DEBUG=1) show this.
+  // Written out: the bundle's class names are minified, and PETSTORE_DEBUG=1 stack traces show this.
   override name = 'CliError';
 
-  /** The answer's body, reported with the error (`petstore api`); see ErrorReport. */
   body?: unknown;
 
   /** The error as `--json` writes it. */
@@ -59,7 +48,6 @@ export class CliError extends Error {
     return this.withDetails({ code: this.code, message: this.message, status: null });
   }
 
-  /** `report` with the hint and the body, when the error has them: `--json` says all that the plain message says. */
   protected withDetails(report: ErrorReport): ErrorReport {
     const hinted = this.hint === undefined ? report : { ...report, hint: this.hint };
     return this.body === undefined ? hinted : { ...hinted, body: this.body };
@@ -88,7 +76,7 @@ export class MissingKeyError extends CliError {
 export class RequestError extends CliError {
   override name = 'RequestError';
 
-  /** True when the failure proves the request never reached the service (no connection, a failed TLS handshake). */
+  /** True when the request provably never reached the service (no connection, failed TLS handshake). */
   notSent = false;
 
   constructor(
@@ -105,14 +93,10 @@ export class RequestError extends CliError {
   }
 }
 
-/**
- * The service answered with an HTTP error status. Carries the interface's
- * Error object (`code`, `message`, `status`; Errors section) when the body held one.
- * Exit code follows the status: 400 → 2, 401 → 4, 404 → 3, anything else → 1.
- */
+/** The service answered an HTTP error status, with its Error object when the body held one (Errors section). Exit 400 → 2, 401 → 4, 404 → 3, else 1. */
 export class ServiceError extends CliError {
   override name = 'ServiceError';
-  /** A 429 or 503 with Retry-After: the wait it asks for, in milliseconds (RFC 9110, section 10.2.3). */
+  /** Retry-After of a 429 or 503, in milliseconds (RFC 9110, section 10.2.3). */
   retryAfterMs?: number;
 
   constructor(
@@ -131,20 +115,11 @@ export class ServiceError extends CliError {
   }
 }
 
-/**
- * Longest message of the service printed whole, in characters: more would
- * fill much of a terminal screen (80 x 24) with one error and push what came
- * before it out of sight.
- */
+/** Longest service message printed whole, in characters; longer ones would fill an 80 x 24 screen. */
 export const MESSAGE_LIMIT = 1000;
-/** How much of a longer message is printed, in characters (about four lines of 80 columns). */
 const EXCERPT_LENGTH = 300;
 
-/**
- * `text` when it has at most MESSAGE_LIMIT characters (code points); else its
- * first EXCERPT_LENGTH, cut at a space when one is near the end, then "…" and
- * how many characters more `--json` shows (its report keeps the whole text).
- */
+/** `text` if at most MESSAGE_LIMIT code points; else its first EXCERPT_LENGTH, cut at a late space, then "…" and how many more `--json` shows. */
 export function excerptOf(text: string): string {
   const chars = Array.from(text);
   if (chars.length <= MESSAGE_LIMIT) return text;
@@ -155,10 +130,9 @@ export function excerptOf(text: string): string {
   return `${head}… (${chars.length - Array.from(head).length} more characters; --json shows all)`;
 }
 
-/** The signals that stop a command. */
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
-/** The command was interrupted by a signal; `exitCode` is 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP), 128 + its number. */
+/** Interrupted by a signal; exit 128 + its number (130, 143, 129). */
 export class InterruptedError extends CliError {
   override name = 'InterruptedError';
 
@@ -171,7 +145,7 @@ export class InterruptedError extends CliError {
   }
 }
 
-/** Maps an HTTP error status of the service to an exit code (Errors section of the interface). */
+/** HTTP error status → exit code (Errors section of the interface). */
 export function exitCodeForStatus(status: number): number {
   if (status === 400) return ExitCode.usage;
   if (status === 401) return ExitCode.auth;

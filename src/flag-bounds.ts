@@ -1,24 +1,19 @@
-/**
- * Bounds and defaults of petstore's own numeric flags, written once: the zod
- * schemas (commands/parse-flag.ts) check them and the help texts print them.
- * The interface's own limits are in interface-values.ts.
- */
+/** Bounds and defaults of petstore's own numeric flags, checked by commands/parse-flag.ts and printed by help. */
 
-/** A whole-number flag: its least and greatest value and its default. */
 export interface Bounds {
   min: number;
   max: number;
   default: number;
 }
 
-/** `--timeout <ms>`: deadline of the whole command (of each request in a bulk load), in milliseconds. */
+/** `--timeout`: deadline of the whole command (of each request in a bulk load), in milliseconds. */
 export const TIMEOUT_MS: Bounds = { min: 1, max: 3_600_000, default: 30_000 };
 /** `--retries <n>`: retries of a GET after the first attempt. */
 export const RETRIES: Bounds = { min: 0, max: 10, default: 2 };
 /** `add --file --concurrency <n>`: requests in flight at once. */
 export const CONCURRENCY: Bounds = { min: 1, max: 64, default: 8 };
 
-/** "must be a whole number from 1 to 64", the message of a value out of `bounds`. */
+/** The message of a value outside `bounds`. */
 export function rangeMessage(bounds: Pick<Bounds, 'min' | 'max'>): string {
   return `must be a whole number from ${bounds.min} to ${bounds.max}`;
 }

@@ -1,8 +1,4 @@
-/**
- * The interface's fixed values (openapi/petstore.yaml: the PetStatus enum,
- * listPets' limit, the int64 range, getPet's deprecation), written once. The zod schemas are built from them and help
- * texts read them, without loading zod.
- */
+/** The interface's fixed values (openapi/petstore.yaml), for the zod schemas and for help texts that must not load zod. */
 
 /** PetStatus values ("PetStatus (string enumeration)"). */
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
@@ -14,8 +10,8 @@ export const LIMIT = { min: 1, max: 100, default: 20 } as const;
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 
-/** getPet (`GET /pets/{petId}`) is deprecated and removed on this date ("Versioning", item 2). */
+/** getPet (`GET /pets/{petId}`) is removed on this date ("Versioning", item 2). */
 export const GET_PET_REMOVAL_DATE = '2030-12-05';
 
-/** The version segment every base address path ends with ("What the service does"). */
+/** The segment every base address path ends with ("What the service does"). */
 export const VERSION_SEGMENT = '/v1';

@@ -1,8 +1,4 @@
-/**
- * Runs one invocation: parses the command line, runs the command and reports
- * what it threw. Errors carry their exit code (errors.ts); `main` writes the
- * report and returns that code, and never exits the process itself.
- */
+/** Runs one invocation: parses the command line, runs the command, reports what it threw and returns its exit code (errors.ts). */
 import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { stringifyJson } from './json.js';
 import { CliError, ExitCode, InterruptedError, type ErrorReport } from './errors.js';
@@ -14,36 +10,26 @@ import { commandPath, unknownCommandIn } from './commands/help.js';
 import { sanitizeText } from './text.js';
 
 declare const PETSTORE_VERSION: string | undefined;
-/** Injected by the build (scripts/build.mjs); tests read package.json's version instead. */
+/** Injected by the build (scripts/build.mjs). */
 export const VERSION = typeof PETSTORE_VERSION === 'string' ? PETSTORE_VERSION : '0.0.0-dev';
 
 export interface RunOptions {
   io: IO;
   env: NodeJS.ProcessEnv;
-  /** Aborted on the first SIGINT/SIGTERM with an InterruptedError as its reason. */
+  /** Aborted on the first SIGINT/SIGTERM, with an InterruptedError as reason. */
   signal?: AbortSignal;
-  /** Aborted on the second: stop waiting at once (see Factory.signals). */
+  /** Aborted on the second: stop waiting at once. */
   haltSignal?: AbortSignal;
   version?: string;
-  /** Random numbers in [0, 1) for retry jitter; a seam for tests (Math.random by default). */
+  /** Random numbers in [0, 1) for retry jitter (Math.random by default). */
   random?: () => number;
-  /**
-   * False when the process exits right after `main`: idle keep-alive
-   * connections are then left for the OS to close, which saves the time an
-   * orderly close takes. Requests still in flight hold the process either way.
-   */
+  /** False when the process exits right after `main`: idle keep-alive connections are left for the OS to close. */
   closeConnections?: boolean;
-  /**
-   * Told `--json` and `--verbose` as the global flags' parse reads them,
-   * before the command runs (entry.ts reports a stdout write error with them).
-   */
+  /** Told `--json` and `--verbose` before the command runs (entry.ts reports a stdout write error with them). */
   onCommandLine?(line: Pick<CommandLine, 'json' | 'verbose'>): void;
 }
 
-/**
- * The whole command tree as help shows it, built with a Factory that none of
- * its actions may use (the build reads it for the man page; tests walk it).
- */
+/** The whole command tree as help shows it, with a Factory its actions may not use (for the man page and tests). */
 export function commandTree(): Promise<CommandUnknownOpts> {
   const f = new Factory(
     new IOStreams({} as IO, {}),
@@ -54,15 +40,12 @@ export function commandTree(): Promise<CommandUnknownOpts> {
   return buildProgram(f);
 }
 
-/** The names of the top-level commands (the build derives the code-cache keys from them). */
+/** The top-level command names (the build derives the code-cache keys from them). */
 export function commandNames(): string[] {
   return COMMANDS.map((entry) => entry.name);
 }
 
-/**
- * Runs `petstore` with `argv` (arguments after the program name) and returns
- * the exit code (see ExitCode). Never throws and never calls process.exit.
- */
+/** Runs `petstore` with `argv` (arguments after the program name); returns the exit code. Never throws or calls process.exit. */
 export async function main(argv: string[], options: RunOptions): Promise<number> {
   const { env } = options;
   const io = new IOStreams(options.io, env);
@@ -76,7 +59,7 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
   );
   // The words after `__complete` are a command line being typed: its flags are words to complete, not flags of this run.
   const args = argv[0] === '__complete' ? ['__complete', '--', ...argv.slice(1)] : argv;
-  // The global flags are read before the whole command line is parsed, so that an error of that parse (an unknown flag or command) is JSON too.
+  // Global flags are read before the full parse, so that its errors (unknown flag or command) are JSON too.
   const line = readCommandLine(args);
   options.onCommandLine?.({ json: line.json, verbose: line.verbose });
   const { json } = line;
@@ -86,7 +69,6 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
     command.configureOutput({
       writeOut: (text) => io.writeOut(text),
       writeErr: (text) => io.writeError(text),
-      // Help wraps at the terminal's width, 80 when not a terminal.
       getOutHelpWidth: () => (io.raw.stdoutIsTTY ? (io.raw.columns ?? 80) : 80),
       getErrHelpWidth: () => io.errColumns ?? 80,
       outputError: (text) => {
@@ -103,7 +85,6 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
 
   let code: number;
   try {
-    // A mistyped command is named as such, whatever flags follow it.
     const typo = unknownCommandIn(program, args);
     if (typo) throw typo;
     await program.parseAsync(args, { from: 'user' });
@@ -116,15 +97,11 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
     await io.stopPager();
     if (options.closeConnections !== false) await f.close();
   }
-  // A pager that failed once output may have reached the terminal (it warned): the output may be incomplete.
+  // A pager that failed after output may have reached the terminal (it warned): the output may be incomplete.
   return code === ExitCode.ok && io.pagerFailed ? ExitCode.failure : code;
 }
 
-/**
- * When a stack trace follows the error: PETSTORE_DEBUG=1 for every error but
- * Ctrl-C; --verbose only for an unexpected one (a bug), since --verbose is for
- * watching requests and an expected failure (a 401, a 404) is fully said by its message.
- */
+/** Stack traces: PETSTORE_DEBUG=1 for every error but Ctrl-C; --verbose only for a bug, since an expected failure is fully said by its message. */
 interface StackTraces {
   debug: boolean;
   verbose: boolean;
@@ -132,7 +109,6 @@ interface StackTraces {
 
 function reportError(error: unknown, io: IOStreams, json: boolean, traces: StackTraces, signal: AbortSignal): number {
   if (error instanceof CommanderError) {
-    // Help and version asked for exit 0; commander already printed everything else.
     if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code))
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     return ExitCode.usage;
@@ -152,7 +128,6 @@ function reportError(error: unknown, io: IOStreams, json: boolean, traces: Stack
     if (traces.debug && !(error instanceof InterruptedError)) writeStack(io, error, json);
     return error.exitCode;
   }
-  // A bug, not an expected failure: say so, with the stack only on request.
   const message = error instanceof Error ? error.message : String(error);
   const traced = traces.debug || traces.verbose;
   const hint = traced ? undefined : 'Run again with --verbose or PETSTORE_DEBUG=1 for details.';
@@ -163,12 +138,11 @@ function reportError(error: unknown, io: IOStreams, json: boolean, traces: Stack
   return ExitCode.failure;
 }
 
-/** What follows a flag or argument error: where the command's usage is. */
 function usageHint(command: CommandUnknownOpts): string {
   return `run "${commandPath(command)} --help" for usage`;
 }
 
-/** A stack trace on stderr (see StackTraces): line by line, sanitised; with --json one `{"stack"}` object. */
+/** A stack trace on stderr, sanitised line by line; with --json one `{"stack"}` object. */
 function writeStack(io: IOStreams, error: unknown, json: boolean): void {
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
   if (json) io.writeError(`${stringifyJson({ stack })}\n`);

@@ -1,9 +1,4 @@
-/**
- * The command tree: the root program with its global flags, and every command
- * of the registry. It loads only commander and the command declarations; each
- * action loads what it runs (zod, undici, conf) when it runs, which keeps
- * `--help`, `--version` and flag errors fast.
- */
+/** The command tree: the root with its global flags, and the registry's commands. Actions load their dependencies when run, keeping `--help` fast. */
 import { Command, Help, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Factory, GlobalOptions } from './factory.js';
 import type { OutputFlags } from './output/format.js';
@@ -13,7 +8,7 @@ import { helpfulGroup } from './commands/help.js';
 import { COMMANDS, type CommandEntry } from './commands/registry.js';
 import { wrapHelpText, wrapLine } from './terminal/wrap.js';
 
-/** The end of the root help: examples, exit codes and environment variables (also sections of the man page). */
+/** The end of the root help (also sections of the man page). */
 const ROOT_HELP_AFTER = `
 Examples:
   petstore list --status available
@@ -44,7 +39,6 @@ Environment variables:
   XDG_CONFIG_HOME, XDG_CACHE_HOME     where config and code cache live
   NODE_DISABLE_COMPILE_CACHE=1        no code cache (slower start)`;
 
-/** The global flags as commander parses them (before validation), inferred from their declaration. */
 export type GlobalFlags = ReturnType<ReturnType<typeof declareProgram>['opts']>;
 
 /** Checks the global flags; throws UsageError naming a bad --timeout or --retries. */
@@ -63,27 +57,16 @@ export async function globalOptions(flags: GlobalFlags): Promise<GlobalOptions> 
 
 /** What the global flags of a command line say before the program parses it whole. */
 export interface CommandLine {
-  /** `--json`: errors found while parsing are reported as JSON too. */
+  /** `--json`: parse errors are reported as JSON too. */
   json: boolean;
-  /** `--verbose`: an unexpected failure shows its stack trace. */
   verbose: boolean;
-  /**
-   * The first word that is not a global flag or its value, before any flag
-   * the root does not know: the command asked for, if any (none when a flag
-   * at the end lacks its value).
-   */
+  /** The first word that is not a global flag or its value: the command asked for (none when a flag at the end lacks its value). */
   command?: string;
 }
 
 /**
- * Reads the global flags of `argv` (the arguments after the program name)
- * with commander, as the program's parse reads them, for what main needs
- * before that parse has finished: whether to report its errors as JSON, and
- * which command to load. The same declaration and the same commander method
- * (`parseOptions`) as the program's root, so a word is read alike (`--env
- * --json` names an environment). A value flag at the end without its value
- * stops the reading there: the flags before it count, no command is named,
- * and the program's parse reports the flag. Never throws.
+ * Reads the global flags of `argv` (arguments after the program name) before the full parse, with the root's declaration and commander's
+ * `parseOptions`, so a word is read alike (`--env --json` names an environment). A value flag at the end stops the reading. Never throws.
  */
 export function readCommandLine(argv: readonly string[]): CommandLine {
   const root = declareGlobalFlags(new Command())
@@ -92,9 +75,7 @@ export function readCommandLine(argv: readonly string[]): CommandLine {
   let operands: string[] = [];
   try {
     ({ operands } = root.parseOptions([...argv]));
-  } catch {
-    // Only a value flag at the very end lands here: what came before it was read.
-  }
+  } catch {}
   const flags = root.opts();
   return { json: flags.json ?? false, verbose: flags.verbose ?? false, command: operands[0] };
 }
@@ -104,17 +85,13 @@ export function commandWord(argv: readonly string[]): string | undefined {
   return readCommandLine(argv).command;
 }
 
-/**
- * The registry entries a command line needs: the one it names, or every one
- * when it names none (help), an unknown one (for a suggestion), or one that
- * reads the whole tree (completion).
- */
+/** The registry entries needed: the one named, or all for none (help), an unknown one (suggestions) or one reading the whole tree (completion). */
 function entriesFor(word: string | undefined): readonly CommandEntry[] {
   const named = COMMANDS.find((entry) => entry.name === word);
   return named && !named.needsTree ? [named] : COMMANDS;
 }
 
-/** A command's output flags as parsed: `--format` and `--jq`, each undefined when not given or not one of its flags. */
+/** `--format` and `--jq` as parsed, undefined when not given or not the command's flags. */
 function outputFlagsOf(command: CommandUnknownOpts): OutputFlags {
   const text = (name: string) => {
     const value: unknown = command.getOptionValue(name);
@@ -123,19 +100,13 @@ function outputFlagsOf(command: CommandUnknownOpts): OutputFlags {
   return { format: text('format'), jq: text('jq') };
 }
 
-/**
- * Builds the `petstore` program for one invocation, with only the command
- * `word` (see {@link readCommandLine}) when it is one, else the whole tree;
- * its actions run with `f`. Before an action runs, the Factory gets the
- * checked global flags and the action's output flags (its exporter).
- */
+/** Builds the program for one invocation, with only command `word` when it is one, else the whole tree; actions run with `f`. */
 export async function buildProgram(f: Factory, word?: string) {
   const program = declareProgram(f.version);
   program.hook('preAction', async (_program, action) => {
     const output = outputFlagsOf(action);
     f.setGlobals(await globalOptions(program.opts()), output);
-    // A --jq expression is compiled before the action, so before any request (a
-    // bad one exits 2), in a thread whose jq sees the run's environment, as its runs will.
+    // Compiled before the action, so a bad --jq exits 2 before any request; in a thread whose jq sees the run's environment.
     if (output.jq !== undefined) await (await f.jq()).compile(output.jq);
   });
   const makers = await Promise.all(entriesFor(word).map((entry) => entry.load()));
@@ -149,7 +120,6 @@ export async function buildProgram(f: Factory, word?: string) {
   return program;
 }
 
-/** The root program as declared: its global flags and help (their type is inferred from here). */
 function declareProgram(version: string) {
   const root = new Command('petstore')
     .description('Command-line client for the pet store service.')
@@ -158,7 +128,6 @@ function declareProgram(version: string) {
   return declareGlobalFlags(root).addHelpText('after', ROOT_HELP_AFTER);
 }
 
-/** Adds the global flags to `root` (the program, or the reading of {@link readCommandLine}). */
 function declareGlobalFlags(root: Command) {
   return root
     .option('--env <name>', 'environment: production (default), staging, or one you configured')
@@ -172,14 +141,10 @@ function declareGlobalFlags(root: Command) {
     .option('--verbose', 'log requests (key redacted) to stderr, and the stack trace of an unexpected failure');
 }
 
-/** Below this many columns beside its term, a flag's description goes on the lines below the term. */
+/** Below this many columns beside its term, a flag's description goes below the term. */
 const NARROWEST_DESCRIPTION = 24;
 
-/**
- * Every command's help: its global flags listed too (as gh's inherited flags),
- * allowed values and defaults unquoted, the output flags after its own; all
- * of it wrapped at word boundaries at the help's width (the terminal's, else 80).
- */
+/** Every command's help: global flags listed (as gh's inherited flags), values and defaults unquoted, output flags last, wrapped at the help's width. */
 function styleHelp(command: CommandUnknownOpts): void {
   command.configureHelp({
     showGlobalOptions: true,
@@ -190,7 +155,6 @@ function styleHelp(command: CommandUnknownOpts): void {
       return helpOrder(Help.prototype.visibleOptions.call(this, cmd));
     },
     formatHelp(this: Help, cmd, helper) {
-      // Commander wraps all but the usage line.
       const [usage = '', ...rest] = Help.prototype.formatHelp.call(this, cmd, helper).split('\n');
       return [...wrapLine(usage, this.helpWidth ?? 80, '', '       '), ...rest].join('\n');
     },
@@ -198,7 +162,6 @@ function styleHelp(command: CommandUnknownOpts): void {
       const width = this.helpWidth ?? 80;
       if (!description || width - termWidth - 4 >= NARROWEST_DESCRIPTION)
         return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
-      // Too narrow for two columns: the description under its term.
       const lines = helper.boxWrap(description, Math.max(width - 6, 1)).split('\n');
       return [`  ${term}`, ...lines.map((line) => `      ${line}`)].join('\n');
     },
@@ -208,11 +171,7 @@ function styleHelp(command: CommandUnknownOpts): void {
   command.commands.forEach(styleHelp);
 }
 
-/**
- * Wraps what `addHelpText('after', ...)` adds (examples, exit codes, notes)
- * at the help's width, as commander wraps the rest. A help event with
- * `unwrapped: true` (the man page, which roff fills) gets the text as written.
- */
+/** Wraps `addHelpText('after')` text at the help's width; a help event with `unwrapped: true` (the man page, filled by roff) gets it as written. */
 function wrapAddedHelp(command: CommandUnknownOpts): void {
   const emitter = command as unknown as NodeJS.EventEmitter;
   const added = emitter.listeners('afterHelp') as Array<(context: { error: boolean; write(text: string): void }) => void>;

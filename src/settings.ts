@@ -1,12 +1,6 @@
 /**
- * Which environment, base URL and API key a command uses. Precedence for each:
- * flag, then environment variable, then the stored config of the selected
- * environment. The store is opened only when a flag or variable leaves
- * something to look up.
- *
- * A stored key is sent only to the origin it was stored for (`auth login`
- * records it): a base URL of another origin gets nothing, so that a key for
- * production never reaches a host named on a command line.
+ * Which environment, base URL and API key a command uses: flag, then environment variable, then the stored config.
+ * A stored key is sent only to the origin it was stored for, so a production key never reaches a host named on a command line.
  */
 import { join } from 'node:path';
 import { VERSION_SEGMENT } from './interface-values.js';
@@ -20,7 +14,6 @@ export type Source = 'flag' | 'environment variable' | 'config' | 'default';
 export interface Resolved<T> {
   value: T;
   source: Source;
-  /** The flag, variable or file it came from, for messages. */
   origin: string;
 }
 
@@ -36,7 +29,6 @@ export const BUILT_IN_ENVS: readonly string[] = ['production', 'staging'];
 /** Environment names: letters, digits, `-` and `_` (a dot would split conf's key path). */
 export const ENV_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-/** The global flags that take part in resolution. */
 export interface SettingFlags {
   env?: string;
   baseUrl?: string;
@@ -47,7 +39,6 @@ export function configDir(env: NodeJS.ProcessEnv): string | undefined {
   return env.XDG_CONFIG_HOME ? join(env.XDG_CONFIG_HOME, 'petstore') : undefined;
 }
 
-/** The settings of one invocation (see the module comment). */
 export class Settings {
   constructor(
     private readonly flags: SettingFlags,
@@ -55,11 +46,7 @@ export class Settings {
     private readonly store: () => Promise<ConfigStore>,
   ) {}
 
-  /**
-   * Selected environment name: `--env`, then PETSTORE_ENV, then "production".
-   * Throws UsageError for a malformed name, and, unless `mayCreate`, for a
-   * name that is neither built in nor configured (with the closest one).
-   */
+  /** `--env`, then PETSTORE_ENV, then "production". Throws UsageError for a malformed name, or (unless `mayCreate`) an unknown one. */
   async envName({ mayCreate = false } = {}): Promise<Resolved<string> & { exists: boolean }> {
     const picked = this.pickEnv();
     if (BUILT_IN_ENVS.includes(picked.value)) return { ...picked, exists: true };
@@ -76,7 +63,6 @@ export class Settings {
     return { ...picked, exists };
   }
 
-  /** The environment name in effect, checked for form only. */
   private pickEnv(): Resolved<string> {
     const { flags, env } = this;
     const picked: Resolved<string> =
@@ -91,10 +77,7 @@ export class Settings {
     return picked;
   }
 
-  /**
-   * Base URL: `--base-url`, then PETSTORE_BASE_URL, then the stored one.
-   * Returns undefined when none is set. Throws UsageError for a bad URL.
-   */
+  /** `--base-url`, then PETSTORE_BASE_URL, then the stored one; undefined when none. Throws UsageError for a bad URL. */
   async baseUrl(): Promise<Resolved<URL> | undefined> {
     const { flags, env } = this;
     let text: string | undefined;
@@ -112,24 +95,18 @@ export class Settings {
     return { value: parseBaseUrl(text, origin), source, origin };
   }
 
-  /**
-   * The API key, PETSTORE_API_KEY first, then the stored key of the selected
-   * environment with the origin it belongs to. Undefined when neither is set.
-   */
+  /** PETSTORE_API_KEY, else the environment's stored key with the origin it belongs to; undefined when neither. */
   async apiKey(): Promise<ResolvedKey | undefined> {
     if (this.env.PETSTORE_API_KEY) return { value: this.env.PETSTORE_API_KEY, source: 'environment variable', origin: 'PETSTORE_API_KEY' };
     const opened = await this.store();
     const stored = opened.environment(this.pickEnv().value);
     if (!stored.apiKey) return undefined;
-    // A key stored before origins were recorded belongs to the environment's stored base URL.
+    // A key stored before origins were recorded belongs to the stored base URL.
     const boundTo = stored.apiKeyOrigin ?? originOf(stored.baseUrl);
     return { value: stored.apiKey, source: 'config', origin: opened.path, boundTo };
   }
 
-  /**
-   * The key to send to `baseUrl`: as {@link apiKey}, but a stored key whose
-   * origin differs from the base URL's throws (exit 4), naming both and the fix.
-   */
+  /** As {@link apiKey}, but a stored key for another origin than `baseUrl`'s throws (exit 4), naming both and the fix. */
   async apiKeyFor(baseUrl: URL): Promise<ResolvedKey | undefined> {
     const key = await this.apiKey();
     if (key?.source !== 'config' || key.boundTo === baseUrl.origin) return key;
@@ -155,10 +132,8 @@ function originOf(url: string | undefined): string | undefined {
 }
 
 /**
- * Checks a base URL: absolute http(s), no credentials, query or fragment; plain
- * http only to a loopback host, since every request carries the API key.
- * Returns it with a trailing slash so that endpoint paths join onto its `/v1`.
- * Throws UsageError naming `origin` (the flag, variable or file).
+ * Checks a base URL: absolute http(s) without credentials, query or fragment; plain http only to loopback, since requests carry the key.
+ * Returns it with a trailing slash so paths join onto `/v1`. Throws UsageError naming `origin` (the flag, variable or file).
  */
 export function parseBaseUrl(text: string, origin: string): URL {
   let url: URL;
@@ -187,15 +162,12 @@ export function parseBaseUrl(text: string, origin: string): URL {
   return url;
 }
 
-/** True when a base URL's path ends with the interface's version segment (`/v1`). */
+/** True when a base URL's path ends with `/v1`. */
 export function hasVersionSegment(url: URL): boolean {
   return url.pathname.replace(/\/+$/, '').endsWith(VERSION_SEGMENT);
 }
 
-/**
- * True for localhost, 127.0.0.0/8 and ::1, given a hostname as the WHATWG URL
- * parser normalises it (so "127.1" and "[0:0::1]" arrive as "127.0.0.1" and "[::1]").
- */
+/** True for localhost, 127.0.0.0/8 and ::1, in WHATWG URL normal form ("127.1" arrives as "127.0.0.1"). */
 export function isLoopback(hostname: string): boolean {
   const host = hostname.toLowerCase();
   return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]';
@@ -203,7 +175,7 @@ export function isLoopback(hostname: string): boolean {
 
 const envFlagOf = (envName: string) => (envName === DEFAULT_ENV ? '' : ` --env ${envName}`);
 
-/** The error for a missing base URL: exit 2, naming the command that fixes it. */
+/** Exit 2, naming the command that fixes it. */
 export function missingBaseUrl(envName: string): UsageError {
   return new UsageError(
     `no base URL configured for environment "${envName}"`,
@@ -212,7 +184,7 @@ export function missingBaseUrl(envName: string): UsageError {
   );
 }
 
-/** The error for a missing key: exit 4, naming the command that fixes it. */
+/** Exit 4, naming the command that fixes it. */
 export function missingApiKey(envName: string): MissingKeyError {
   return new MissingKeyError(
     `no API key for environment "${envName}"`,

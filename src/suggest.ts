@@ -1,6 +1,6 @@
 /** "Did you mean" suggestions for mistyped names (environments, commands). */
 
-/** Edit distance (Damerau–Levenshtein, optimal string alignment) between two strings. */
+/** Damerau–Levenshtein distance (optimal string alignment). */
 export function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j += 1) d[0]![j] = j;
@@ -15,10 +15,7 @@ export function editDistance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
-/**
- * The candidate closest to `name` when it is close enough to be a typo (at
- * most a third of its length in edits, and at least one), else undefined.
- */
+/** The candidate closest to `name` if a likely typo (at most max(1, length/3) edits), else undefined. */
 export function closest(name: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;

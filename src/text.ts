@@ -1,19 +1,15 @@
-/**
- * Terminal safety for strings that come from the server or from files: escape
- * sequences (CSI, OSC, also their single-byte C1 forms such as U+009B) and every
- * other C0/C1 control character are removed before human output.
- */
+/** Terminal safety for text from the server or files: escape sequences (also C1 forms such as U+009B) and controls are removed. */
 import stripAnsi from 'strip-ansi';
 
 // What strip-ansi leaves: lone ESC, BEL, backspace, CR, DEL, C1 controls, bidi overrides.
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
-/** Returns `text` with escape sequences removed and each other control character replaced by a space. */
+/** `text` without escape sequences, each other control character a space. */
 export function sanitizeText(text: string): string {
   return stripAnsi(text).replace(CONTROLS, ' ');
 }
 
-/** Like {@link sanitizeText}, line by line: the line breaks of `text` are kept. */
+/** {@link sanitizeText} line by line, keeping line breaks. */
 export function sanitizeLines(text: string): string {
   return text.split('\n').map(sanitizeText).join('\n');
 }
