@@ -1,10 +1,6 @@
 /**
- * HTTP client of the pet store service (openapi/petstore.yaml, paths):
- * one `send` for any method and path under the base URL, on one keep-alive
- * undici dispatcher per invocation. Every response is read with a size cap;
- * `expect` parses it with exact numbers, checks it against a command's zod
- * schema and turns an HTTP error status into a ServiceError. The endpoint
- * calls live beside their commands (src/commands/<name>/http.ts).
+ * HTTP client of the service (openapi/petstore.yaml, paths): one `send` for any method and path under the base URL, on one keep-alive
+ * undici dispatcher per run; `expect` checks a response against a command's zod schema. Endpoint calls live in src/commands/<name>/http.ts.
  */
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
@@ -23,26 +19,23 @@ export type { ClientOptions, SendRequest } from './requests.js';
 /** Largest response body read, in bytes (16 MiB). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-/** What an endpoint call expects of a response. */
+/** What an endpoint call expects of a response; `root` names the body in messages ("pets"). */
 export interface Expectation<T extends z.ZodMiniType> {
   ok: readonly number[];
   schema: T;
-  /** Name of the body in messages ("pets", "pet"). */
   root: string;
-  /** What a 404 means for this endpoint: a missing item (getPet) or, by default, a wrong base URL (a route that does not exist). */
+  /** What a 404 means: a missing item (getPet) or, by default, a wrong base URL. */
   notFound?: NotFound;
 }
 
-/** One `send` for every endpoint, and the checks of what comes back. */
 export class PetstoreClient {
   private readonly dispatcher: Dispatcher;
   private readonly deadline: AbortSignal;
-  /** Whether a Deprecation or Sunset header still gives a warning: once, and never after {@link silenceDeprecation}. */
+  /** A Deprecation or Sunset header warns once, and never after {@link silenceDeprecation}. */
   private deprecationWarning = true;
   // Built once: a bulk load sends thousands of requests with the same headers and limits.
   private readonly baseHeaders: Record<string, string>;
   private readonly jsonHeaders: Record<string, string>;
-  /** URLs of the paths sent to, parsed once; never changed in place. */
   private readonly urls = new Map<string, URL>();
   private readonly limits: ExchangeLimits;
   /** Origin of the base URL: every request goes there (next-page links are held to it). */
@@ -66,11 +59,7 @@ export class PetstoreClient {
     this.limits = { maxBytes: MAX_BODY_BYTES, tooLarge };
   }
 
-  /**
-   * The absolute URL of a path under the base URL (a leading "/" is taken as
-   * relative to the base URL too). Parsed once per path and shared: copy it
-   * (`new URL(url)`) before changing it.
-   */
+  /** The absolute URL of a path under the base URL (a leading "/" too), parsed once per path and shared: copy before changing it. */
   url(path: string): URL {
     let url = this.urls.get(path);
     if (!url) {
@@ -81,18 +70,15 @@ export class PetstoreClient {
   }
 
   /**
-   * Sends one request and resolves with the whole response, whatever its
-   * status. Throws RequestError for a URL of another origin, a network
-   * failure or a timeout, the InterruptedError of Ctrl-C, and a BodyReadError
-   * (wrapping the cause) when the status arrived but the body could not be read.
+   * Sends one request and resolves with the response, whatever its status. Throws RequestError for another origin, a network failure or
+   * a timeout, the InterruptedError of Ctrl-C, and BodyReadError (wrapping the cause) when the status came but the body could not be read.
    */
   async send(request: SendRequest): Promise<Exchange> {
     const target = typeof request.path === 'string' ? this.url(request.path) : request.path;
-    // URLs are shared (a bulk load's POSTs all go to one): a query goes on a copy.
+    // URLs are shared: a query goes on a copy.
     const url = request.query ? new URL(target) : target;
     if (url.origin !== this.origin) throw new RequestError(`refusing to send the API key to another origin: ${url.origin}`, 'cross_origin');
     if (request.query) for (const [name, value] of request.query) url.searchParams.append(name, value);
-    // The common requests (a bulk load's thousands of POSTs) reuse headers built once.
     const headers = request.headers
       ? { ...(request.body === undefined ? this.baseHeaders : this.jsonHeaders), ...request.headers }
       : request.body === undefined
@@ -129,20 +115,14 @@ export class PetstoreClient {
     }
   }
 
-  /**
-   * `send`, then the answer checked by {@link expect}: the parsed body when
-   * the status is in `expected.ok`, else the error it stands for.
-   */
+  /** `send`, then {@link expect}. */
   async sendFor<T extends z.ZodMiniType>(request: SendRequest, expected: Expectation<T>): Promise<z.infer<T>> {
     return this.expect(await this.send(request), expected);
   }
 
   /**
-   * GETs `first` and the pages after it, each answer checked by
-   * {@link expect}, with whether the service linked a next page. With `all`,
-   * follows RFC 8288 `Link: <url>; rel="next"`, with the guards of
-   * {@link PageTrail} (same origin, no page twice, at most MAX_PAGES pages),
-   * whose RequestError it throws.
+   * GETs `first` and, with `all`, the pages RFC 8288 `Link: <url>; rel="next"` points to, each checked by {@link expect}.
+   * Throws the RequestError of {@link PageTrail}'s guards (same origin, no page twice, at most MAX_PAGES).
    */
   async *pages<T extends z.ZodMiniType>(
     first: string,
@@ -161,43 +141,28 @@ export class PetstoreClient {
     }
   }
 
-  /**
-   * Ends every request in flight at once with `reason` (undici's destroy); the
-   * client sends nothing after it. For a bulk load's second Ctrl-C, whose
-   * POSTs carry no signal of their own.
-   */
+  /** Ends every request in flight with `reason` (a bulk load's second Ctrl-C, whose POSTs carry no signal); nothing is sent after. */
   async abortAll(reason: Error): Promise<void> {
     await this.dispatcher.destroy(reason);
   }
 
-  /**
-   * From now on a Deprecation or Sunset header (RFC 9745, RFC 8594) gives no
-   * warning: for `get` with PETSTORE_NO_DEPRECATION_WARNING=1, which silences
-   * every deprecation warning of its requests.
-   */
+  /** Silences Deprecation and Sunset header warnings (RFC 9745, RFC 8594), for PETSTORE_NO_DEPRECATION_WARNING=1. */
   silenceDeprecation(): void {
     this.deprecationWarning = false;
   }
 
-  /** Closes the keep-alive connections. */
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
 
-  /**
-   * The RequestError or ServiceError an answer outside `ok` stands for, or
-   * undefined when the status is in `ok`. For any caller of `send`.
-   */
+  /** The RequestError or ServiceError of an answer outside `ok`; undefined when in `ok`. */
   failureOf(response: Exchange, ok: readonly number[], notFound: NotFound = 'route'): Error | undefined {
     return failureOf(response, ok, notFound, this.options);
   }
 
   /**
-   * The body of `response` parsed with exact numbers and checked by
-   * `expected.schema`, as the service sent it (key order and unknown fields
-   * kept). Throws the error of a status outside `expected.ok`
-   * ({@link failureOf}), and RequestError `unexpected_response` for a body
-   * the schema refuses.
+   * The body parsed with exact numbers and checked by `expected.schema`. Throws the error of a status outside `expected.ok`
+   * ({@link failureOf}), and RequestError `unexpected_response` for a body the schema refuses.
    */
   expect<T extends z.ZodMiniType>(response: Exchange, expected: Expectation<T>): z.infer<T> {
     const failure = this.failureOf(response, expected.ok, expected.notFound);
@@ -211,8 +176,7 @@ export class PetstoreClient {
         response.status,
       );
     }
-    // The checked value is returned as parsed, not zod's copy, so that key order
-    // and unknown fields reach `--json` exactly as the service sent them.
+    // The parsed value, not zod's copy: key order and unknown fields reach `--json` as sent.
     return data as z.infer<T>;
   }
 

@@ -1,8 +1,6 @@
 /**
- * One HTTP exchange through an undici dispatcher, body read whole up to a cap.
- * It uses the dispatcher's handler API directly: a bulk load makes one such
- * exchange per pet, and `request()` would build a Readable stream for each
- * body, garbage that grows the heap (see bench/bulk.mjs).
+ * One HTTP exchange through an undici dispatcher, body read whole up to a cap. The handler API is used directly: `request()` would
+ * build a Readable per body, and a bulk load's one exchange per pet would grow the heap (bench/bulk.mjs).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
@@ -13,16 +11,11 @@ export function first(value: string | string[] | undefined): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
-/**
- * The service answered with `status` (its request did reach it), and then the
- * body could not be read: a timeout, a dropped connection, the size cap.
- * Reported with the cause's message; exit 1.
- */
+/** The service answered `status` (the request reached it), then the body could not be read (timeout, dropped connection, size cap). Exit 1. */
 export class BodyReadError extends RequestError {
   override name = 'BodyReadError';
 
   constructor(
-    /** The HTTP status code of the answer. */
     readonly answeredStatus: number,
     readonly headers: Exchange['headers'],
     override readonly cause: unknown,
@@ -35,7 +28,6 @@ export class BodyReadError extends RequestError {
   }
 }
 
-/** A complete response. */
 export interface Exchange {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -52,12 +44,8 @@ export interface ExchangeLimits {
 }
 
 /**
- * Sends `options` and resolves with the response once its body has ended.
- * Rejects with the dispatcher's error (connection, timeout), with the
- * signal's reason when `signal` aborts, with a TimeoutError when `deadlineMs`
- * (milliseconds over the whole exchange, body included) passes, or with
- * `limits.tooLarge()`; once a status line has arrived, such an error comes
- * wrapped in a BodyReadError.
+ * Resolves with the response once its body has ended. Rejects with the dispatcher's error, the signal's reason, a TimeoutError after
+ * `deadlineMs` (milliseconds over the whole exchange), or `limits.tooLarge()`; after a status line, wrapped in a BodyReadError.
  */
 export function exchange(
   dispatcher: Dispatcher,
@@ -84,7 +72,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   private size = 0;
   private settled = false;
   private readonly onAbort: (() => void) | undefined = undefined;
-  // One timer per exchange, cleared when it settles (an AbortSignal.timeout would live on for its whole delay).
+  // Cleared when it settles (an AbortSignal.timeout would live on for its whole delay).
   private readonly timer: NodeJS.Timeout | undefined = undefined;
   private expired: Error | undefined = undefined;
 
@@ -95,9 +83,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     private readonly limits: ExchangeLimits,
     deadlineMs: number | undefined,
   ) {
-    // A listener per exchange: fine for a command's few requests; a bulk load
-    // passes no signal (a listener per POST held by a long-lived signal costs
-    // it a third more CPU and memory) and ends its requests with client.abortAll.
+    // A bulk load passes no signal (a listener per POST on a long-lived signal costs CPU and memory) and ends its requests with client.abortAll.
     if (signal) {
       this.onAbort = () => this.abortWith(signal.reason);
       signal.addEventListener('abort', this.onAbort, { once: true });
@@ -110,7 +96,6 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     }
   }
 
-  /** Ends the exchange with `reason` (the signal's, or the deadline's TimeoutError). */
   abortWith(reason: unknown): void {
     this.expired ??= reason as Error;
     this.controller?.abort(reason as Error);
@@ -146,7 +131,6 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     if (this.finish()) this.reject(this.status ? new BodyReadError(this.status, this.headers, error) : error);
   }
 
-  /** True the first time: an exchange settles once. */
   private finish(): boolean {
     if (this.settled) return false;
     this.settled = true;

@@ -1,8 +1,6 @@
 /**
- * What an answer outside the expected statuses means (openapi/petstore.yaml,
- * the Error schema and each operation's responses): a redirect (never followed), a 404 of a path that does not exist
- * (a wrong base URL, unless it is getPet's missing animal), the service's Error
- * object, or an answer the interface does not promise.
+ * What an answer outside the expected statuses means (openapi/petstore.yaml, Error schema and responses): a redirect (never followed),
+ * a 404 of a path that does not exist (a wrong base URL), the service's Error object, or an answer the interface does not promise.
  */
 import { RequestError, ServiceError } from '../errors.js';
 import { first, type Exchange } from './exchange.js';
@@ -10,33 +8,23 @@ import { describeBody, retryHint, tryParse } from './response.js';
 import { retryAfterMs } from './retry.js';
 import { ServiceErrorBody } from './schemas.js';
 
-/** What the reading of a failed answer needs to know of the client. */
+/** The base URL (named when a path does not exist) and a 401's last line (the command that fixes it). */
 export interface FailureContext {
-  /** The base URL, named when a path does not exist. */
   baseUrl: URL;
-  /** The last line of a 401's message: the command that fixes it. */
   loginHint?: string;
 }
 
 /**
- * What a 404 means for an operation: `route`, a path that does not exist (a
- * wrong base URL); `pet`, getPet's missing animal when its Error body says so
- * (see isMissingAnimal), else a route; `as-sent`, the answer as it is
- * (`petstore api`): a ServiceError, exit 3, whatever the body (a 404 is "not
- * found" of the path the user asked for), with the base URL hint when the body
- * is not an Error.
+ * What a 404 means: `route`, a wrong base URL; `pet`, getPet's missing animal when its Error body says so (else a route); `as-sent`
+ * (`petstore api`), a ServiceError, exit 3, whatever the body, with the base URL hint when the body is not an Error.
  */
 export type NotFound = 'pet' | 'route' | 'as-sent';
 
-/**
- * The RequestError or ServiceError an answer outside `ok` stands for, or
- * undefined when its status is in `ok`; `notFound` as {@link NotFound}.
- */
+/** The RequestError or ServiceError of an answer outside `ok`; undefined when in `ok`. */
 export function failureOf(response: Exchange, ok: readonly number[], notFound: NotFound, context: FailureContext): Error | undefined {
   const { status } = response;
   if (ok.includes(status)) return undefined;
-  // undici follows no redirect without its redirect interceptor, which is not
-  // installed: a redirect could carry the key to another origin.
+  // No redirect interceptor is installed: a redirect could carry the key to another origin.
   if (status >= 300 && status < 400) {
     const location = first(response.headers.location);
     return new RequestError(
@@ -69,13 +57,8 @@ export function failureOf(response: Exchange, ok: readonly number[], notFound: N
 }
 
 /**
- * Is getPet's 404 Error the interface's "no animal with that identifier"
- * rather than a route that does not exist? Yes when its code or message names
- * a pet, an animal or the id asked for (paths quoted in it do not count: "no
- * route /pets/1" names none). Otherwise the interface's meaning holds unless
- * there is a sign of a wrong base URL: one whose path does not end in /v1
- * (the interface's paths are under it), or words of a route, path, endpoint
- * or URL. The interface shows no codes, so the words decide.
+ * Is getPet's 404 Error "no animal with that identifier" rather than a missing route? Yes when its code or message names a pet, an
+ * animal or the id (quoted paths aside); else yes unless the base URL lacks /v1 or the words name a route, path, endpoint or URL.
  */
 function isMissingAnimal(body: { code: string; message: string }, path: string, baseUrl: URL): boolean {
   const words = `${body.code} ${body.message}`.replace(/\S*\/\S*/g, ' ');

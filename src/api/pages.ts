@@ -1,34 +1,23 @@
 /**
- * Following RFC 8288 `Link: <url>; rel="next"` from page to page, for
- * `list --all` and `api --paginate`: only on the base URL's origin (the key
- * goes with every request), never to a page already fetched, and for at most
- * {@link MAX_PAGES} pages. Each guard ends the command with an error, never
- * silently.
+ * Following RFC 8288 `Link: <url>; rel="next"` (`list --all`, `api --paginate`): only on the base URL's origin (the key goes with every
+ * request), never to a page already fetched, at most {@link MAX_PAGES}; each guard ends the command with an error.
  */
 import { RequestError } from '../errors.js';
 
-/** Most pages followed before the command stops with an error. */
 export const MAX_PAGES = 1000;
 
-/** The pages fetched so far, from a first URL. */
 export class PageTrail {
   private readonly seen = new Set<string>();
   private page = 1;
 
   constructor(
-    /** The base URL's origin: next links elsewhere are refused. */
     private readonly origin: string,
     first: URL,
   ) {
     this.seen.add(first.href);
   }
 
-  /**
-   * Records `next` as the following page and returns it. Throws RequestError
-   * (exit 1) when it is on another origin (`cross_origin_link`), repeats a
-   * page already fetched (`repeated_page`), or would pass {@link MAX_PAGES}
-   * (`too_many_pages`).
-   */
+  /** Records and returns `next`. Throws RequestError (exit 1): `cross_origin_link`, `repeated_page` or `too_many_pages`. */
   follow(next: URL): URL {
     if (next.origin !== this.origin) {
       throw new RequestError(`refusing to follow the next page link to another origin: ${next.origin}`, 'cross_origin_link');

@@ -1,14 +1,11 @@
-/**
- * Reading the service's answers: headers (Link, Retry-After, Deprecation,
- * Sunset), body excerpts for messages, and error classification.
- */
+/** Reading the service's answers: Link, Retry-After, Deprecation and Sunset headers, body excerpts, error classification. */
 import LinkHeader from 'http-link-header';
 import { RequestError } from '../errors.js';
 import { first, type Exchange } from './exchange.js';
 import { parseJson } from '../json.js';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from './retry.js';
 
-/** For a 429 or 503 carrying Retry-After: when to try again, as a hint line. */
+/** A hint line saying when to retry a 429 or 503 with Retry-After. */
 export function retryHint(response: Exchange): string | undefined {
   if (response.status !== 429 && response.status !== 503) return undefined;
   const wait = retryAfterMs(response.headers['retry-after']);
@@ -41,7 +38,7 @@ export function tryParse(text: string): unknown {
   }
 }
 
-/** A short, single-line excerpt of a body; terminal escapes are removed when the message is printed. */
+/** A short single-line excerpt of a body. */
 export function describeBody(response: Exchange): string {
   const flat = response.text.slice(0, 400).replace(/\s+/g, ' ').trim();
   if (!flat) return '(empty body)';
@@ -55,23 +52,19 @@ export function isTimeout(error: unknown): boolean {
   return /TIMEOUT/i.test(code) || name === 'TimeoutError';
 }
 
-/** RFC 9745 Deprecation is "@<unix seconds>" (or "true" in older drafts); RFC 8594 Sunset is an HTTP-date. */
+/** RFC 9745 Deprecation ("@<unix seconds>") or RFC 8594 Sunset (an HTTP-date) as "on <date>". */
 export function describeDate(value: string): string {
   const epoch = /^@(-?\d+)$/.exec(value.trim());
   const date = epoch ? new Date(Number(epoch[1]) * 1000) : new Date(value);
   return Number.isNaN(date.getTime()) ? `(${value.slice(0, 40)})` : `on ${date.toISOString().slice(0, 10)}`;
 }
 
-/** Whether the response's Content-Type is JSON: application/json or application/<anything>+json. */
+/** application/json or application/<anything>+json. */
 export function isJsonType(response: Exchange): boolean {
   return /^application\/([\w.+-]+\+)?json\b/i.test(first(response.headers['content-type']) ?? '');
 }
 
-/**
- * The JSON body of a response, numbers exact (see parseJson). Throws
- * RequestError (exit 1) naming the status and an excerpt when the content type
- * is not JSON or the body is malformed.
- */
+/** The JSON body with exact numbers. Throws RequestError (exit 1) naming status and an excerpt when it is not JSON or malformed. */
 export function parseBody(response: Exchange): unknown {
   const type = first(response.headers['content-type']) ?? '';
   if (!isJsonType(response)) {
@@ -92,16 +85,13 @@ export function parseBody(response: Exchange): unknown {
   }
 }
 
-/**
- * The warning an answer's Deprecation (RFC 9745) and Sunset (RFC 8594) headers
- * call for, or undefined when it has neither.
- */
+/** The warning of Deprecation (RFC 9745) and Sunset (RFC 8594) headers, or undefined. */
 export function deprecationNotice(headers: Exchange['headers']): string | undefined {
   const deprecation = first(headers.deprecation);
   const sunset = first(headers.sunset);
   if (!deprecation && !sunset) return undefined;
   const parts: string[] = [];
-  // RFC 9745's Deprecation is a date; drafts before it sent "true", which has none to give.
+  // Drafts before RFC 9745 sent "true", which has no date.
   if (deprecation) parts.push(deprecation.trim() === 'true' ? 'deprecated' : `deprecated ${describeDate(deprecation)}`);
   if (sunset) parts.push(`to be removed ${describeDate(sunset)}`);
   return `the service says this endpoint is ${parts.join(', ')}`;

@@ -1,11 +1,6 @@
 /**
- * zod schemas of the interface objects that several commands share
- * (openapi/petstore.yaml, components.schemas), one per object, built from the values of ../interface-values.ts. The same schemas check flags before a request and parse
- * responses. Integers of format int64 are `bigint` so that ids above 2^53 stay
- * exact; responses must be parsed with `parseJson` for that.
- *
- * zod/mini (the tree-shakable build of zod 4): the classic build loads much
- * more at every call of the tool (bench/RESULTS.md).
+ * zod/mini schemas of the interface objects (openapi/petstore.yaml, components.schemas), for flags before a request and for responses.
+ * int64 is `bigint` so ids above 2^53 stay exact (responses parsed with `parseJson`). zod/mini loads far less than classic zod (bench/RESULTS.md).
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
@@ -19,17 +14,14 @@ export { INT64_MAX, INT64_MIN } from '../interface-values.js';
 const MISSING = 'required field missing';
 const missingOr = (message: string) => (issue: { input?: unknown }) => (issue.input === undefined ? MISSING : message);
 
-/** Interface type "integer, format int64", held as a bigint. */
+/** "integer, format int64", as a bigint. */
 export const Int64 = z
   .bigint({ error: missingOr('must be an integer (int64)') })
   .check(z.gte(INT64_MIN, `must be at least ${INT64_MIN}`), z.lte(INT64_MAX, `must be at most ${INT64_MAX}`));
 
 const NUMBER_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
-/**
- * The exact value of a JSON number's text when it is a whole number in the
- * int64 range (`1.0`, `1e2`, `-0`, `150e-1`), else undefined (`1.5`, `1e400`).
- */
+/** A JSON number's exact value when whole and in int64 range (`1.0`, `1e2`, `-0`, `150e-1`); else undefined (`1.5`, `1e400`). */
 export function wholeInt64(text: string): bigint | undefined {
   const parts = NUMBER_PARTS.exec(text);
   if (!parts) return undefined;
@@ -39,17 +31,14 @@ export function wholeInt64(text: string): bigint | undefined {
   const shift = Number(exponent) - fraction.length;
   const kept = shift >= 0 ? digits : digits.slice(0, shift);
   if (shift < 0 && !/^0*$/.test(digits.slice(shift))) return undefined;
-  // int64 has at most 19 digits: anything longer is out of range, whatever the exponent says.
   if ((kept.replace(/^0+/, '').length || 1) + Math.max(shift, 0) > 19) return undefined;
   const value = BigInt(`${sign}${kept || '0'}`) * 10n ** BigInt(Math.max(shift, 0));
   return value >= INT64_MIN && value <= INT64_MAX ? value : undefined;
 }
 
 /**
- * Interface type "integer, format int64" in a response: an integer literal
- * (a bigint), or a number written another way whose value is a whole number
- * in range (`1.0`, `1e2`, `-0`; JSON Schema 2020-12, which OpenAPI 3.1 uses,
- * counts them as integers), kept as the service wrote it (a JsonNumber).
+ * int64 in a response: an integer (bigint), or another spelling of a whole number in range (`1.0`, `1e2`; JSON Schema 2020-12, used by
+ * OpenAPI 3.1, counts them as integers) kept as written (JsonNumber).
  */
 export const ResponseInt64 = z.union(
   [Int64, z.custom<JsonNumber>((value) => value instanceof JsonNumber && wholeInt64(value.source) !== undefined)],
@@ -58,11 +47,7 @@ export const ResponseInt64 = z.union(
   },
 );
 
-/**
- * An int64 written by a user as decimal digits (an optional minus sign, no
- * exponent, no fraction): "42" → 42n. Rejects "abc", "1.5", "1e3" and values
- * outside the int64 range.
- */
+/** An int64 typed as decimal digits ("42" → 42n); rejects "abc", "1.5", "1e3" and out-of-range values. */
 export const Int64Text = z.pipe(
   z.pipe(
     z.string().check(z.regex(/^-?\d+$/, 'must be an integer written as decimal digits')),
@@ -71,11 +56,10 @@ export const Int64Text = z.pipe(
   Int64,
 );
 
-/** PetStatus: `available`, `pending` or `sold`. */
 export const PetStatus = z.enum(PET_STATUSES, { error: `allowed values: ${PET_STATUSES.join(', ')}` });
 export type PetStatus = z.infer<typeof PetStatus>;
 
-/** NewPet, the request body of createPet: `name` and `categoryId` required, `status` optional. */
+/** createPet's body: `name` and `categoryId` required. */
 export const NewPet = z.strictObject({
   name: z.string({ error: missingOr('must be a string') }).check(z.minLength(1, 'must not be empty')),
   categoryId: Int64,
@@ -83,11 +67,7 @@ export const NewPet = z.strictObject({
 });
 export type NewPet = z.infer<typeof NewPet>;
 
-/**
- * Pet, as returned by the service: NewPet plus `id`. Unknown fields are kept,
- * and so is a status outside PetStatus: the service may add values, and the
- * client shows what it was sent rather than failing.
- */
+/** Pet as returned: unknown fields and a status outside PetStatus are kept (the service may add values). */
 export const Pet = z.looseObject({
   id: ResponseInt64,
   name: z.string({ error: missingOr('must be a string') }),
@@ -96,10 +76,9 @@ export const Pet = z.looseObject({
 });
 export type Pet = z.infer<typeof Pet>;
 
-/** Pets: a JSON array of Pet. */
 export const Pets = z.array(Pet);
 
-/** The interface's Error object (`code`, `message`, `status`; all required). */
+/** The interface's Error object. */
 export const ServiceErrorBody = z.looseObject({
   code: z.string(),
   message: z.string(),
@@ -107,10 +86,7 @@ export const ServiceErrorBody = z.looseObject({
 });
 export type ServiceErrorBody = z.infer<typeof ServiceErrorBody>;
 
-/**
- * Flag text of a whole number: digits only (no sign, fraction or exponent),
- * read as a number and then checked by `schema` (its bounds).
- */
+/** Whole-number flag text: digits only, then checked by `schema`. */
 export function wholeNumberText<T extends z.ZodMiniType<number, number>>(schema: T, message: string) {
   return z.pipe(
     z.pipe(
@@ -121,7 +97,7 @@ export function wholeNumberText<T extends z.ZodMiniType<number, number>>(schema:
   );
 }
 
-/** Describes where a parsed value departs from a schema, naming the first field: "pets[0].id: required field missing". */
+/** Where a value departs from a schema, first field named: "pets[0].id: required field missing". */
 export function describeIssue(error: z.core.$ZodError, root: string): string {
   const issue = error.issues[0];
   if (!issue) return `${root}: invalid`;

@@ -1,10 +1,6 @@
 /**
- * How requests reach the service: directly, over one keep-alive Pool for the
- * base URL's origin, or through the proxy that HTTPS_PROXY / HTTP_PROXY name
- * for it (NO_PROXY aside; a loopback host never uses a proxy, so the key never
- * crosses one in plain text). Also what a failure to get an answer tells the
- * user: an unverifiable certificate, a host that answered something
- * unreadable, a proxy that refused, or a host that could not be reached.
+ * How requests reach the service: one keep-alive Pool for the base URL's origin, or the proxy of HTTPS_PROXY / HTTP_PROXY (never for a
+ * loopback host, so the key never crosses a proxy in plain text); and what a failure to get an answer tells the user.
  */
 import { maxHeaderSize } from 'node:http';
 import { Pool, ProxyAgent, type Dispatcher } from 'undici';
@@ -13,20 +9,20 @@ import { isTimeout } from './response.js';
 import { provesNotSent } from './retry.js';
 import { isLoopback } from '../settings.js';
 
-/** The proxy requests go through, and the variable that named it (for messages; its credentials are never shown). */
+/** The proxy in use and the variable that named it (for messages; its credentials are never shown). */
 export interface ProxyChoice {
   url: URL;
   variable: string;
 }
 
-/** undici's connect, header and body timeouts, in milliseconds. */
+/** undici's timeouts, in milliseconds. */
 export interface Timeouts {
   connect: { timeout: number };
   headersTimeout: number;
   bodyTimeout: number;
 }
 
-/** A network failure whose message comes with a hint line, such as how to trust a CA. Exit 1. */
+/** A network failure with a hint line, such as how to trust a CA. Exit 1. */
 export class NetworkError extends RequestError {
   override name = 'NetworkError';
 
@@ -40,14 +36,9 @@ export class NetworkError extends RequestError {
 }
 
 /**
- * The proxy for requests to `url` (an http or https URL), from `env`:
- * HTTPS_PROXY (then HTTP_PROXY, as undici's EnvHttpProxyAgent does) for https,
- * HTTP_PROXY for http; each also lower-case, upper-case first. Undefined for a
- * loopback host, when no variable is set, or when NO_PROXY lists the host
- * (comma- or space-separated names, a leading "." or "*." for subdomains, an
- * optional ":port", "*" for every host). A value without "://" is taken as http.
- * Throws UsageError naming the variable (never its value) when it is not an
- * http(s) URL.
+ * The proxy for `url` from `env`: HTTPS_PROXY then HTTP_PROXY for https (as undici's EnvHttpProxyAgent), HTTP_PROXY for http, upper-case
+ * first. None for loopback, or when NO_PROXY lists the host (",", " "-separated; leading "." or "*." for subdomains; ":port"; "*").
+ * A value without "://" is http. Throws UsageError naming the variable (never its value) when it is not an http(s) URL.
  */
 export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefined {
   if (isLoopback(url.hostname)) return undefined;
@@ -69,7 +60,6 @@ export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefi
   return { url: proxy, variable };
 }
 
-/** True when a NO_PROXY entry covers `url`'s host and port. */
 function listedInNoProxy(url: URL, noProxy: string): boolean {
   const host = url.hostname
     .replace(/^\[(.+)\]$/, '$1')
@@ -88,11 +78,8 @@ function listedInNoProxy(url: URL, noProxy: string): boolean {
 }
 
 /**
- * The dispatcher for every request of one invocation to `baseUrl`'s origin:
- * a Pool when no proxy applies (see {@link proxyFor}), else a ProxyAgent that
- * tunnels https with CONNECT and leaves resolving the host name to the proxy;
- * credentials in the proxy URL go as Basic Proxy-Authorization. Returns the
- * proxy too, for {@link describeNetworkFailure}. Throws what proxyFor throws.
+ * The dispatcher for one run's requests to `baseUrl`'s origin: a Pool, or a ProxyAgent (CONNECT for https; the proxy resolves the host;
+ * URL credentials as Basic Proxy-Authorization). Throws what {@link proxyFor} throws.
  */
 export function openDispatcher(baseUrl: URL, env: NodeJS.ProcessEnv, timeouts: Timeouts): { dispatcher: Dispatcher; proxy?: ProxyChoice } {
   const proxy = proxyFor(baseUrl, env);
@@ -107,7 +94,7 @@ const TRUST_HINT =
   'petstore trusts the certificate authorities built into Node.js; to trust another, set NODE_EXTRA_CA_CERTS to its PEM file, ' +
   'or NODE_USE_SYSTEM_CA=1 to use the system certificate store.';
 
-/** What is wrong with a certificate, by the verification error's code (OpenSSL's, or Node's for the name check). */
+/** What is wrong with a certificate, by verification error code (OpenSSL's, or Node's for the name check). */
 const CERTIFICATE_PROBLEMS: Record<string, string> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: 'it is self-signed',
   SELF_SIGNED_CERT_IN_CHAIN: 'its chain ends in a self-signed certificate authority that is not trusted',
@@ -120,7 +107,7 @@ const CERTIFICATE_PROBLEMS: Record<string, string> = {
   CERT_SIGNATURE_FAILURE: 'its signature is not valid',
 };
 
-/** `localhost` and any name under `.localhost` (RFC 6761, section 6.3). */
+/** `localhost` and names under `.localhost` (RFC 6761, section 6.3). */
 function isLocalhostName(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
   return host === 'localhost' || host.endsWith('.localhost');
@@ -128,11 +115,7 @@ function isLocalhostName(hostname: string): boolean {
 
 type LookupCallback = (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void;
 
-/**
- * A `lookup` for net.connect that answers every name with the loopback
- * addresses, never asking DNS: a `*.localhost` base URL is trusted as
- * loopback (plain http, no proxy), so it must reach only this machine.
- */
+/** A `lookup` answering every name with loopback, never asking DNS: a `*.localhost` base URL is trusted as loopback, so it must stay local. */
 function lookupLoopback(_hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback): void {
   const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
   const addresses = [
@@ -143,10 +126,10 @@ function lookupLoopback(_hostname: string, options: { family?: number | string; 
   else callback(null, addresses[0]!.address, addresses[0]!.family);
 }
 
-/** Errors that mean a connection never got to its peer; with a proxy in use, that peer is the proxy. */
+/** A connection that never reached its peer (with a proxy in use, the proxy). */
 const UNREACHABLE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN'];
 
-/** Errors of a connection that was open and then closed or reset. */
+/** A connection that was open, then closed or reset. */
 const DROPPED_CODES = ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'];
 
 /** The error's code, or its cause's (undici wraps some errors). */
@@ -156,11 +139,8 @@ function codeOf(error: unknown): string | undefined {
 }
 
 /**
- * The message for a request to `host` (as "name[:port]") that got no usable
- * answer: `error` is what undici rejected with, `proxy` the one in use.
- * Certificate failures say what is wrong and how to trust a CA; a host that
- * answered unreadable HTTP, or a proxy that refused the tunnel, is never
- * described as unreachable. Returns the error to throw (exit 1).
+ * The error (exit 1) for a request to `host` ("name[:port]") that got no usable answer. Certificate failures say what is wrong and how to
+ * trust a CA; unreadable HTTP or a refused tunnel is never called unreachable.
  */
 export function describeNetworkFailure(error: unknown, host: string, proxy?: ProxyChoice): RequestError {
   const code = codeOf(error);
@@ -223,12 +203,7 @@ export function describeNetworkFailure(error: unknown, host: string, proxy?: Pro
   return new RequestError(`cannot reach ${host}: ${code ?? message}`, 'network_error');
 }
 
-/**
- * What a request to `host` that got no answer ends with: the InterruptedError
- * of Ctrl-C (the reason of `signal`), a timeout after `timeoutMs`, or the
- * network failure of {@link describeNetworkFailure}, marked `notSent` when it
- * proves the request never left.
- */
+/** A request with no answer ends as the InterruptedError of `signal`, a timeout after `timeoutMs`, or a network failure (`notSent` when provable). */
 export function describeSendFailure(
   error: unknown,
   host: string,
