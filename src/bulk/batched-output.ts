@@ -1,9 +1,4 @@
-/** Batched writes of a bulk load's output, with back-pressure. */
-
-/**
- * Created pets are written in batches (64 KiB, or after 50 ms) instead of one
- * write per pet; `drained()` lets the loop wait when stdout pushes back.
- */
+/** A bulk load's created pets written in batches (64 KiB, or after 50 ms), with back-pressure: `drained()` waits when stdout pushes back. */
 export class BatchedOutput {
   private parts: string[] = [];
   private size = 0;
@@ -40,7 +35,7 @@ export class BatchedOutput {
     return this.blocked;
   }
 
-  /** Resolves once stdout has taken what it was given, or has failed (see {@link fail}). */
+  /** Resolves once stdout took what it was given, or failed. */
   async drained(): Promise<void> {
     while (this.blocked && this.stream.once) {
       await new Promise<void>((resolve) => {
@@ -53,7 +48,7 @@ export class BatchedOutput {
     }
   }
 
-  /** Stdout failed (a write error): nothing more is written, and nobody waits for it. */
+  /** Stdout failed: nothing more is written, and nobody waits. */
   fail(): void {
     this.broken = true;
     this.blocked = false;

@@ -1,13 +1,7 @@
 /**
- * The `--failed` file of a bulk load: one NDJSON line per item not created,
- * `{"line", "source", "outcome", "item", "text"?, "text_base64"?, "error"}`, to be read again by
- * `add --file`. Its old content is never destroyed while it may still be
- * needed: the new lines go to a temporary file beside it that replaces it
- * only when the load has ended, so that it can also be the load's input
- * (through a path, a redirect or a pipe). A lock keeps two loads from writing
- * one file. A file that is not a regular file (a FIFO, /dev/stdout, /dev/full)
- * is written directly. Each record is written at once and synchronously, so
- * that a full disk is a thrown error at a known item, never a crash later.
+ * The `--failed` file of a bulk load: one NDJSON line per item not created (FailedRecord), read again by `add --file`. New lines go to
+ * a temporary file that replaces it when the load ends, so it can also be the input; a lock keeps two loads from one file. A non-regular
+ * file (FIFO, /dev/stdout) is written directly. Records are written synchronously, so a full disk is an error at a known item.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,30 +10,25 @@ import lockfile from 'proper-lockfile';
 import { stringifyJson } from '../json.js';
 import { UsageError, type ErrorReport } from '../errors.js';
 
-/**
- * The outcome of an item that was not created: `failed` (the service answered
- * with an error status, or the item was invalid), `not_sent` (never sent), or
- * `unknown` (sent, and no usable answer: it may have been created).
- */
+/** An item not created: `failed` (error status or invalid item), `not_sent`, or `unknown` (sent, no usable answer: maybe created). */
 export type Outcome = 'failed' | 'not_sent' | 'unknown';
 
-/** One line of a `--failed` file. */
 export interface FailedRecord {
-  /** The line the item starts on in the input it was first read from, kept through reruns. */
+  /** The line the item starts on in its first input, kept through reruns. */
   line: number;
-  /** That input: its absolute path, or "-" for standard input; kept through reruns (absent in lines of older versions). */
+  /** That input's absolute path, or "-" for stdin (absent in older lines). */
   source?: string;
   outcome: Outcome;
-  /** The item as read, or null when the input was not JSON. */
+  /** The item as read; null when the input was not JSON. */
   item: unknown;
-  /** The whole source of input that was not JSON. */
+  /** The source of input that was not JSON. */
   text?: string;
-  /** That source's bytes in base64, when they were not UTF-8 (`text` then holds replacement characters). */
+  /** That source's bytes in base64 when they were not UTF-8. */
   text_base64?: string;
   error: ErrorReport;
 }
 
-/** Writing the `--failed` file failed (a full disk, say): the outcomes from here on cannot be recorded. */
+/** Writing the `--failed` file failed (a full disk, say): later outcomes cannot be recorded. */
 export class FailedWriteError extends Error {
   override name = 'FailedWriteError';
 
@@ -51,17 +40,16 @@ export class FailedWriteError extends Error {
   }
 }
 
-/** Source texts longer than this (in UTF-16 units) are written in slices of this size. */
+/** Source texts longer than this (in UTF-16 units) are written in slices. */
 const SLICE = 1 << 20;
 const errnoCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
 
-/** Writes all of `text` to `fd`, synchronously. */
 function writeAll(fd: number, text: string): void {
   const data = Buffer.from(text);
   for (let offset = 0; offset < data.length; ) offset += fs.writeSync(fd, data, offset);
 }
 
-/** Where `given` leads when it is a link (or a chain of links) to a path that does not exist yet; else `given`. */
+/** Where `given` leads when it is a link (or chain) to a path that does not exist yet; else `given`. */
 function danglingTarget(given: string): string {
   let file = given;
   for (let hops = 0; hops < 40; hops += 1) {
@@ -74,13 +62,9 @@ function danglingTarget(given: string): string {
   return folder?.isDirectory() ? path.join(fs.realpathSync(path.dirname(file)), path.basename(file)) : file;
 }
 
-/** The file in the lock folder that names the process holding the lock. */
 const OWNER = 'pid';
 
-/**
- * Is `pid` a process that no longer exists on this machine? A zombie (killed,
- * not yet reaped by its parent) counts as dead; EPERM means it exists, under another user.
- */
+/** Is `pid` gone from this machine? A zombie counts as dead; EPERM means it exists under another user. */
 function isDead(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -88,14 +72,12 @@ function isDead(pid: number): boolean {
     return errnoCode(error) === 'ESRCH';
   }
   try {
-    // Linux: the state follows the command name in parentheses.
     return /\)\s+Z\s/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
 }
 
-/** The pid named in a lock folder, or NaN when it names none (yet). */
 function ownerOf(folder: string): number {
   try {
     return Number(fs.readFileSync(path.join(folder, OWNER), 'utf8').trim() || Number.NaN);
@@ -104,17 +86,13 @@ function ownerOf(folder: string): number {
   }
 }
 
-/** A lock held: its release, and the error that says another process took it over (proper-lockfile's ECOMPROMISED), if one did. */
+/** A held lock: its release, and proper-lockfile's ECOMPROMISED error if another process took it over. */
 interface HeldLock {
   release: () => Promise<void>;
   compromised: () => Error | undefined;
 }
 
-/**
- * Takes the lock of `file` (proper-lockfile's `<file>.lock` folder) and writes
- * this process's pid in it. A lock whose process no longer exists (killed,
- * crashed) is taken over at once; a live one is refused with ELOCKED.
- */
+/** Takes `<file>.lock` (proper-lockfile) and writes this pid in it; a dead owner's lock is taken over, a live one refused (ELOCKED). */
 async function lockFor(file: string): Promise<HeldLock> {
   const folder = `${file}.lock`;
   for (let attempt = 0; ; attempt += 1) {
@@ -125,8 +103,7 @@ async function lockFor(file: string): Promise<HeldLock> {
         compromised = error;
       };
       const release = await lockfile.lock(file, { realpath: false, retries: 0, stale: 30_000, onCompromised });
-      // The library keeps the lock alive by the folder's mtime, and reads any other mtime as the lock
-      // taken over: naming the owner inside it changes that mtime, so it is put back.
+      // The library reads another mtime as the lock taken over: naming the owner changes it, so it is put back.
       const { mtime } = fs.statSync(folder);
       fs.writeFileSync(path.join(folder, OWNER), String(process.pid));
       fs.utimesSync(folder, mtime, mtime);
@@ -146,7 +123,7 @@ async function lockFor(file: string): Promise<HeldLock> {
   }
 }
 
-/** Removes the temporary files (see FailedFile.open) that dead processes left beside `file`. */
+/** Removes temporary files that dead processes left beside `file`. */
 function removeDeadTemporaries(file: string): void {
   const base = path.basename(file);
   const folder = path.dirname(file);
@@ -167,25 +144,21 @@ export class FailedFile {
   private closed = false;
 
   private constructor(
-    /** The path the user gave. */
     readonly path: string,
-    /** The file written: `path`, or its target when `path` is a link. */
+    /** `path`, or its target when `path` is a link. */
     private readonly target: string,
     private readonly fd: number,
-    /** The temporary file that replaces `path` on commit, or undefined when writing `path` directly. */
+    /** Replaces `path` on commit; undefined when writing `path` directly. */
     private readonly temporary: string | undefined,
     private readonly lock: HeldLock,
   ) {}
 
-  /** The journal of a load that writes this file (see journal.ts): `<file>.journal`; none for a file written directly (a FIFO, /dev/stdout). */
+  /** `<file>.journal` (journal.ts); none for a file written directly. */
   get journalPath(): string | undefined {
     return this.temporary ? `${this.target}.journal` : undefined;
   }
 
-  /**
-   * Locks `file` and opens where its lines go. Throws UsageError (exit 2,
-   * nothing sent) when another load holds the lock or it cannot be written.
-   */
+  /** Locks `file` and opens where its lines go. Throws UsageError (exit 2, nothing sent) when locked by another load or not writable. */
   static async open(given: string): Promise<FailedFile> {
     const link = fs.lstatSync(given, { throwIfNoEntry: false });
     // Another user's link (planted in a shared folder such as /tmp) would make the load write wherever it points.
@@ -193,8 +166,7 @@ export class FailedFile {
       throw new UsageError(`--failed ${given} is a link owned by another user (uid ${link.uid}); refusing to write through it`);
     const existing = fs.statSync(given, { throwIfNoEntry: false });
     const direct = existing !== undefined && !existing.isFile();
-    // A link to a regular file, or to one not made yet: its target is the file
-    // written (and locked), so that the link stays a link.
+    // A link's target is written and locked, so that the link stays a link.
     const file = existing?.isFile() ? fs.realpathSync(given) : existing ? given : danglingTarget(given);
     let lock: HeldLock = { release: async () => undefined, compromised: () => undefined };
     if (!direct) {
@@ -212,7 +184,7 @@ export class FailedFile {
       }
     }
     if (!direct) removeDeadTemporaries(file);
-    // Created anew (O_EXCL), under a name nobody can guess; the pid lets a later load remove it should this one die.
+    // O_EXCL under an unguessable name; the pid lets a later load remove it should this one die.
     const temporary = direct
       ? undefined
       : path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
@@ -225,11 +197,7 @@ export class FailedFile {
     }
   }
 
-  /**
-   * Adds one record, or a line of an earlier `--failed` file exactly as it was
-   * read (an `unknown` item carried over unchanged); throws FailedWriteError
-   * when the file cannot take it.
-   */
+  /** Adds a record, or an earlier `--failed` line as read; throws FailedWriteError. */
   write(record: FailedRecord | Record<string, unknown>): void {
     try {
       const { text, error, ...before } = record as { text?: unknown; error?: unknown };
@@ -237,8 +205,7 @@ export class FailedFile {
         writeAll(this.fd, `${stringifyJson(record)}\n`);
         return;
       }
-      // The source text of a large item is written a slice at a time, so that
-      // it is never held as JSON in whole: `{..., "text": "<slices>", "error": ...}`.
+      // A large source text goes a slice at a time, never held whole as JSON.
       const opening = stringifyJson(before).slice(0, -1);
       writeAll(this.fd, `${opening}${opening.length > 1 ? ',' : ''}"text":"`);
       for (let start = 0; start < text.length; start += SLICE) {
@@ -254,7 +221,7 @@ export class FailedFile {
   async commit(): Promise<void> {
     try {
       if (this.temporary) {
-        // Another load took the lock over (this one was stopped longer than the lock's stale time): its file is not replaced.
+        // Another load took the lock over (this one stopped past the stale time): its file is not replaced.
         const compromised = this.lock.compromised();
         if (compromised) throw new FailedWriteError(this.path, `${errnoCode(compromised)}: another process took over its lock`);
         fs.fsyncSync(this.fd);
@@ -269,14 +236,14 @@ export class FailedFile {
     }
   }
 
-  /** Gives up: the old file stays as it was; the temporary file is removed. */
+  /** Gives up: the old file stays; the temporary one is removed. */
   async dispose(): Promise<void> {
     if (!this.closed) {
       this.closed = true;
       try {
         fs.closeSync(this.fd);
       } catch {
-        // Already closed or never usable: nothing to keep.
+        // Already closed or never usable.
       }
     }
     if (this.temporary) fs.rmSync(this.temporary, { force: true });

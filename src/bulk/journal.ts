@@ -1,22 +1,13 @@
 /**
- * The journal of a bulk load with `--failed F`: `F.journal`, append-only
- * NDJSON beside F, so that the same command resumes after any death (kill -9,
- * the OOM killer, a power cut short of the disk). Each record is handed to
- * the OS (`fs.writeSync`) before what it records goes on: an item's "seen"
- * record before its POST leaves.
+ * The journal of a bulk load with `--failed F`: append-only NDJSON `F.journal`, so the same command resumes after any death. Each record
+ * is handed to the OS (`fs.writeSync`) before what it records goes on. Items are numbered from 0 in input order and seen in order.
  *
  *   {"petstore_journal":1,"input":"/abs/pets.ndjson","started":"<ISO 8601>"}
  *   {"i":0,"h":"<hash of the item>","s":1}     seen; s=1: its POST is about to leave, s=0: not sent (invalid, carried over)
  *   {"c":0}                                    item 0 was created
  *   {"o":3,"r":{<its --failed record>}}        item 3 ended failed, unknown or not_sent
- *   {"n":5}                                    item 5, sent and refused with Retry-After, was not sent again
- *                                              before the load stopped: a resumed load sends it
- *   {"ended":"<ISO 8601>","complete":true,"tally":{...}}   the load ended and F was written;
- *                                              complete: it ran to its end (false: it was stopped, by Ctrl-C, a 401...)
- *
- * Items are numbered in input order from 0. Items are seen in order and a
- * stopped load sees no more, so the items a journal knows are always the
- * first ones of the input.
+ *   {"n":5}                                    item 5, refused with Retry-After, was not sent again: a resumed load sends it
+ *   {"ended":"<ISO 8601>","complete":true,"tally":{...}}   F was written; complete: false when stopped (Ctrl-C, a 401...)
  */
 import fs from 'node:fs';
 import { parseJson, stringifyJson } from '../json.js';
@@ -24,7 +15,6 @@ import { UsageError } from '../errors.js';
 import type { Tally } from './load-summary.js';
 import type { InputItem } from './read-items.js';
 
-/** What the journal knows of one item. */
 export type JournalState =
   | { kind: 'new' }
   | { kind: 'not_sent_before' }
@@ -38,11 +28,7 @@ const SENDING = 2;
 const CREATED = 3;
 const DECIDED = 4;
 
-/**
- * The hash of an item's source, as the journal keeps it (8 hex digits):
- * FNV-1a over its text, enough to tell an edited item from the one recorded
- * (not a defence against a crafted collision).
- */
+/** FNV-1a hash (8 hex digits) of an item's source: tells an edited item from the recorded one (no defence against crafted collisions). */
 export function itemHash(item: InputItem): string {
   const text = item.bytes ? item.bytes.toString('latin1') : (item.text ?? stringifyJson(item.value));
   let hash = 0x811c9dc5;
@@ -50,19 +36,17 @@ export function itemHash(item: InputItem): string {
   return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
-/** How an earlier journal ended. */
 export interface EarlierLoad {
   started: string;
-  /** When it ended in an orderly way, its --failed file written (a stopped load too). */
+  /** When it ended in order, its --failed file written (a stopped load too). */
   ended?: string;
   /** When it ran to its end. */
   finished?: string;
   tally?: Tally;
   created: number;
   decided: { failed: number; unknown: number; notSent: number };
-  /** Items sent with no answer recorded: they become unknown. */
+  /** Sent with no answer recorded: they become unknown. */
   noAnswer: number;
-  /** Items the journal knows. */
   known: number;
 }
 
@@ -70,22 +54,17 @@ export class LoadJournal {
   private states = new Uint8Array(1024);
   private hashes: string[] = [];
   private readonly records = new Map<number, Record<string, unknown>>();
-  /** Answers recorded and not yet written (see {@link created}). */
+  /** Answers not yet written (see {@link created}). */
   private answers = '';
   private constructor(
-    /** The journal's path. */
     readonly path: string,
     private readonly fd: number,
-    /** The load this journal resumes, when it does. */
     readonly earlier: EarlierLoad | undefined,
   ) {}
 
   /**
-   * Opens `F.journal` for a load of `input` (an absolute path, or "-"):
-   * reads an earlier one of the same input to resume it, discards one of a
-   * load of another input that ended (the `--failed` rerun), or starts anew
-   * (always with `restart`). Throws UsageError (exit 2, nothing sent) when an
-   * unfinished journal belongs to another input, or it cannot be written.
+   * Opens `F.journal` for `input` (absolute path or "-"): resumes one of the same input, replaces one of another input that ended, or
+   * starts anew (always with `restart`). Throws UsageError (exit 2, nothing sent) for an unfinished journal of another input, or unwritable.
    */
   static open(path: string, input: string, restart: boolean): LoadJournal {
     let earlier: EarlierLoad | undefined;
@@ -117,7 +96,7 @@ export class LoadJournal {
     return journal;
   }
 
-  /** Reads a journal; undefined when it holds no header (a load that died before writing one). */
+  /** Undefined when it holds no header (a load that died before writing one). */
   private static read(path: string) {
     const lines = fs.readFileSync(path, 'utf8').split('\n');
     let header: { input: string; started: string } | undefined;
@@ -133,7 +112,7 @@ export class LoadJournal {
       } catch {
         continue; // The last line of a load that died while writing it.
       }
-      // A record after an "ended" one: that load was resumed, and has not ended again (yet).
+      // A record after an "ended" one: that load was resumed.
       if (typeof value.ended !== 'string') earlier.ended = earlier.finished = undefined;
       if (typeof value.petstore_journal !== 'undefined') header = { input: String(value.input), started: String(value.started) };
       else if (typeof value.i === 'bigint') {
@@ -178,10 +157,7 @@ export class LoadJournal {
     };
   }
 
-  /**
-   * What the journal knows of item `index`, whose hash is `hash`. Throws
-   * UsageError (exit 2) when it knew another item there: the input changed.
-   */
+  /** What the journal knows of item `index`. Throws UsageError (exit 2) when it knew another item there (the input changed). */
   state(index: number, hash: string, line: number): JournalState {
     const state = index < this.states.length ? this.states[index]! : NONE;
     if (state === NONE) return { kind: 'new' };
@@ -198,11 +174,7 @@ export class LoadJournal {
     return { kind: 'no_answer' };
   }
 
-  /**
-   * Records that item `index` is seen: `sending` before its POST leaves, or
-   * not sent (invalid, carried over). Handed to the OS at once, with the
-   * answers recorded since the last write.
-   */
+  /** Records item `index` seen (`sending`: before its POST leaves), written at once with the answers recorded since. */
   seen(index: number, hash: string, sending: boolean): void {
     const text = `${this.answers}{"i":${index},"h":"${hash}","s":${sending ? 1 : 0}}\n`;
     this.answers = '';
@@ -210,30 +182,24 @@ export class LoadJournal {
   }
 
   /**
-   * Records that item `index` was created. Written with the next record
-   * seen (the next item, sent in the slot this answer freed) or at the end:
-   * one write per item, and a death loses at most the answers of the slots
-   * not yet refilled, which makes those items unknown, never sent twice.
+   * Records item `index` created, written with the next `seen` record or at the end: one write per item, and a death loses only
+   * answers of slots not yet refilled, which makes those items unknown, never sent twice.
    */
   created(index: number): void {
     this.answers += `{"c":${index}}\n`;
   }
 
-  /**
-   * Records that item `index`, sent and refused with Retry-After (a 429 or
-   * 503: not taken), is not sent again by this run: a resumed load sends it.
-   * Written as {@link created} is.
-   */
+  /** Records item `index`, refused with Retry-After (429 or 503), not sent again by this run (written as {@link created} is). */
   notTaken(index: number): void {
     this.answers += `{"n":${index}}\n`;
   }
 
-  /** Records the --failed record of item `index`, sent and not created (written as {@link created} is). */
+  /** Records item `index`'s --failed record (written as {@link created} is). */
   decided(index: number, record: object): void {
     this.answers += `{"o":${index},"r":${stringifyJson(record)}}\n`;
   }
 
-  /** Records that the load ended and its --failed file is written; `complete` when it ran to its end (not stopped). */
+  /** Records the end, its --failed file written; `complete` when not stopped. */
   end(tally: Tally, complete: boolean): void {
     this.append(`${this.answers}${stringifyJson({ ended: new Date().toISOString(), complete, tally })}\n`);
     this.answers = '';

@@ -1,42 +1,34 @@
-/**
- * The end of a bulk load: its counts, why it stopped early (if it did), the
- * summary line on stderr, and the error whose exit code the load ends with.
- */
+/** The end of a bulk load: counts, why it stopped, the summary line on stderr, and the error whose exit code it ends with. */
 import { CliError, ExitCode, type ErrorReport, type InterruptedError } from '../errors.js';
 import type { IOStreams } from '../iostreams.js';
 import { describeLines } from './outcomes.js';
 
-/** What happened to the items read so far. */
 export interface Tally {
   read: number;
   created: number;
   failed: number;
   unknown: number;
   notSent: number;
-  /** Items of unknown outcome carried over from an earlier --failed file, not sent again. */
+  /** Unknown-outcome items of an earlier --failed file, not sent again. */
   skipped: number;
 }
 
-/** Why a load stopped before its end: a signal, a 401, a path the service does not have, a write error on stdout or on --failed, a --jq run that could not finish. */
+/** Why a load stopped early: a signal, a 401, a missing path, a refusing proxy, a write error on stdout or --failed, a failed --jq. */
 export type Stop =
   | { reason: 'signal'; error: InterruptedError }
   | { reason: 'auth' | 'no_such_path' | 'proxy' | 'stdout' | 'failed_file' | 'jq'; error: CliError };
 
-/** How a load ended. */
 export interface LoadEnd {
   tally: Tally;
   stop?: Stop;
-  /** The --failed file's path, when there is one. */
   failedPath?: string;
   /** The input was not read to its end (a second Ctrl-C). */
   inputCut: boolean;
-  /** The last input line read. */
   lastLine: number;
   /** Lines not created whose outcome could not be written to --failed. */
   unrecorded: readonly number[];
 }
 
-/** The hint of a load without --failed that left pets not created. */
 export const KEEP_THEM_HINT = '--failed FILE keeps the pets not created, to load them again';
 
 const pets = (n: number) => (n === 1 ? '1 pet' : `${n} pets`);
@@ -56,9 +48,8 @@ export function notSentReport(stop: Stop): ErrorReport {
 }
 
 /**
- * Writes the summary line (and warnings for skipped or unrecorded items) and
- * returns the error the load ends with: the stop's own (130/143, 4, 1), exit 1
- * when any item was not created, or undefined when every item was.
+ * Writes the summary line (and warnings for skipped or unrecorded items); returns the error to end with: the stop's own, exit 1 when
+ * an item was not created, else undefined.
  */
 export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
   const { tally: t, stop } = end;

@@ -1,23 +1,17 @@
-/**
- * The input of `add --file`: a path or standard input, opened before the
- * first request, so that a bad path costs nothing.
- */
+/** The input of `add --file`: a path or stdin, opened before the first request, so that a bad path costs nothing. */
 import fs from 'node:fs';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
 
-/** The input of a bulk load, open. */
 export interface OpenedInput {
   stream: Readable;
-  /** Its size in bytes when it is a regular file (a path, or stdin redirected from a file), for progress. */
+  /** Its size in bytes when a regular file, for progress. */
   size?: number;
 }
 
 /**
- * Opens a FIFO (named pipe) for reading without blocking the event loop: the
- * open waits in libuv's thread pool for a writer. When `signal` aborts before
- * one came, the FIFO is opened for writing for a moment, which ends that wait
- * (the stream then ends with the AbortError), so that Ctrl-C and SIGTERM work.
+ * Opens a FIFO for reading without blocking the event loop (the open waits in libuv's thread pool for a writer). When `signal` aborts
+ * first, opening it for writing ends that wait, so Ctrl-C and SIGTERM work.
  */
 export function openFifo(file: string, signal: AbortSignal): Readable {
   const stream = fs.createReadStream(file);
@@ -25,7 +19,7 @@ export function openFifo(file: string, signal: AbortSignal): Readable {
     try {
       fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
     } catch {
-      // ENXIO: no reader waits any more (the open is done): nothing to end.
+      // ENXIO: no reader waits any more.
     }
   };
   signal.addEventListener('abort', unblock, { once: true });
@@ -34,13 +28,11 @@ export function openFifo(file: string, signal: AbortSignal): Readable {
 }
 
 /**
- * Opens `file` ("-" for `stdin`); the stream ends with an AbortError when
- * `signal` aborts (a FIFO without a writer also when `stop` does). Throws
- * UsageError naming --file when the path is missing, unreadable or a folder.
+ * Opens `file` ("-" for `stdin`); the stream ends with an AbortError when `signal` aborts (a writerless FIFO also on `stop`).
+ * Throws UsageError naming --file when the path is missing, unreadable or a folder.
  */
 export function openInput(file: string, stdin: Readable & { fd?: number }, signal: AbortSignal, stop?: AbortSignal): OpenedInput {
   if (file === '-') return { stream: addAbortSignal(signal, stdin), size: regularFileSize(stdin.fd) };
-  // Opening a FIFO blocks until a writer opens it: never on the main thread.
   if (fs.statSync(file, { throwIfNoEntry: false })?.isFIFO())
     return { stream: openFifo(file, stop ? AbortSignal.any([signal, stop]) : signal) };
   let fd: number;

@@ -1,25 +1,21 @@
-/**
- * What happened to each item of a bulk load, and what a line of an earlier
- * `--failed` file stands for. Every item has exactly one outcome: created, or
- * one of the Outcomes of failed-file.ts.
- */
+/** What happened to each item of a bulk load (created, or one Outcome of failed-file.ts), and what an earlier `--failed` line stands for. */
 import path from 'node:path';
 import { BodyReadError } from '../api/exchange.js';
 import { CliError, InterruptedError, RequestError, ServiceError, type ErrorReport } from '../errors.js';
 import type { Outcome } from './failed-file.js';
 import { itemFromBytes, itemFromText, type InputItem } from './read-items.js';
 
-/** An item of the input, resolved: a line of a `--failed` file stands for its item (see {@link resolveItem}). */
+/** An input item; a `--failed` line stands for its item (see {@link resolveItem}). */
 export interface ResolvedItem extends InputItem {
-  /** The outcome an earlier load recorded, when the line came from a `--failed` file. */
+  /** The outcome an earlier load recorded (a `--failed` line only). */
   previous?: Outcome;
-  /** That line as it was read, to carry it over unchanged. */
+  /** That line as read, to carry it over unchanged. */
   record?: Record<string, unknown>;
-  /** Where the item was first read from, when the line came from a `--failed` file: its `line` and `source`. */
+  /** Where the item was first read from (a `--failed` line only). */
   origin?: Origin;
 }
 
-/** An item's first input: the line it started on there, and that input's path ("-" for standard input) when known. */
+/** An item's first input: its line there, and the input's path ("-" for stdin) when known. */
 export interface Origin {
   line: number;
   source?: string;
@@ -34,12 +30,8 @@ function isFailedLine(
 }
 
 /**
- * The item a line of `--file` stands for. A line of a `--failed` file stands
- * for its `item`, or, when it kept the `text` of input that was not JSON, for
- * that text read again: mended, it is sent; still malformed, it fails again
- * and keeps its text. Source bytes that were not UTF-8 (`text_base64`) are
- * read from those bytes, so they fail again and are kept. Its recorded outcome comes along (a line written before
- * outcomes were recorded counts as `failed`). Any other item is returned as it is.
+ * The item a `--file` line stands for: for a `--failed` line, its `item`, or its kept `text` (or `text_base64` bytes) read again, with its
+ * recorded outcome (`failed` for lines older than outcomes). Any other item as it is.
  */
 export function resolveItem(item: InputItem): ResolvedItem {
   const line = item.value;
@@ -53,36 +45,26 @@ export function resolveItem(item: InputItem): ResolvedItem {
         : typeof line.text === 'string'
           ? itemFromText(line.text, item.line, item.index)
           : { ...item, value: line.item };
-  // Integers are read as bigints (int64-exact JSON).
   const first = typeof line.line === 'bigint' || typeof line.line === 'number' ? Number(line.line) : Number.NaN;
   const origin: Origin = { line: Number.isSafeInteger(first) && first > 0 ? first : item.line };
   if (typeof line.source === 'string') origin.source = line.source;
   return { ...source, previous, record: line, origin };
 }
 
-/** How a sent item ended when it was not plainly created. */
 export type SendResult =
   | { outcome: 'created_unreadable'; status: number; why: string }
   | {
       outcome: Outcome;
       report: ErrorReport;
       stop?: { reason: 'auth' | 'no_such_path' | 'proxy'; error: CliError };
-      /** A 429 or 503 with Retry-After: the service did not take the request; it may be sent again after this many milliseconds. */
+      /** Retry-After of a 429 or 503, in milliseconds: not taken, may be sent again. */
       retryAfterMs?: number;
     };
 
 /**
- * Classifies the error of one createPet. A 2xx answer whose body arrived but
- * cannot be read (not JSON, not a Pet, larger than the cap) means created. A
- * 4xx from the service means `failed` (a 401, or a 404 of a path the service
- * does not have, also stops the load); a 429 or 503 with Retry-After is
- * `failed` with the wait it asks for (the load may send it again); any other
- * 5xx is `unknown`, since a gateway answers 502 or 504 after the service may
- * have created the pet. A
- * failure that proves the request never left means `not_sent`. Anything else
- * means `unknown`, since the pet may have been created: a timeout, a dropped
- * connection, a body that stopped coming (a dripping answer cut at the
- * deadline, even after a 2xx status line), a second Ctrl-C.
+ * Classifies the error of one createPet: a 2xx whose body cannot be read means created; a 4xx `failed` (a 401 or a missing path also stops
+ * the load); a 429 or 503 with Retry-After `failed` with its wait; other 5xx `unknown` (a gateway's 502 or 504 may follow a creation);
+ * a provably unsent request `not_sent`; anything else (timeout, dropped connection, cut body, second Ctrl-C) `unknown`.
  */
 export function classifySendError(error: unknown): SendResult {
   const status = error instanceof RequestError || error instanceof ServiceError ? error.status : null;
@@ -100,17 +82,14 @@ export function classifySendError(error: unknown): SendResult {
   const report = reportOf(error);
   if (error instanceof ServiceError) {
     if (error.status === 401) return { outcome: 'failed', report, stop: { reason: 'auth', error } };
-    // A 429 or 503 with Retry-After: the service says it did not take the request.
     if (error.retryAfterMs !== undefined) return { outcome: 'failed', report, retryAfterMs: error.retryAfterMs };
-    // A 5xx proves nothing: a gateway's 502 or 504 may come after the service created the pet.
     if (error.status >= 500) return { outcome: 'unknown', report };
     return { outcome: 'failed', report };
   }
-  // A path the service does not have (a wrong base URL) fails every item alike: the load stops.
+  // A missing path (a wrong base URL) or a refusing proxy fails every item alike: the load stops.
   if (error instanceof RequestError && error.code === 'no_such_path')
     return { outcome: 'failed', report, stop: { reason: 'no_such_path', error } };
   if (error instanceof RequestError && error.status !== null) return { outcome: error.status >= 500 ? 'unknown' : 'failed', report };
-  // A proxy that refuses the tunnel refuses every item alike: the load stops, nothing of them sent.
   if (error instanceof RequestError && error.code === 'proxy_refused')
     return { outcome: 'not_sent', report, stop: { reason: 'proxy', error } };
   if (error instanceof RequestError && error.notSent) return { outcome: 'not_sent', report };
@@ -126,7 +105,7 @@ function describeCause(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
-/** The error object of a `--failed` line, without a hint: an item's failure message prints none. */
+/** The `--failed` line's error object, without a hint (an item's failure message prints none). */
 export function reportOf(error: unknown): ErrorReport {
   if (!(error instanceof CliError)) return { code: 'request_failed', message: describeCause(error), status: null };
   const { hint: _hint, ...report } = error.report();
@@ -145,11 +124,7 @@ export function describeLines(lines: readonly number[]): string {
   return parts.join(', ');
 }
 
-/**
- * Where an item is, for messages: "line 4", or "line 4 (item 2)" in a JSON
- * array; an item of a `--failed` file by its first input: "line 7 of
- * pets.ndjson" (the file's name; "standard input" for "-").
- */
+/** Where an item is, for messages: "line 4", "line 4 (item 2)", or for a `--failed` item "line 7 of pets.ndjson" ("standard input" for "-"). */
 export function where(item: ResolvedItem): string {
   if (item.origin) {
     const { line, source } = item.origin;

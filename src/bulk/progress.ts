@@ -1,13 +1,9 @@
 /**
- * The status line of a bulk load on a terminal: created, failed, rate and,
- * for an input of known size, the share of it taken so far and an estimate of
- * the time left. It is drawn by IOStreams, which clears it before any row or
- * message reaches the same terminal and draws it again after, so that rows
- * and the progress line never share a line.
+ * The status line of a bulk load on a terminal: counts, rate and, for an input of known size, the share read and time left. IOStreams
+ * clears it around every row and message, so they never share a line.
  */
 import type { IOStreams } from '../iostreams.js';
 
-/** The counts the status line shows, read live (the load's own tally). */
 export interface ProgressCounts {
   readonly created: number;
   readonly failed: number;
@@ -15,26 +11,18 @@ export interface ProgressCounts {
 
 const REDRAW_MS = 200;
 
-/**
- * Progress of one bulk load. Input bytes are counted as the items they hold
- * are taken, not as chunks are read: a file of a few hundred pets is one
- * chunk, read at once long before its pets are sent.
- */
+/** Progress of one bulk load. Bytes count as their items are taken, not as read: a small file is one chunk read long before it is sent. */
 export class Progress {
   private readonly timer?: NodeJS.Timeout;
   private readonly started = performance.now();
-  /** Bytes whose items have been taken. */
   private bytesTaken = 0;
-  /** Bytes read whose items have not been handed out yet (an item can span chunks). */
+  /** Read, but not yet handed out as items (an item can span chunks). */
   private bytesPending = 0;
   private bytesPerItem = 0;
 
   /**
-   * `totalBytes` is the input's size when known (a regular file). `show` is
-   * false when the line must not be drawn even on a terminal: while the user
-   * types the input on the same terminal, a redrawn line would wipe out the
-   * echo of what is being typed. The load holds the status line either way,
-   * so that its requests show no spinner.
+   * `totalBytes`: the input's size when known. `show` false keeps the line undrawn while the user types the input on this terminal
+   * (a redraw would wipe the echo); the status line is held either way, so requests show no spinner.
    */
   constructor(
     private readonly io: IOStreams,
@@ -46,7 +34,6 @@ export class Progress {
     if (show && io.canShowStatus) this.timer = setInterval(() => this.draw(), REDRAW_MS).unref();
   }
 
-  /** Counts `bytes` of input read (one chunk). */
   read(bytes: number): void {
     this.bytesPending += bytes;
   }
@@ -58,7 +45,7 @@ export class Progress {
     this.bytesPending = 0;
   }
 
-  /** One item of the last batch has been taken (sent, or recorded as not sent). */
+  /** One item of the last batch was taken (sent, or recorded as not sent). */
   took(): void {
     this.bytesTaken += this.bytesPerItem;
   }
@@ -80,7 +67,6 @@ export class Progress {
     this.io.setStatus(this.text());
   }
 
-  /** Removes the status line. */
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.io.clearStatusLine();

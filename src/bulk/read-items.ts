@@ -1,13 +1,7 @@
 /**
- * Streams the items of a JSON array or of NDJSON, a chunk's worth at a time,
- * with the line each starts on, so that memory stays flat whatever the input
- * size and the time is linear in it. The first non-blank character decides:
- * `[` is a JSON array, anything else NDJSON. A UTF-8 byte order mark is
- * skipped and CRLF line ends are accepted. Items are split on bytes (JSON's
- * structural characters are ASCII, which no multi-byte UTF-8 sequence
- * contains) and each is decoded on its own, so that one with bytes that are
- * not UTF-8 is reported, never read with replacement characters. Integers are
- * read exactly (see parseJson).
+ * Streams the items of a JSON array (first non-blank `[`) or NDJSON, chunk by chunk, with each item's line, in flat memory. A BOM is
+ * skipped and CRLF accepted. Items are split on bytes (JSON's structure is ASCII) and decoded one by one, so bytes that are not UTF-8
+ * are reported, never read as replacement characters.
  */
 import { parseJson } from '../json.js';
 
@@ -16,13 +10,12 @@ export interface InputItem {
   line: number;
   /** 0-based position in a JSON array (absent for NDJSON). */
   index?: number;
-  /** The parsed item, when it parsed. */
   value?: unknown;
   /** Why the text was not an item: malformed JSON, not UTF-8, or a broken array. */
   error?: string;
-  /** The item's source text, whole, when it did not parse (so that `--failed` keeps it). */
+  /** The source text, when it did not parse (so `--failed` keeps it). */
   text?: string;
-  /** The item's source bytes, when they were not UTF-8 (`text` then holds replacement characters). */
+  /** The source bytes, when they were not UTF-8. */
   bytes?: Buffer;
 }
 
@@ -31,11 +24,7 @@ const strict = new TextDecoder('utf-8', { fatal: true });
 const lenient = new TextDecoder('utf-8');
 const excerpt = (text: string) => (text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text);
 
-/**
- * The item that source `text` found at `line` (and array `index`) stands for:
- * its value parsed with exact numbers, or, when it is not JSON, an `error`
- * with an excerpt of at most 60 characters and the whole `text`.
- */
+/** The item `text` at `line` (and array `index`) stands for, numbers exact; when not JSON, an `error` with a 60-character excerpt and the `text`. */
 export function itemFromText(text: string, line: number, index?: number): InputItem {
   const base = index === undefined ? { line } : { line, index };
   try {
@@ -45,7 +34,6 @@ export function itemFromText(text: string, line: number, index?: number): InputI
   }
 }
 
-/** `bytes` without the JSON white space at either end. */
 function trimBytes(bytes: Buffer): Buffer {
   let start = 0;
   let end = bytes.length;
@@ -54,12 +42,7 @@ function trimBytes(bytes: Buffer): Buffer {
   return bytes.subarray(start, end);
 }
 
-/**
- * The item of source text (`valid`: all of it was UTF-8), read as
- * {@link itemFromText}; undefined when blank. Text that was not UTF-8 is an
- * error that keeps its source `bytes`, so that nothing is ever created from
- * replacement characters, not even when a `--failed` line is read again.
- */
+/** As {@link itemFromText}, undefined when blank; text that was not UTF-8 (`source` given) is an error keeping its bytes. */
 function itemFromDecoded(decoded: string, source: Buffer | undefined, line: number, index?: number): InputItem | undefined {
   const text = decoded.trim();
   const base = index === undefined ? { line } : { line, index };
@@ -68,10 +51,7 @@ function itemFromDecoded(decoded: string, source: Buffer | undefined, line: numb
   return itemFromText(text, line, index);
 }
 
-/**
- * The item of source bytes (one chunk's, or a `--failed` line's
- * `text_base64`): decoded strictly as UTF-8, then read.
- */
+/** The item of source bytes (a chunk's, or a `--failed` line's `text_base64`), decoded strictly as UTF-8. */
 export function itemFromBytes(bytes: Buffer, line: number, index?: number): InputItem | undefined {
   try {
     return itemFromDecoded(strict.decode(bytes), undefined, line, index);
@@ -80,11 +60,7 @@ export function itemFromBytes(bytes: Buffer, line: number, index?: number): Inpu
   }
 }
 
-/**
- * The bytes of an item that spans chunks, kept as bytes (outside the
- * JavaScript heap, where a long line would be copied from young to old
- * space) and decoded once when the item ends.
- */
+/** An item spanning chunks, kept as bytes (outside the JS heap) and decoded once when it ends. */
 class SpanningText {
   private parts: Buffer[] = [];
 
@@ -96,7 +72,6 @@ class SpanningText {
     this.parts.push(bytes);
   }
 
-  /** The item's whole text, and its bytes when they were not all UTF-8; then starts afresh. */
   take(): { text: string; invalid?: Buffer } {
     const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
     this.parts = [];
@@ -116,7 +91,6 @@ class ItemReader {
   private mode: 'unknown' | 'ndjson' | 'array' | 'after' = 'unknown';
   private line = 1;
   private started = false;
-  /** The item being read (a line, or an array element) when it spans chunks. */
   private readonly spanning = new SpanningText();
   private partLine = 1;
   private index = 0;
@@ -136,7 +110,6 @@ class ItemReader {
       if (this.head.length < 3) return;
       chunk = this.head;
       this.started = true;
-      // A UTF-8 byte order mark at the very start is not content.
       if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = 3;
     }
     if (this.mode === 'unknown') start = this.detect(chunk, start);
@@ -154,7 +127,7 @@ class ItemReader {
       const last = itemFromDecoded(rest, invalid, this.partLine);
       if (last) out.push(last);
     } else if (this.mode === 'array') {
-      // An element the input ended in is reported with its text, complete or not, and never sent.
+      // An element the input ended in is reported with its text and never sent.
       const text = rest.trim();
       out.push(
         text
@@ -170,7 +143,6 @@ class ItemReader {
     }
   }
 
-  /** Skips leading white space; the first other byte picks the format. Returns where reading goes on. */
   private detect(chunk: Buffer, from: number): number {
     let i = from;
     for (; i < chunk.length; i += 1) {
@@ -258,10 +230,8 @@ class ItemReader {
 }
 
 /**
- * Yields the items of `input` (bytes or text) in order, one batch per chunk
- * read (an async step per chunk rather than per item: a bulk load reads
- * thousands). `onBytes` hears how many bytes each chunk had (for progress).
- * Never throws for malformed content, which becomes an item with `error`.
+ * Yields the items of `input` in order, one batch per chunk (an async step per item would cost a bulk load dearly); `onBytes` hears
+ * each chunk's size. Never throws for malformed content, which becomes an item with `error`.
  */
 export async function* readItemBatches(
   input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,

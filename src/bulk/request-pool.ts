@@ -1,24 +1,17 @@
 /**
- * A bound on requests in flight: a bulk load waits for a free slot before it
- * sends the next item, and for every request before it reports. A counter and
- * one waiter rather than Promise.race, which would attach a reaction to every
- * request in flight each time a slot is awaited.
+ * A bound on a bulk load's requests in flight. A counter and one waiter, not Promise.race, which would attach a reaction to every
+ * request in flight at each wait.
  */
 export class RequestPool {
   private inFlight = 0;
   private waiter?: () => void;
 
-  constructor(
-    /** Most requests in flight at once. */
-    private readonly limit: number,
-  ) {}
+  constructor(private readonly limit: number) {}
 
-  /** Requests in flight now. */
   get size(): number {
     return this.inFlight;
   }
 
-  /** Resolves once fewer than `limit` requests are in flight. */
   async slot(): Promise<void> {
     while (this.inFlight >= this.limit) await new Promise<void>((resolve) => (this.waiter = resolve));
   }
@@ -30,7 +23,7 @@ export class RequestPool {
     task().then(this.release, this.release);
   }
 
-  /** Resolves once no request is in flight, or when `until` aborts (then requests may still be in flight). */
+  /** Resolves once no request is in flight, or when `until` aborts. */
   async idle(until?: AbortSignal): Promise<void> {
     while (this.inFlight > 0 && !until?.aborted) {
       await new Promise<void>((resolve) => {
