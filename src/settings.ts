@@ -111,12 +111,11 @@ export class Settings {
     const key = await this.apiKey();
     if (key?.source !== 'config' || key.boundTo === baseUrl.origin) return key;
     const envName = this.pickEnv().value;
-    const envFlag = envName === DEFAULT_ENV ? '' : ` --env ${envName}`;
     throw new CliError(
       `the stored API key of environment "${envName}" belongs to ${key.boundTo ?? 'no recorded origin'}, not to ${baseUrl.origin}; nothing was sent`,
       ExitCode.auth,
       'key_for_other_origin',
-      `To use ${baseUrl.origin}, log in for it: petstore auth login${envFlag} --base-url ${baseUrl.href}\n` +
+      `To use ${baseUrl.origin}, log in for it: petstore auth login${envFlagOf(envName)} --base-url ${baseUrl.href}\n` +
         `(or keep a separate environment: petstore config set base-url ${baseUrl.href} --env <name>, then petstore auth login --env <name>; or set PETSTORE_API_KEY)`,
     );
   }
@@ -173,7 +172,10 @@ export function isLoopback(hostname: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]';
 }
 
-const envFlagOf = (envName: string) => (envName === DEFAULT_ENV ? '' : ` --env ${envName}`);
+/** ` --env <name>` for a command to suggest, or nothing for the default environment. */
+export function envFlagOf(envName: string): string {
+  return envName === DEFAULT_ENV ? '' : ` --env ${envName}`;
+}
 
 /** Exit 2, naming the command that fixes it. */
 export function missingBaseUrl(envName: string): UsageError {

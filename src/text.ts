@@ -13,3 +13,8 @@ export function sanitizeText(text: string): string {
 export function sanitizeLines(text: string): string {
   return text.split('\n').map(sanitizeText).join('\n');
 }
+
+/** "1 pet", "3 pets": a count of pets for messages. */
+export function petCount(n: number): string {
+  return n === 1 ? '1 pet' : `${n} pets`;
+}

@@ -1,6 +1,7 @@
 /** The end of a bulk load: counts, why it stopped, the summary line on stderr, and the error whose exit code it ends with. */
 import { CliError, ExitCode, type ErrorReport, type InterruptedError } from '../errors.js';
 import type { IOStreams } from '../iostreams.js';
+import { petCount } from '../text.js';
 import { describeLines } from './outcomes.js';
 
 export interface Tally {
@@ -30,8 +31,6 @@ export interface LoadEnd {
 }
 
 export const KEEP_THEM_HINT = '--failed FILE keeps the pets not created, to load them again';
-
-const pets = (n: number) => (n === 1 ? '1 pet' : `${n} pets`);
 
 /** The error object of an item not sent because the load stopped. */
 export function notSentReport(stop: Stop): ErrorReport {
@@ -65,7 +64,7 @@ export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
   const written = end.failedPath && notCreated && stop?.reason !== 'failed_file' ? ` (written to ${end.failedPath})` : '';
   const prefix = stop ? `${stop.reason === 'signal' ? stop.error.message : 'stopped'}: ` : '';
   const cut = end.inputCut ? `; nothing after line ${end.lastLine} was read` : '';
-  io.info(`${prefix}created ${t.created} of ${pets(t.read)}; ${parts.join(', ')}${written}${cut}`, 'summary', { ...t });
+  io.info(`${prefix}created ${t.created} of ${petCount(t.read)}; ${parts.join(', ')}${written}${cut}`, 'summary', { ...t });
   if (t.skipped) {
     const items = t.skipped === 1 ? 'item' : 'items';
     io.warn(
@@ -83,7 +82,7 @@ export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
   if (stop) return stop.error;
   if (notCreated)
     return new CliError(
-      `${notCreated} of ${pets(t.read)} ${notCreated === 1 ? 'was' : 'were'} not created`,
+      `${notCreated} of ${petCount(t.read)} ${notCreated === 1 ? 'was' : 'were'} not created`,
       ExitCode.failure,
       'partial_failure',
       end.failedPath === undefined ? KEEP_THEM_HINT : undefined,

@@ -1,9 +1,6 @@
 /**
- * `petstore completion bash|zsh|fish|powershell` prints a fixed completion
- * script (completion/scripts.ts); on Tab the script runs the hidden
- * `petstore __complete <words…>`, which answers from the command tree
- * (completion/complete.ts). `__complete` reads the config only for `--env`,
- * never prints a key or sends a request, and exits 0.
+ * `petstore completion <shell>` prints a fixed script (completion/scripts.ts) that on Tab runs the hidden `petstore __complete <words…>`
+ * (completion/complete.ts): it reads the config only for `--env`, never prints a key or sends a request, and exits 0.
  */
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Factory } from '../factory.js';
@@ -12,7 +9,6 @@ import { examples } from './kit.js';
 interface Shell {
   name: 'bash' | 'zsh' | 'fish' | 'powershell';
   title: string;
-  /** Help text: how to install the script. */
   install: string[];
 }
 
@@ -66,10 +62,7 @@ export function newCompletionCommand(f: Factory) {
   return completion;
 }
 
-/**
- * Declares `__complete [words...]` (hidden from help: the completion scripts
- * call it). main.ts hands it the words unparsed, flags included.
- */
+/** Declares the hidden `__complete [words...]`; main.ts hands it the words unparsed. */
 export function newCompleteCommand(f: Factory) {
   const command = new Command('__complete')
     .description('Print what completes the last word of a command line (used by the completion scripts)')
@@ -83,11 +76,7 @@ export function newCompleteCommand(f: Factory) {
 
 const rootOf = (command: CommandUnknownOpts): CommandUnknownOpts => (command.parent ? rootOf(command.parent) : command);
 
-/**
- * The built-in environment names, then the configured ones (names only, never
- * their settings). A config that cannot be read leaves the built-in ones:
- * completion stays quiet, the command run later reports the config.
- */
+/** Built-in then configured environment names (names only); an unreadable config leaves the built-in ones, for the command to report later. */
 async function environmentNames(f: Factory): Promise<string[]> {
   const { BUILT_IN_ENVS, ENV_NAME } = await import('../settings.js');
   let stored: string[] = [];

@@ -1,8 +1,4 @@
-/**
- * Help as users of gh expect it: `petstore help [<command> [<subcommand>]]`
- * and a command group run without a subcommand print that help on stdout and
- * exit 0; an unknown command exits 2 with the closest name.
- */
+/** Help as in gh: `help [<command>...]` and a group without a subcommand print help on stdout, exit 0; an unknown command exits 2. */
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import { closest } from '../suggest.js';
@@ -46,7 +42,7 @@ export function findCommand(root: CommandUnknownOpts, words: readonly string[]):
   return command;
 }
 
-/** True when `arg` is a flag of `command` or its ancestors that takes its value from the next word (`--env staging`). */
+/** True when `arg` is a flag (of `command` or an ancestor) that takes the next word as its value. */
 function takesNextWord(command: CommandUnknownOpts, arg: string): boolean {
   if (!arg.startsWith('-') || arg.includes('=')) return false;
   for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
@@ -56,7 +52,7 @@ function takesNextWord(command: CommandUnknownOpts, arg: string): boolean {
   return false;
 }
 
-/** The index of the first word of `argv` from `start` that is not a flag or a flag's value, if any. */
+/** The index of the first word from `start` that is neither a flag nor a flag's value. */
 function nextWordAt(command: CommandUnknownOpts, argv: readonly string[], start: number): number | undefined {
   for (let i = start; i < argv.length; i += 1) {
     const arg = argv[i]!;
@@ -68,10 +64,8 @@ function nextWordAt(command: CommandUnknownOpts, argv: readonly string[], start:
 }
 
 /**
- * The error for the first unknown command word of `argv` under `root`, at any
- * level (`lisst`, `config st`, `auth logn`, `help lisst`), whatever flags
- * follow it: commander would blame the first flag it cannot place on the group
- * instead (`unknown option '--status'`). Undefined when every command word is known.
+ * The error for the first unknown command word of `argv` at any level (`lisst`, `config st`, `help lisst`), whatever flags follow
+ * (commander would blame the first flag instead); undefined when every command word is known.
  */
 export function unknownCommandIn(root: CommandUnknownOpts, argv: readonly string[]): UsageError | undefined {
   let command = root;
@@ -89,11 +83,7 @@ export function unknownCommandIn(root: CommandUnknownOpts, argv: readonly string
   return undefined;
 }
 
-/**
- * Makes `group` (the program, or a command with subcommands) print its help
- * on stdout when run without a subcommand, and report an unknown subcommand
- * with a suggestion; adds a `help [command...]` subcommand to it.
- */
+/** Makes `group` print its help when run without a subcommand and report an unknown one with a suggestion; adds `help [command...]`. */
 export function helpfulGroup(group: CommandUnknownOpts): void {
   group.helpCommand(false);
   const path = commandPath(group);

@@ -1,20 +1,11 @@
-/**
- * Building blocks of command declarations (commander with extra-typings, so
- * that each action's options type is inferred from its flags): options whose
- * allowed values and defaults are read from the constants that the zod
- * schemas check, the output flags, and examples in help.
- */
+/** Building blocks of command declarations: value flags with allowed values and defaults, the output flags, help examples. */
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { formatsFor, type OutputShape } from '../output/format.js';
 
 /** An output flag (`--format`, `--jq`): help lists it after the command's own. */
 class OutputOption<Usage extends string> extends Option<Usage> {}
 
-/**
- * A flag taking a value, with its allowed values and default shown in help
- * (and offered by shell completion). The value is checked by the command's
- * zod schema, not by commander, so that every flag is checked the same way.
- */
+/** A value flag whose allowed values and default show in help and completion; the command's zod schema checks the value, not commander. */
 export function valueOption<F extends string>(
   flags: F,
   description: string,
@@ -26,16 +17,13 @@ export function valueOption<F extends string>(
   return option;
 }
 
-/**
- * The options of one command in help order: its own flags, then the output
- * flags (added by withOutputFlags), then `--help`. Returns a new array.
- */
+/** The options of one command in help order (own flags, output flags, `--help`), as a new array. */
 export function helpOrder<T extends { long?: string }>(options: readonly T[]): T[] {
   const rank = (option: T) => (option.long === '--help' ? 2 : option instanceof OutputOption ? 1 : 0);
   return [...options].sort((a, b) => rank(a) - rank(b));
 }
 
-/** The help text of an option: description, then allowed values and default, unquoted (`default: 20`). */
+/** An option's help text: description, then allowed values and default, unquoted. */
 export function describeOption(option: { description?: string; argChoices?: string[]; defaultValueDescription?: string }): string {
   const extra: string[] = [];
   if (option.argChoices) extra.push(`one of: ${option.argChoices.join(', ')}`);
@@ -43,11 +31,10 @@ export function describeOption(option: { description?: string; argChoices?: stri
   return extra.length ? `${option.description ?? ''} (${extra.join('; ')})` : (option.description ?? '');
 }
 
-/** Adds the output flags of a command that prints data of `shape`: `--format` and `--jq`. */
+/** Adds `--format` and `--jq` to a command that prints data of `shape`; `note` is said after the default. */
 export function withOutputFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   command: Command<A, O, G>,
   shape: OutputShape,
-  /** Said after the default, such as which formats another mode of the command takes. */
   note?: string,
 ) {
   const formats = formatsFor(shape);
@@ -60,12 +47,7 @@ export function withOutputFlags<A extends unknown[], O extends OptionValues, G e
   return withJqFlag(command.addOption(option));
 }
 
-/**
- * Adds `--jq <expression>` (an output flag: help lists it after the command's
- * own), checked before the command's action runs (by the program, see
- * src/program.ts), so before any request: an expression jq cannot compile
- * exits 2 with jq's message.
- */
+/** Adds `--jq <expression>`, an output flag compiled before the action (src/program.ts), so a bad one exits 2 before any request. */
 export function withJqFlag<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return command.addOption(
     new OutputOption('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw (implies JSON output)'),

@@ -1,24 +1,17 @@
-/**
- * Flag validation: runs a zod schema on one flag's text and turns a failure
- * into a UsageError that names the flag and the allowed values. Loads zod, so
- * command modules import it only when they run.
- */
+/** Flag checks: a zod schema on one flag's text, a failure a UsageError naming the flag. Loads zod: import only when running. */
 import * as z from 'zod/mini';
 import { wholeNumberText } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { rangeMessage, type Bounds } from '../flag-bounds.js';
 
-/**
- * Parses `text` with `schema`. Throws UsageError (exit 2):
- * `invalid value for --limit: "0": must be a whole number from 1 to 100`.
- */
+/** Parses `text` with `schema`; throws UsageError (exit 2) like `invalid value for --limit: "0": must be a whole number from 1 to 100`. */
 export function parseFlag<T extends z.ZodMiniType>(schema: T, text: string, flag: string): z.output<T> {
   const result = schema.safeParse(text);
   if (result.success) return result.data;
   throw new UsageError(`invalid value for ${flag}: "${text}": ${result.error.issues[0]?.message ?? 'invalid'}`);
 }
 
-/** The text of a whole number within `bounds` (digits only), or `bounds.default` when the flag was not given. */
+/** A whole number within `bounds` (digits only), or `bounds.default` when not given. Throws UsageError. */
 export function parseWholeNumber(text: string | undefined, bounds: Bounds, flag: string): number {
   if (text === undefined) return bounds.default;
   const message = rangeMessage(bounds);

@@ -1,19 +1,14 @@
 /**
- * Every command of petstore, once: its name and how to load its declaration.
- * The program, the code-cache keys of launch.ts (through the build) and shell
- * completion all derive from this list. Adding a command is its folder and
- * one line here. A command module is loaded only when its command runs (or
- * help, completion or an unknown command needs the whole tree), so that each
- * call starts only the code it uses.
+ * Every command, once: its name and how to load its declaration. The program, launch.ts's code-cache keys (through the build) and
+ * completion derive from it; adding a command is its folder and one line here. Modules load only when their command runs.
  */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Factory } from '../factory.js';
 
-/** A top-level command: its name, and its declaration, loaded on demand. */
 export interface CommandEntry {
   name: string;
   load: () => Promise<(f: Factory) => CommandUnknownOpts>;
-  /** Its action reads the whole command tree (`__complete` answers from it). */
+  /** Its action reads the whole command tree (`__complete`). */
   needsTree?: boolean;
 }
 

@@ -1,9 +1,6 @@
 /**
- * `petstore add --file <path|->`: creates every NewPet of a JSON array or
- * NDJSON input, streamed, with bounded concurrency over one keep-alive pool.
- * Every item ends with exactly one known outcome: created, or written to
- * `--failed` as failed, not_sent or unknown (see bulk/failed-file.ts), so that
- * one rerun on that file finishes the load and creates nothing twice.
+ * `petstore add --file <path|->`: creates every NewPet of a JSON array or NDJSON input, streamed, with bounded concurrency. Every item
+ * ends created or written to `--failed` (failed, not_sent or unknown), so one rerun on that file finishes the load, creating nothing twice.
  */
 import path from 'node:path';
 import { setTimeout } from 'node:timers/promises';
@@ -25,30 +22,27 @@ import { CliError, ExitCode, InterruptedError, type ErrorReport } from '../../er
 import type { Factory } from '../../factory.js';
 import type { JqStream } from '../../output/jq.js';
 import { PET_VIEW } from '../../output/views.js';
+import { petCount } from '../../text.js';
 
 export interface AddFileOptions {
   /** A path, or "-" for standard input. */
   file: string;
-  /** Requests in flight at once. */
   concurrency: number;
-  /** Where the items not created go as NDJSON (see bulk/failed-file.ts), for a second run. */
+  /** Where the items not created go as NDJSON, for a second run. */
   failed?: string;
-  /** Send again items an earlier load recorded as `unknown` (they may have been created). */
+  /** Send again items recorded as `unknown` (they may have been created). */
   retryUnknown: boolean;
-  /** Discard the journal of an earlier load with the same --failed file and load the input from its start. */
+  /** Discard the journal of an earlier load and start from the top. */
   restart?: boolean;
 }
 
 /**
- * Runs the bulk load, each pet created printed in the format the run's
- * exporter settled (the `stream` shape, through `--jq` when given). Throws UsageError when the input or `--failed` cannot
- * be opened (nothing sent); afterwards, the error of what stopped it (exit
- * 130/143 for a signal, 4 for a 401, 1 for a write error) or, when any item
- * was not created, a CliError with exit 1.
+ * Runs the bulk load, printing each created pet through the exporter (the `stream` shape, `--jq` when given). Throws UsageError when the
+ * input or `--failed` cannot be opened (nothing sent); later, the error of what stopped it (130/143, 4, 1), or exit 1 if any item was not created.
  */
 export async function runAddFile(f: Factory, options: AddFileOptions): Promise<void> {
   const input = openInput(options.file, f.io.raw.stdin as Readable, f.signals.halt, f.signal);
-  // Typed at the terminal: no progress line (its redraws would wipe out the echo of what is typed).
+  // Typed at the terminal: no progress line (its redraws would wipe the echo).
   const typed = options.file === '-' && f.io.raw.stdinIsTTY;
   let failed: FailedFile | undefined;
   let journal: LoadJournal | undefined;
@@ -72,13 +66,10 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
   }
 }
 
-const pets = (n: number) => (n === 1 ? '1 pet' : `${n} pets`);
-
-/** A rerun of a load that finished: nothing is sent (exit 0). */
 function sayFinished(f: Factory, earlier: EarlierLoad, options: AddFileOptions, failedPath: string): void {
   const t = earlier.tally;
   const what = t
-    ? `created ${t.created} of ${pets(t.read)}; ${t.failed} failed${t.unknown ? `, ${t.unknown} unknown` : ''}${t.notSent ? `, ${t.notSent} not sent` : ''}`
+    ? `created ${t.created} of ${petCount(t.read)}; ${t.failed} failed${t.unknown ? `, ${t.unknown} unknown` : ''}${t.notSent ? `, ${t.notSent} not sent` : ''}`
     : 'see its --failed file';
   f.io.info(
     `this load of ${options.file === '-' ? 'standard input' : options.file} finished at ${earlier.finished}: ${what} (written to ${failedPath}); nothing was sent. --restart loads the input again`,
@@ -87,20 +78,18 @@ function sayFinished(f: Factory, earlier: EarlierLoad, options: AddFileOptions, 
   );
 }
 
-/** Said when the same command resumes a load that died. */
 function sayResuming(f: Factory, earlier: EarlierLoad, journalPath: string): void {
   const { failed, unknown, notSent } = earlier.decided;
   const parts = [`${earlier.created} created`, `${failed} failed`, `${unknown + earlier.noAnswer} unknown`];
   if (notSent) parts.push(`${notSent} not sent`);
   f.io.info(
-    `resuming the load started at ${earlier.started} (journal ${journalPath}): of its first ${pets(earlier.known)}, ${parts.join(', ')}` +
+    `resuming the load started at ${earlier.started} (journal ${journalPath}): of its first ${petCount(earlier.known)}, ${parts.join(', ')}` +
       `${earlier.noAnswer ? ` (${earlier.noAnswer} sent with no answer recorded: unknown, not sent again without --retry-unknown)` : ''}; the items left are sent now`,
     'resuming',
     { created: earlier.created, failed, unknown: unknown + earlier.noAnswer, notSent, known: earlier.known },
   );
 }
 
-/** The report of an item an earlier run of the load sent with no answer recorded in the journal. */
 const NO_ANSWER = {
   code: 'unknown',
   message: 'sent before the load stopped, and no answer was recorded: it may have been created',
@@ -112,18 +101,16 @@ class BulkLoad {
   private readonly pool: RequestPool;
   private readonly output: BatchedOutput;
   private stop?: Stop;
-  /** Aborted when the load stops for any reason: ends a wait for a Retry-After resend. */
+  /** Aborted when the load stops: ends a wait for a Retry-After resend. */
   private readonly stopped = new AbortController();
-  /** Lines not created whose outcome could not be written to --failed. */
   private readonly unrecorded: number[] = [];
-  /** Lines written to --failed's temporary file: unrecorded should it not replace --failed. */
+  /** Lines written to the temporary --failed file: unrecorded should it not replace --failed. */
   private readonly written: number[] = [];
   private lastLine = 0;
   private inputCut = false;
   private readonly progress: Progress;
-  /** The 0-based position of the next item read. */
   private index = 0;
-  /** The input's absolute path, or "-" for standard input: the `source` of its --failed lines. */
+  /** The `source` of its --failed lines: the input's absolute path, or "-". */
   private readonly source: string;
 
   constructor(
@@ -132,7 +119,7 @@ class BulkLoad {
     private readonly failed: FailedFile | undefined,
     inputSize: number | undefined,
     showProgress: boolean,
-    private readonly jq?: JqStream, // --jq: one jq run per batch of NDJSON lines, in a worker thread
+    private readonly jq?: JqStream,
     private readonly journal?: LoadJournal,
   ) {
     this.progress = new Progress(f.io, this.tally, inputSize, showProgress);
@@ -181,7 +168,7 @@ class BulkLoad {
     }
   }
 
-  /** Reads the input to its end (unless a second Ctrl-C); after a stop, the rest is counted as not sent, and recorded where --failed can take it. */
+  /** Reads the input to its end unless a second Ctrl-C; after another stop the rest is counted and recorded as not sent. */
   private async readAll(client: PetstoreClient, input: Readable): Promise<void> {
     try {
       for await (const batch of readItemBatches(input, (bytes) => this.progress.read(bytes))) {
@@ -190,8 +177,6 @@ class BulkLoad {
           await this.take(client, item);
           this.progress.took();
         }
-        // Only a second Ctrl-C stops the reading: after any other stop the rest
-        // is still counted, and recorded as not sent where --failed can take it.
         if (this.f.signals.halt.aborted) {
           this.inputCut = true;
           return;
@@ -208,10 +193,9 @@ class BulkLoad {
     const item = resolveItem(raw);
     this.tally.read += 1;
     this.lastLine = item.line;
-    // The journal: what an earlier run of this load did with this item, and a record before anything is done with it.
     let hash: string | undefined;
     let noAnswer = false;
-    // Consulted after a stop too: an item an earlier run created or decided is never written to --failed as not sent.
+    // Consulted after a stop too: an item created or decided earlier is never written as not sent.
     if (this.journal) {
       hash = itemHash(raw);
       const state = this.journal.state(index, hash, raw.line);
@@ -219,7 +203,7 @@ class BulkLoad {
         this.tally.created += 1;
         return;
       }
-      // A not_sent record (the connection never opened) proves nothing was sent: the resumed load sends it.
+      // not_sent (the connection never opened) proves nothing was sent: the resumed load sends it.
       if (state.kind === 'decided' && state.record.outcome !== 'not_sent') return this.replay(item, state.record);
       noAnswer = state.kind === 'no_answer';
       if (noAnswer && !this.options.retryUnknown) return this.record(item, 'unknown', NO_ANSWER, index);
@@ -240,19 +224,15 @@ class BulkLoad {
       return this.record(item, 'failed', { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
     }
     await this.pool.slot();
-    // Checked first: awaiting even a settled promise costs every item a turn of the microtask queue.
+    // Checked first: awaiting even a settled promise costs every item a microtask turn.
     if (this.output.isBlocked) await this.output.drained();
     if (this.stop) return this.notSending(item, index, noAnswer, seen);
-    // Handed to the OS before the POST leaves: a death from here on leaves this item unknown, never sent twice.
+    // Journaled before the POST leaves: a death from here on leaves it unknown, never sent twice.
     seen(true);
     this.pool.run(() => this.send(client, item, checked.data, index));
   }
 
-  /**
-   * An item the stopped load does not send: not_sent, unless an earlier run
-   * sent it (`noAnswer`: the journal has no answer; or an `unknown` line of an
-   * earlier --failed file), which stays unknown, even with --retry-unknown.
-   */
+  /** An item the stopped load does not send: not_sent, unless an earlier run sent it (no answer journaled, or an `unknown` line): unknown. */
   private notSending(item: ResolvedItem, index: number, noAnswer: boolean, seen: (sending: boolean) => void): void {
     if (noAnswer) this.record(item, 'unknown', NO_ANSWER, index);
     else if (item.previous === 'unknown') {
@@ -261,7 +241,7 @@ class BulkLoad {
     } else this.record(item, 'not_sent', notSentReport(this.stop!));
   }
 
-  /** An item whose outcome an earlier run of this load recorded in the journal: its --failed record, as written then. */
+  /** An item the journal decided earlier: its --failed record as written then. */
   private replay(item: ResolvedItem, record: Record<string, unknown>): void {
     const outcome = record.outcome;
     this.tally[outcome === 'unknown' ? 'unknown' : outcome === 'not_sent' ? 'notSent' : 'failed'] += 1;
@@ -270,20 +250,20 @@ class BulkLoad {
 
   private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, resent = 0): Promise<void> {
     try {
-      // Each POST has its own deadline over the whole exchange; a second Ctrl-C ends them all at once (run).
+      // Own deadline per POST; a second Ctrl-C ends them all at once (run).
       const created = await createPet(client, pet, { signal: null, deadlineMs: this.f.globals.timeout });
       this.journal?.created(index);
       this.tally.created += 1;
       this.output.push(this.f.exporter.streamText([created], PET_VIEW));
     } catch (error) {
       const result = classifySendError(error);
-      // A 429 or 503 with Retry-After: not taken, so sent again after the wait (at most --retries times), unless the load stops meanwhile.
+      // A 429 or 503 with Retry-After was not taken: resent after the wait (at most --retries times) unless the load stops.
       if ('retryAfterMs' in result && result.retryAfterMs !== undefined && resent < this.f.globals.retries) {
         const waited =
           !this.stop &&
           (await setTimeout(Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS), true, { signal: this.stopped.signal }).catch(() => false));
         if (waited && !this.stop) return this.send(client, item, pet, index, resent + 1);
-        // Stopped before the resend it was due: not taken, and not sent again, so not_sent; a resumed load sends it.
+        // Stopped before its resend: not_sent; a resumed load sends it.
         if (this.stop) {
           this.journal?.notTaken(index);
           return this.record(item, 'not_sent', notSentReport(this.stop));
@@ -304,7 +284,7 @@ class BulkLoad {
     }
   }
 
-  /** Counts an item not created, says why, and writes it to --failed (and, for an item that was sent, as item `sent` of the journal). */
+  /** Counts an item not created, says why, writes it to --failed (and the journal, as item `sent`, when it was sent). */
   private record(item: ResolvedItem, outcome: Outcome, report: ErrorReport, sent?: number): void {
     this.tally[outcome === 'failed' ? 'failed' : outcome === 'unknown' ? 'unknown' : 'notSent'] += 1;
     if (outcome !== 'not_sent') {
@@ -328,7 +308,7 @@ class BulkLoad {
     this.writeFailed(item.line, record);
   }
 
-  /** An `unknown` item of an earlier load, not sent again without --retry-unknown: carried over unchanged. */
+  /** An earlier `unknown` item, not sent again without --retry-unknown: carried over unchanged. */
   private carry(item: ResolvedItem): void {
     this.tally.skipped += 1;
     this.writeFailed(item.line, item.record ?? {});
@@ -349,7 +329,7 @@ class BulkLoad {
     }
   }
 
-  /** A --jq run that could not finish (a second Ctrl-C, --timeout, memory) stops the load as a write error on stdout does. */
+  /** A --jq run that could not finish (a second Ctrl-C, --timeout, memory) stops the load as a stdout write error does. */
   private jqStopped(error: unknown): void {
     this.output.fail();
     if (error instanceof CliError && !(error instanceof InterruptedError)) this.halt({ reason: 'jq', error });
@@ -361,7 +341,7 @@ class BulkLoad {
     this.stopped.abort();
   }
 
-  /** Said at once on the first Ctrl-C, SIGTERM or SIGHUP: what the load still waits for, and how to stop at once. */
+  /** Said on the first Ctrl-C, SIGTERM or SIGHUP: what the load still waits for, and how to stop at once. */
   private sayStopping(): void {
     const waiting = this.pool.size;
     const seconds = Math.ceil(this.f.globals.timeout / 1000);
@@ -375,13 +355,13 @@ class BulkLoad {
     );
   }
 
-  /** Where an item was first read: its line there and that input's path, kept through any number of reruns. */
+  /** Where an item was first read (line and input path), kept through reruns. */
   private firstRead(item: ResolvedItem): { line: number; source?: string } {
     if (!item.origin) return { line: item.line, source: this.source };
     return item.origin.source === undefined ? { line: item.origin.line } : { line: item.origin.line, source: item.origin.source };
   }
 
-  /** A line above the status line; rows of pets created before it reach stdout first. `fields` go into its --json object. */
+  /** A line above the status line, after the rows already created; `fields` go into its --json object. */
   private message(line: string, code: string, fields: Record<string, unknown> = {}): void {
     this.output.flush();
     if (line.startsWith('warning: ')) this.f.io.warn(line.slice('warning: '.length), code, fields);
@@ -394,13 +374,12 @@ class BulkLoad {
       await this.failed.commit();
     } catch (error) {
       if (!(error instanceof FailedWriteError)) throw error;
-      // Its folder removed, say: every line written to the temporary file is lost with it.
+      // Its folder removed, say: every line written to the temporary file is lost.
       this.unrecorded.push(...this.written);
       this.halt({ reason: 'failed_file', error: new CliError(error.message, ExitCode.failure, 'failed_file_error') });
     }
   }
 
-  /** The summary line, then the error that gives the exit code. */
   private report(): void {
     const end = {
       tally: this.tally,

@@ -1,4 +1,4 @@
-/** `petstore add` as declared (its run, ./run.ts, loads only when it runs): createPet (POST /pets) with a NewPet built from flags, or many from `--file`. */
+/** `petstore add` declared: createPet (POST /pets) with a NewPet from flags, or many from `--file`. Its run (./run.ts) loads when it runs. */
 import { Command } from '@commander-js/extra-typings';
 import { PET_STATUSES } from '../../interface-values.js';
 import type { Factory } from '../../factory.js';
@@ -7,7 +7,6 @@ import { formatsFor } from '../../output/format.js';
 import { examples, valueOption, withOutputFlags } from '../kit.js';
 import type { AddOptions } from './run.js';
 
-/** `add` as declared: its flags, help and examples. */
 function declareAdd() {
   return withOutputFlags(new Command('add'), 'pet', `with --file: ${formatsFor('stream').join(' or ')}`)
     .description('Add an animal (createPet), or many from a file')

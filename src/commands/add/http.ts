@@ -3,11 +3,7 @@ import type { PetstoreClient, SendRequest } from '../../api/client.js';
 import { type NewPet, Pet } from '../../api/schemas.js';
 import { stringifyJson } from '../../json.js';
 
-/**
- * Sends `pet`, serialised from the parsed NewPet, and returns the created Pet
- * (201; 200 accepted too). Never retried once sent. `limits` as in
- * {@link SendRequest}.
- */
+/** POSTs `pet` and returns the created Pet (201, or 200). Never retried once sent; `limits` as in {@link SendRequest}. */
 export function createPet(client: PetstoreClient, pet: NewPet, limits: Pick<SendRequest, 'signal' | 'deadlineMs'> = {}): Promise<Pet> {
   return client.sendFor(
     { method: 'POST', path: 'pets', body: stringifyJson(pet), ...limits },

@@ -1,8 +1,4 @@
-/**
- * `petstore add` at a terminal without --name or --category-id: asks for what
- * is missing, as `gh issue create` does, with @inquirer's prompts on stderr
- * (stdout stays for the created pet). Each answer is checked as its flag is.
- */
+/** `petstore add` at a terminal without --name or --category-id asks for them (as `gh issue create`), prompts on stderr, each checked as its flag. */
 import input from '@inquirer/input';
 import select from '@inquirer/select';
 import { PET_STATUSES } from '../../interface-values.js';
@@ -11,16 +7,15 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { parseFlag } from '../parse-flag.js';
 
-/** What the flags gave; the rest is asked. */
+/** What the flags gave; `statusGiven`: --status was given, so the status is not asked. */
 export interface GivenFields {
   name?: string;
   categoryId?: bigint;
   status?: PetStatus;
-  /** --status was given: the status is not asked. */
   statusGiven: boolean;
 }
 
-/** The message of a check that failed, or true: the form inquirer's `validate` takes. */
+/** The check's failure message, or true (inquirer's `validate` form). */
 function check(fn: () => unknown): string | true {
   try {
     fn();
@@ -32,11 +27,8 @@ function check(fn: () => unknown): string | true {
 }
 
 /**
- * Asks for the fields `given` lacks: the name (not empty), the category id
- * (an int64, checked as --category-id is, asked again until valid) and, when
- * --status was not given, the status from PetStatus or none. Returns the
- * NewPet. Throws InterruptedError (exit 130) on Ctrl-C, and UsageError (exit
- * 2) when the input ends.
+ * Asks for what `given` lacks: the name (not empty), the category id (an int64, as --category-id) and, without --status, a status or none.
+ * Returns the NewPet. Throws InterruptedError (exit 130) on Ctrl-C, UsageError (exit 2) when the input ends.
  */
 export async function promptNewPet(f: Factory, given: GivenFields): Promise<NewPet> {
   const context = { input: f.io.raw.stdin, output: f.io.raw.promptOutput, clearPromptOnDone: false } as never;

@@ -1,9 +1,4 @@
-/**
- * `petstore add` run: the flags checked, one pet created (asked for at a
- * terminal), or a bulk load from a file. The bulk load (./add-file.ts) and the
- * prompt (./prompt-pet.ts) load only when used: they bring the bulk layer and
- * the prompt library.
- */
+/** `petstore add` run: flags checked, then one pet created (asked for at a terminal) or a bulk load; those two load only when used. */
 import { Int64Text, NewPet, PetStatus } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -15,7 +10,7 @@ import type { AddFileOptions } from './add-file.js';
 import { createPet } from './http.js';
 import type { GivenFields } from './prompt-pet.js';
 
-/** The flags of `add` as commander parses them (./add.ts declares them). */
+/** The flags of `add` as commander parses them. */
 export interface AddFlags {
   name?: string;
   categoryId?: string;
@@ -28,14 +23,12 @@ export interface AddFlags {
   prompt?: boolean;
 }
 
-/** One pet from flags, one whose missing fields are asked at the terminal, or a bulk load from a file. */
 export type AddOptions = { kind: 'one'; pet: NewPet } | { kind: 'prompt'; given: GivenFields } | { kind: 'file'; load: AddFileOptions };
 
-/** What decides whether `add` may ask for missing fields: a terminal on stdin and stdout, and no opt-out. */
+/** A terminal on stdin and stdout and no PETSTORE_NO_PROMPT=1: `add` may ask for missing fields. */
 export interface PromptContext {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
-  /** PETSTORE_NO_PROMPT=1. */
   noPromptEnv: boolean;
 }
 
@@ -44,11 +37,8 @@ const FLAG_NAMES: Record<string, string> = { categoryId: '--category-id', retryU
 const flagName = (key: string) => FLAG_NAMES[key] ?? `--${key}`;
 
 /**
- * Flags to options, the output's format settled with `exporter` (one pet, or
- * with `--file` a stream of them); throws UsageError naming the flag that is
- * wrong or missing. A missing --name or --category-id is asked for (kind
- * `prompt`) only when `prompt` allows it: both terminals, no --no-prompt, no
- * PETSTORE_NO_PROMPT=1.
+ * Flags to options, the output shape settled on `exporter`; throws UsageError naming a wrong or missing flag. A missing --name or
+ * --category-id is asked for (`prompt`) only at both terminals, without --no-prompt or PETSTORE_NO_PROMPT=1.
  */
 export function addOptions(
   flags: AddFlags,
@@ -102,13 +92,12 @@ export function addOptions(
   return { kind: 'one', pet: checked.data };
 }
 
-/** Throws UsageError for a --name that NewPet refuses (empty). */
+/** Throws UsageError for a --name NewPet refuses (empty). */
 function checkName(schema: typeof NewPet, name: string): void {
   const checked = schema.shape.name.safeParse(name);
   if (!checked.success) throw new UsageError(`invalid value for --name: "${name}": ${checked.error.issues[0]?.message ?? 'invalid'}`);
 }
 
-/** Creates the pet (or runs the bulk load) and prints what was created. */
 export async function runAdd(f: Factory, options: AddOptions): Promise<void> {
   if (options.kind === 'file') {
     const { runAddFile } = await import('./add-file.js');

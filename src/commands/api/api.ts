@@ -1,9 +1,6 @@
 /**
- * `petstore api <path>`: an authenticated request to any path under the base
- * URL, for the operations the interface names but does not show (its store
- * section, such as GET /store/orders), in the manner of `gh api`. The key,
- * retries (of GETs), timeouts, redaction, size cap and exact numbers are those
- * of every other command.
+ * `petstore api <path>`: an authenticated request to any path under the base URL, for operations the interface names but does not show
+ * (its store section, GET /store/orders), as `gh api`; key, retries, timeouts, redaction, size cap and exact numbers as elsewhere.
  */
 import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';

@@ -1,8 +1,6 @@
 /**
- * The request of `petstore api`, from its flags (in the manner of `gh api`):
- * the method, headers, and the fields of `-f`/`-F` as a JSON body or, for a
- * GET, HEAD or a raw `--input` body, as the query string. Every problem is a
- * UsageError (exit 2) naming the flag, before anything is sent.
+ * The request of `petstore api` from its flags (as `gh api`): method, headers, and `-f`/`-F` fields as a JSON body or, for GET, HEAD or
+ * an `--input` body, as the query string. Every problem is a UsageError (exit 2) naming the flag, before anything is sent.
  */
 import fs from 'node:fs';
 import { parseJson, stringifyJson } from '../../json.js';
@@ -10,7 +8,7 @@ import { openFifo } from '../../bulk/open-input.js';
 import { UsageError } from '../../errors.js';
 import { API_METHODS } from './methods.js';
 
-/** Headers a user may not set with -H: the key is petstore's to send, and the rest frame the connection. */
+/** Headers -H may not set: the key is petstore's to send, and the rest frame the connection. */
 const REFUSED_HEADERS: Readonly<Record<string, string>> = {
   authorization:
     'petstore sends the API key of "auth login" (or PETSTORE_API_KEY) itself, and a key on the command line ends up in shell history',
@@ -21,13 +19,13 @@ const REFUSED_HEADERS: Readonly<Record<string, string>> = {
   connection: 'petstore manages its connections',
 };
 
-/** One `-f` (`--raw-field`, a string) or `-F` (`--field`, typed) as given. */
+/** One `-f` (string) or `-F` (typed) as given. */
 export interface FieldArg {
   flag: '--raw-field' | '--field';
   text: string;
 }
 
-/** The flags of `api` as commander parses them, with -f and -F in the order given. */
+/** The flags of `api` as parsed, -f and -F in the order given. */
 export interface ApiFlags {
   method?: string;
   input?: string;
@@ -38,30 +36,26 @@ export interface ApiFlags {
   jq?: string;
 }
 
-/** One request of `petstore api`. */
 export interface ApiOptions {
   method: string;
-  /** As given: a path under the base URL ("/store/orders", "store/orders?x=1") or an absolute URL. */
+  /** As given: a path under the base URL ("/store/orders?x=1") or an absolute URL. */
   path: string;
   /** Added to the URL's query string, in order. */
   query: Array<[string, string]>;
-  /** Header names in lower case. */
+  /** Names in lower case. */
   headers: Record<string, string>;
-  /** The body as sent: `--input` as is, or the JSON object of the fields. */
+  /** `--input` as is, or the JSON object of the fields. */
   body?: string;
   include: boolean;
   paginate: boolean;
 }
 
-/** The most a request body read from a file or standard input may hold, in bytes. */
+/** The largest request body read from a file or stdin, in bytes. */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 
 /**
- * Reads a file or standard input ("-") as UTF-8 text, exactly (a BOM is
- * kept), without blocking the event loop (a FIFO waits for its writer in the
- * thread pool). Throws UsageError naming `what` when it cannot be read, is
- * over {@link MAX_INPUT_BYTES} (`/dev/zero`), or is not UTF-8; the reason of
- * `signal` when it aborts first.
+ * Reads a file or stdin ("-") as exact UTF-8 text (a BOM kept), a FIFO waiting in the thread pool. Throws UsageError naming `what` when
+ * unreadable, over {@link MAX_INPUT_BYTES} (`/dev/zero`) or not UTF-8; the reason of `signal` when it aborts first.
  */
 async function readText(file: string, stdin: NodeJS.ReadableStream, what: string, signal: AbortSignal): Promise<string> {
   let bytes: Buffer;
@@ -95,7 +89,7 @@ async function readText(file: string, stdin: NodeJS.ReadableStream, what: string
 
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
-/** The value of `-F`: true, false, null and JSON numbers (exact) as such, `@file` (`@-`: stdin) as its text, else the string. */
+/** `-F`'s value: true, false, null and JSON numbers (exact) as such, `@file` (`@-`: stdin) as its text, else the string. */
 async function typedValue(text: string, stdin: NodeJS.ReadableStream, flag: string, signal: AbortSignal): Promise<unknown> {
   if (text === 'true' || text === 'false') return text === 'true';
   if (text === 'null') return null;
@@ -105,11 +99,7 @@ async function typedValue(text: string, stdin: NodeJS.ReadableStream, flag: stri
   return readText(text.slice(1), stdin, `${flag} ${text}`, signal);
 }
 
-/**
- * Sets `value` at `key` in `body`: `a` a field, `a[b]` a field of the object
- * `a`, `a[]` the next element of the array `a` (gh's nested keys). Throws
- * UsageError for a key set twice or used both as a value and as an object.
- */
+/** Sets `value` at `key` (`a`, `a[b]`, `a[]` appends: gh's nested keys); throws UsageError for a key set twice or both value and object. */
 function assign(body: Record<string, unknown>, key: string, value: unknown, flag: string): void {
   const nested = /^([^[\]]+)((?:\[[^[\]]*\])+)$/.exec(key);
   const path = nested ? [nested[1]!, ...[...nested[2]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!)] : [key];
@@ -136,7 +126,7 @@ function assign(body: Record<string, unknown>, key: string, value: unknown, flag
   node[last] = value;
 }
 
-/** `Name: value` lines to headers with lower-case names (a name given twice: values joined with ", ", RFC 9110 §5.3). */
+/** `Name: value` lines to lower-case headers; a repeated name's values joined with ", " (RFC 9110 §5.3). */
 function parseHeaders(lines: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const line of lines) {
@@ -151,7 +141,7 @@ function parseHeaders(lines: readonly string[]): Record<string, string> {
   return headers;
 }
 
-/** The method of `-X` in upper case, or GET (POST when a body is given). Throws UsageError for another. */
+/** `-X` in upper case, or GET (POST with a body). Throws UsageError for another. */
 function parseMethod(text: string | undefined, hasBody: boolean): string {
   if (text === undefined) return hasBody ? 'POST' : 'GET';
   const method = text.toUpperCase();
@@ -160,11 +150,7 @@ function parseMethod(text: string | undefined, hasBody: boolean): string {
   return method;
 }
 
-/**
- * Flags to the request; reads `--input` and `@file` values (ending with the
- * reason of `signal`, Ctrl-C or SIGTERM, when it aborts first). Throws
- * UsageError (exit 2) for any bad flag.
- */
+/** Flags to the request, reading `--input` and `@file` (ending with `signal`'s reason if it aborts first). Throws UsageError (exit 2). */
 export async function apiOptions(
   path: string,
   flags: ApiFlags,

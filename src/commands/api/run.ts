@@ -1,10 +1,7 @@
 /**
- * Running `petstore api`: sends the request (with `--paginate`, the pages
- * its Link headers name after it), prints each status line and headers with
- * `--include`, then the body: JSON compact with exact numbers (through `--jq`
- * when given), anything else as received. An answer other than 2xx prints its
- * body on stderr and ends with the client's error for it (exit 3 for 404, 4
- * for 401, 2 for 400, else 1). At a terminal the output goes through the pager.
+ * Running `petstore api`: sends the request (with `--paginate`, the pages its Link headers name), prints status line and headers with
+ * `--include`, then the body: JSON compact with exact numbers (through `--jq`), else as received. A non-2xx answer prints its body on
+ * stderr and ends with the client's error (exit 3 for 404, 4 for 401, 2 for 400, else 1). Paged at a terminal.
  */
 import { STATUS_CODES } from 'node:http';
 import type { PetstoreClient } from '../../api/client.js';
@@ -18,18 +15,14 @@ import type { IOStreams } from '../../iostreams.js';
 import { sanitizeLines } from '../../text.js';
 import type { ApiOptions } from './request.js';
 
-/** Every 2xx status is a success here: the interface does not show these operations. */
+/** Every 2xx is a success: the interface does not show these operations. */
 const SUCCESS: readonly number[] = Array.from({ length: 100 }, (_, i) => 200 + i);
 
-/** A body as printed: JSON parsed with exact numbers, or the text of one that is not JSON. */
 type Body = { json: unknown } | { text: string; response: Exchange };
 
 /**
- * Sends the request and prints the answer (see the module comment). Throws
- * UsageError (exit 2, nothing sent) for a URL of another origin, the errors
- * of `client()` and `send()`, the client's failureOf error for a status
- * outside 2xx, the PageTrail guards' RequestError, a RequestError when `--jq`
- * meets a body that is not JSON, and jq's runtime error.
+ * Sends the request and prints the answer. Throws UsageError (nothing sent) for another origin, the errors of `client()` and `send()`,
+ * the failureOf error of a non-2xx status, PageTrail's RequestError, RequestError when `--jq` meets a non-JSON body, and jq's errors.
  */
 export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
   f.io.pageOutput();
@@ -40,10 +33,10 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
   for (;;) {
     const response = await client.send({ method: options.method, path: url, headers: options.headers, body: options.body });
     if (options.include) f.exporter.writeText(head(response));
-    // 'as-sent': a 404 with an Error body is the service's answer to this path (exit 3), not a sign of a wrong base URL.
+    // 'as-sent': a 404 with an Error body answers this path (exit 3); it is no sign of a wrong base URL.
     const failure = client.failureOf(response, SUCCESS, 'as-sent');
     if (failure) {
-      // With --json the body goes inside the one error object; else it is printed before the error line.
+      // With --json the body goes inside the one error object; else before the error line.
       if (f.io.json && failure instanceof CliError && response.text !== '') {
         const body = bodyOf(response);
         failure.body = 'json' in body ? body.json : body.text;
@@ -58,7 +51,7 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
   await printBodies(f, options.paginate ? merged(bodies) : bodies);
 }
 
-/** The URL of `options.path` with the query fields; a URL of another origin is refused (UsageError) before anything is sent. */
+/** The URL of `options.path` with the query fields; another origin is refused (UsageError) before anything is sent. */
 function targetUrl(client: PetstoreClient, options: ApiOptions): URL {
   let url: URL;
   if (/^[a-z][a-z0-9+.-]*:/i.test(options.path)) {
@@ -77,7 +70,7 @@ function targetUrl(client: PetstoreClient, options: ApiOptions): URL {
   return url;
 }
 
-/** `HTTP/1.1 200 OK`, the headers as received (names in lower case), and a blank line. */
+/** `HTTP/1.1 200 OK`, the headers as received (lower-case names), and a blank line. */
 function head(response: Exchange): string {
   let text = `${`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`.trimEnd()}\n`;
   for (const [name, value] of Object.entries(response.headers)) {
@@ -97,13 +90,13 @@ function bodyOf(response: Exchange): Body {
   return { text: response.text, response };
 }
 
-/** Pages that are all JSON arrays become one array of their elements (gh 2.23's --paginate prints them one after another instead); other pages stay one value each. */
+/** Pages that are all JSON arrays become one array (gh 2.23 prints them one after another); other pages stay one value each. */
 function merged(bodies: Body[]): Body[] {
   if (bodies.length < 2 || !bodies.every((body) => 'json' in body && Array.isArray(body.json))) return bodies;
   return [{ json: bodies.flatMap((body) => (body as { json: unknown[] }).json) }];
 }
 
-/** Prints the bodies through the run's exporter: through `--jq` when given, else JSON compact and other text as received. */
+/** Through `--jq` when given, else JSON compact and other text as received. */
 async function printBodies(f: Factory, bodies: readonly Body[]): Promise<void> {
   if (f.exporter.jq !== undefined) {
     const text = bodies.find((body) => 'text' in body);
@@ -124,7 +117,7 @@ async function printBodies(f: Factory, bodies: readonly Body[]): Promise<void> {
   }
 }
 
-/** The body of an answer outside 2xx, on stderr: JSON as one compact line, other text as received (terminal-safe; with --json, as a JSON string). */
+/** A non-2xx answer's body on stderr: JSON as one compact line, other text as received, terminal-safe. */
 function writeErrorBody(io: IOStreams, response: Exchange): void {
   if (response.text === '') return;
   const body = bodyOf(response);

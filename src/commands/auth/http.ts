@@ -1,19 +1,11 @@
-/**
- * auth's endpoint call: checks an API key against the service with one
- * `GET /pets?limit=1` (listPets, the cheapest operation every key may call),
- * as `auth login` and `auth status` do.
- */
+/** auth's endpoint call: checks a key with `GET /pets?limit=1` (listPets, the cheapest operation every key may call). */
 import { CliError, ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 
-/** What the service said of a key: accepted, rejected (a 401), or no usable answer (network, 5xx, anything else). */
+/** A key accepted, rejected (a 401), or no usable answer (network, 5xx, anything else). */
 export type KeyCheck = { result: 'valid' } | { result: 'rejected'; error: ServiceError } | { result: 'unreachable'; error: Error };
 
-/**
- * Sends `GET /pets?limit=1` to `baseUrl` with `apiKey`. Never throws for the
- * service's answer or a network failure (they are the result); throws the
- * InterruptedError of Ctrl-C.
- */
+/** Never throws for the service's answer or a network failure (they are the result); throws the InterruptedError of Ctrl-C. */
 export async function verifyKey(f: Factory, baseUrl: URL, apiKey: string, envName: string): Promise<KeyCheck> {
   const client = await f.clientFor(baseUrl, apiKey, envName);
   try {

@@ -1,8 +1,6 @@
 /**
- * `petstore auth login`: checks an API key against the service and stores it,
- * with the origin of the base URL it was checked against (the only origin it
- * will be sent to). On a terminal it prompts without echo; with
- * `--with-token` it reads the key from standard input (for scripts).
+ * `petstore auth login`: checks a key against the service and stores it with the origin it was checked against (the only one it is
+ * sent to). Prompts without echo at a terminal; `--with-token` reads it from stdin.
  */
 import { Command } from '@commander-js/extra-typings';
 import { CliError, ExitCode, InterruptedError, ServiceError, UsageError } from '../../errors.js';
@@ -33,18 +31,13 @@ export function newLoginCommand(f: Factory, runF: (options: LoginOptions) => Pro
     .action(async (flags) => runF({ withToken: flags.withToken ?? false, skipVerify: flags.skipVerify ?? false }));
 }
 
-/** Reads all of a stream as UTF-8 text. */
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/**
- * Checks a key as typed or piped: surrounding white space is dropped; the rest
- * must be non-empty printable ASCII without spaces, since it becomes an HTTP
- * header value. Throws UsageError without echoing the key.
- */
+/** A key as typed or piped, trimmed: non-empty printable ASCII without spaces (an HTTP header value). Throws UsageError without echoing it. */
 export function checkApiKey(raw: string): string {
   const key = raw.trim();
   if (!key) throw new UsageError('no API key given: the input was empty');
@@ -52,17 +45,11 @@ export function checkApiKey(raw: string): string {
   return key;
 }
 
-/**
- * Prompts for the key without echo; Ctrl-C ends the line and throws
- * InterruptedError (exit 130); the end of the input (Ctrl-D) throws
- * UsageError (exit 2), as an empty key does.
- */
+/** Prompts without echo. Throws InterruptedError (exit 130) on Ctrl-C, UsageError (exit 2) at the end of input or for an empty key. */
 async function promptForKey(f: Factory, envName: string): Promise<string> {
   const { read } = await import('read');
   const input = f.io.raw.stdin;
-  // read() never settles when its readline closes at the end of the input; the
-  // readline pauses the input as it closes (after a line too, when read() has
-  // already settled by the time an immediate runs).
+  // read() never settles when its readline closes at the end of input; that close pauses the input (after a line too, once read() settled).
   let settled = false;
   let onPause: () => void = () => undefined;
   const ended = new Promise<never>((_, reject) => {
@@ -86,19 +73,14 @@ async function promptForKey(f: Factory, envName: string): Promise<string> {
   } finally {
     settled = true;
     input.removeListener('pause', onPause);
-    // The silent prompt swallows the Enter (or the Ctrl-C) too; end its line.
+    // The silent prompt swallows the Enter (or Ctrl-C) too; end its line.
     f.io.writeError('\n');
   }
 }
 
-/**
- * Why no prompt can ask for the key, and what to do: standard input is not a
- * terminal (piped, redirected), so the key is read from it only when asked
- * with --with-token, as `gh auth login` does; or no terminal to write the prompt to.
- */
+/** Why no prompt can ask for the key: stdin is not a terminal (then only --with-token reads it, as in gh), or no terminal to prompt on. */
 function notPrompted(stdinIsTTY: boolean, given: Pick<GlobalOptions, 'env' | 'baseUrl'>): UsageError {
   if (!stdinIsTTY) {
-    // The command as given, so that it can be run again as is.
     const flags = `${given.env === undefined ? '' : ` --env ${given.env}`}${given.baseUrl === undefined ? '' : ` --base-url ${given.baseUrl}`}`;
     const command = `petstore auth login${flags} --with-token`;
     return new UsageError(
@@ -109,11 +91,7 @@ function notPrompted(stdinIsTTY: boolean, given: Pick<GlobalOptions, 'env' | 'ba
   return new UsageError('no terminal to prompt for the key on', 'Give it on standard input with --with-token.');
 }
 
-/**
- * Reads the key, checks it with one `GET /pets?limit=1` unless `skipVerify`,
- * and stores it with the base URL's origin. Nothing is stored when the
- * service rejects the key (exit 4) or cannot be asked (exit 1).
- */
+/** Reads the key, checks it with `GET /pets?limit=1` unless `skipVerify`, and stores it with the origin; nothing stored on a 401 (exit 4) or no answer (exit 1). */
 export async function runLogin(f: Factory, options: LoginOptions): Promise<void> {
   const settings = f.settings;
   const env = await settings.envName({ mayCreate: true });

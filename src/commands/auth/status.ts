@@ -1,8 +1,6 @@
 /**
- * `petstore auth status`: the selected environment, its base URL, whether a
- * key is set, where it comes from and which origin it belongs to, and whether
- * the service accepts it. Never prints the key. Exit 0 when the key is valid,
- * 4 when none is set or the service rejects it, 1 when the service cannot be asked.
+ * `petstore auth status`: environment, base URL, whether a key is set, its source and origin, and whether the service accepts it; never
+ * the key. Exit 0 when valid, 4 when none or rejected, 1 when the service cannot be asked.
  */
 import { Command } from '@commander-js/extra-typings';
 import { CliError, ExitCode, ServiceError } from '../../errors.js';
@@ -28,10 +26,7 @@ const CHECK_TEXT: Record<KeyCheck['result'], string> = {
   unreachable: 'not checked: service unreachable',
 };
 
-/**
- * Prints the status record through the run's exporter (through the pager at
- * a terminal), then throws what the exit code must say (see the module comment).
- */
+/** Prints the status record (paged at a terminal), then throws what the exit code must say. */
 export async function runStatus(f: Factory): Promise<void> {
   f.io.pageOutput();
   const settings = f.settings;

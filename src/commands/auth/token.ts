@@ -1,8 +1,4 @@
-/**
- * `petstore auth token`: prints the API key in effect, for scripts
- * (`curl -H "Authorization: Bearer $(petstore auth token)"`), as `gh auth token`
- * does. The only command that prints the key, and only on explicit request.
- */
+/** `petstore auth token`: prints the key in effect for scripts, as `gh auth token`; the only command that prints the key. */
 import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
 import { missingApiKey } from '../../settings.js';
@@ -16,11 +12,7 @@ export function newTokenCommand(f: Factory, runF: () => Promise<void> = () => ru
     .action(async () => runF());
 }
 
-/**
- * Prints the key: PETSTORE_API_KEY, else the stored key of the environment,
- * held to the origin of the base URL in effect when there is one. Exit 4 when
- * there is no key or it belongs to another origin.
- */
+/** PETSTORE_API_KEY, else the stored key, held to the base URL's origin when there is one. Exit 4 when there is none or it is another origin's. */
 export async function runToken(f: Factory): Promise<void> {
   const settings = f.settings;
   const baseUrl = await settings.baseUrl();

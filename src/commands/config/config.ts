@@ -9,7 +9,7 @@ import { VERSION_SEGMENT } from '../../interface-values.js';
 import type { StoredEnvironment } from '../../config.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { BUILT_IN_ENVS, hasVersionSegment, parseBaseUrl } from '../../settings.js';
+import { BUILT_IN_ENVS, envFlagOf, hasVersionSegment, parseBaseUrl } from '../../settings.js';
 import { examples, withOutputFlags } from '../kit.js';
 
 /** Settings a user may set with `petstore config set`, and the stored field of each. */
@@ -116,7 +116,7 @@ async function setSetting(f: Factory, key: string, value: string): Promise<void>
   const keyOrigin = store.environment(env.value).apiKeyOrigin;
   if (keyOrigin !== undefined && keyOrigin !== url.origin) {
     f.io.warn(
-      `the stored key of ${env.value} belongs to ${keyOrigin} and will not be sent to ${url.origin}; run petstore auth login${env.value === 'production' ? '' : ` --env ${env.value}`}`,
+      `the stored key of ${env.value} belongs to ${keyOrigin} and will not be sent to ${url.origin}; run petstore auth login${envFlagOf(env.value)}`,
       'key_for_other_origin',
     );
   }

@@ -1,9 +1,4 @@
-/**
- * `petstore get <petId>` as declared: getPet (GET /pets/{petId}), deprecated by the
- * interface (openapi/petstore.yaml); once the service no longer has it, the
- * pet is looked up through listPets (see find-via-list.ts). Its run
- * (./run.ts) loads only when it runs.
- */
+/** `petstore get <petId>` declared: getPet (GET /pets/{petId}, deprecated), or listPets once it is gone. Its run (./run.ts) loads when it runs. */
 import { Command } from '@commander-js/extra-typings';
 import { GET_PET_REMOVAL_DATE } from '../../interface-values.js';
 import type { Factory } from '../../factory.js';

@@ -9,32 +9,22 @@ import { parseFlag } from '../parse-flag.js';
 import { findPetViaList, isGetPetGone, VIA_LIST_FORCED, VIA_LIST_GONE } from './find-via-list.js';
 import { getPet } from './http.js';
 
-/**
- * The warning every call prints to stderr unless PETSTORE_NO_DEPRECATION_WARNING=1
- * ("Versioning", item 2; under 100 columns), which also silences the service's
- * Deprecation and Sunset headers on get's requests.
- */
+/** Printed on every call unless PETSTORE_NO_DEPRECATION_WARNING=1 ("Versioning", item 2; under 100 columns). */
 export const GET_DEPRECATION_WARNING = `getPet is deprecated, removed ${GET_PET_REMOVAL_DATE}; replacement: GET /pets with a status filter`;
 
 export interface GetOptions {
   petId: bigint;
 }
 
-/**
- * The argument to a petId, the output's format settled with `exporter` (one
- * pet); throws UsageError for a bad `--format` (or one at odds with `--json`
- * or `--jq`), and for a petId that is not an int64 in decimal digits.
- */
+/** The argument to a petId, the `pet` shape settled on `exporter`. Throws UsageError for a bad `--format` or a petId not an int64 in digits. */
 export function getOptions(petId: string, exporter: Exporter): GetOptions {
   exporter.choose('pet');
   return { petId: parseFlag(Int64Text, petId, 'argument <petId>') };
 }
 
 /**
- * Warns of the deprecation, fetches the pet and prints it (through the pager
- * at a terminal). getPet first, unless PETSTORE_GET_VIA_LIST=1; when the
- * service no longer has getPet, listPets page by page. Throws what getPet or
- * listPets throws, or a CliError with exit 3 when no page holds the pet.
+ * Warns of the deprecation, fetches the pet (getPet, or listPets with PETSTORE_GET_VIA_LIST=1 or once getPet is gone) and prints it,
+ * paged at a terminal. Throws what getPet or listPets throws, or CliError exit 3 when no page holds the pet.
  */
 export async function runGet(f: Factory, options: GetOptions): Promise<void> {
   f.io.pageOutput();
@@ -49,7 +39,7 @@ export async function runGet(f: Factory, options: GetOptions): Promise<void> {
   await f.exporter.printOne(pet, PET_VIEW);
 }
 
-/** getPet's Pet, or undefined when the service answers that it has no getPet any more (see isGetPetGone). */
+/** getPet's Pet, or undefined when the service has no getPet any more. */
 async function getPetUnlessGone(f: Factory, client: PetstoreClient, petId: bigint): Promise<Pet | undefined> {
   if (f.env.PETSTORE_NO_DEPRECATION_WARNING !== '1') f.io.warn(GET_DEPRECATION_WARNING, 'deprecated_operation');
   try {

@@ -9,21 +9,19 @@ const LIMIT_RANGE = `must be a whole number from ${LIMIT.min} to ${LIMIT.max}`;
 /** The `limit` of listPets: a whole number from 1 to 100. */
 export const Limit = z.number().check(z.int(LIMIT_RANGE), z.gte(LIMIT.min, LIMIT_RANGE), z.lte(LIMIT.max, LIMIT_RANGE));
 
-/** Query parameters of listPets: `limit` 1..100 (default 20) and an optional `status`. */
+/** listPets' query: `limit` 1..100 (default 20), optional `status`. */
 export const ListPetsQuery = z.strictObject({
   limit: z._default(Limit, LIMIT.default),
   status: z.optional(PetStatus),
 });
 export type ListPetsQuery = z.infer<typeof ListPetsQuery>;
 
-/** Decimal text for `--limit`: digits only, then checked against the limit bounds. */
+/** `--limit` text: digits only, then the limit bounds. */
 export const LimitText = wholeNumberText(Limit, LIMIT_RANGE);
 
 /**
- * listPets page by page, each the Pets array exactly as sent (unknown fields
- * kept), with whether the service linked a next page. With `all`, follows
- * the next-page links (the interface promises no pagination: without one the
- * first page is everything); throws what {@link PetstoreClient.pages} throws.
+ * listPets page by page: each Pets array as sent, and whether a next page is linked. With `all`, follows the links (the interface
+ * promises no pagination: without one the first page is everything). Throws what {@link PetstoreClient.pages} throws.
  */
 export async function* listPetPages(
   client: PetstoreClient,

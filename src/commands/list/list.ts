@@ -1,14 +1,10 @@
-/**
- * `petstore list` as declared: listPets (GET /pets) with `--status`, `--limit`,
- * `--all` and the output flags. Its run (./run.ts) loads only when it runs.
- */
+/** `petstore list` declared: listPets (GET /pets) with `--status`, `--limit`, `--all`, output flags. Its run (./run.ts) loads when it runs. */
 import { Command } from '@commander-js/extra-typings';
 import { LIMIT, PET_STATUSES } from '../../interface-values.js';
 import type { Factory } from '../../factory.js';
 import { examples, valueOption, withOutputFlags } from '../kit.js';
 import type { ListOptions } from './run.js';
 
-/** `list` as declared: its flags, help and examples. */
 function declareList() {
   return withOutputFlags(new Command('list'), 'pets')
     .description('List animals (listPets)')

@@ -4,10 +4,11 @@ import type { Factory } from '../../factory.js';
 import { LIMIT } from '../../interface-values.js';
 import type { Exporter } from '../../output/exporter.js';
 import { PET_VIEW } from '../../output/views.js';
+import { petCount } from '../../text.js';
 import { parseFlag } from '../parse-flag.js';
 import { LimitText, type ListPetsQuery, listPetPages } from './http.js';
 
-/** The flags of `list` as commander parses them (./list.ts declares them). */
+/** The flags of `list` as commander parses them. */
 export interface ListFlags {
   status?: string;
   limit?: string;
@@ -20,11 +21,7 @@ export interface ListOptions {
   all: boolean;
 }
 
-/**
- * Flags to options, the output's format settled with `exporter` (a list of
- * pets); throws UsageError for a bad `--format` (or one at odds with `--json`
- * or `--jq`), `--status` or `--limit`.
- */
+/** Flags to options, the `pets` shape settled on `exporter`. Throws UsageError for a bad `--format`, `--status` or `--limit`. */
 export function listOptions(flags: ListFlags, exporter: Exporter): ListOptions {
   exporter.choose('pets');
   return {
@@ -37,11 +34,8 @@ export function listOptions(flags: ListFlags, exporter: Exporter): ListOptions {
 }
 
 /**
- * Fetches the pets and prints them, page by page where the format can
- * stream (see ListPrinter; JSON too, as one array written page by page). A
- * last page as long as `--limit` may mean more pets: that gets a warning on
- * stderr, so that a listing is never cut short silently. At a terminal the
- * pets go through the pager.
+ * Fetches and prints the pets page by page where the format streams (JSON too), paged at a terminal. A last page as long as `--limit`
+ * may mean more pets: that warns on stderr, so a listing is never cut short silently.
  */
 export async function runList(f: Factory, options: ListOptions): Promise<void> {
   f.io.pageOutput();
@@ -53,16 +47,14 @@ export async function runList(f: Factory, options: ListOptions): Promise<void> {
     await printer.add(pets);
   }
   await printer.end();
-  // A last page as long as the limit may not be the end; a next link not followed (no --all) is not.
+  // A full last page may not be the end; a next link not followed (no --all) is not.
   if (last.length >= options.query.limit || last.hasNext) f.io.warn(fullPageWarning(options, last), 'full_page');
 }
 
-const pets = (n: number) => (n === 1 ? '1 pet' : `${n} pets`);
-
 function fullPageWarning({ query: { limit }, all }: ListOptions, last: { length: number; hasNext: boolean }): string {
-  if (last.hasNext) return `showing one page of ${pets(last.length)}; the service has more: --all fetches every page`;
+  if (last.hasNext) return `showing one page of ${petCount(last.length)}; the service has more: --all fetches every page`;
   const where = all ? 'the last page held' : 'showing';
   return limit < LIMIT.max
-    ? `${where} ${pets(limit)}, as many as --limit ${limit} asks for; the service may have more: try --limit ${LIMIT.max}`
-    : `${where} ${pets(limit)}, the most one page holds; the service may have more but sent no next-page link`;
+    ? `${where} ${petCount(limit)}, as many as --limit ${limit} asks for; the service may have more: try --limit ${LIMIT.max}`
+    : `${where} ${petCount(limit)}, the most one page holds; the service may have more but sent no next-page link`;
 }
