@@ -1,29 +1,24 @@
 /**
- * The answer to `petstore __complete <words…>`, read from the commander
- * command tree as cobra reads its own (spf13/cobra, completions.go). The words
- * are the command line after `petstore` up to the cursor, the last one being
- * the word to complete ('' after a space). The answer is one candidate a line,
- * `candidate<TAB>description` for commands and flags, then `:<directive>`:
- * `:4` when the shell must offer nothing else, `:0` when it offers file names
- * (only when there is no candidate). The scripts of scripts.ts read it.
+ * The answer to `petstore __complete <words…>` (the command line after `petstore` up to the cursor, the last word the one to complete),
+ * read from the commander tree as cobra does (spf13/cobra, completions.go): one `candidate<TAB>description` a line, then `:<directive>`:
+ * `:4` offer nothing else, `:0` offer file names (only when there is no candidate).
  */
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 
-/** cobra's ShellCompDirective values that petstore uses. */
 const Directive = { default: 0, noFileComp: 4 } as const;
 
-/** The environment names that `--env` completes to (built-in, then configured). */
+/** The names `--env` completes to (built-in, then configured). */
 export type EnvironmentNames = () => Promise<readonly string[]>;
 
 const visibleCommands = (command: CommandUnknownOpts) => command.createHelp().visibleCommands(command);
 
-/** The flags `command` accepts, as its help lists them: its own, then those of its ancestors. */
+/** The flags of `command` as help lists them: its own, then its ancestors'. */
 function flagsOf(command: CommandUnknownOpts): Option[] {
   const help = command.createHelp();
   return [...help.visibleOptions(command), ...help.visibleGlobalOptions(command)];
 }
 
-/** The flag `name` (`--status`, `-X`) of `command` or an ancestor that takes a value, if any. */
+/** The flag `name` (`--status`, `-X`) of `command` or an ancestor, if it takes a value. */
 function valueFlag(command: CommandUnknownOpts, name: string): Option | undefined {
   for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
     const option = c.options.find((o) => o.long === name || o.short === name);
@@ -34,18 +29,13 @@ function valueFlag(command: CommandUnknownOpts, name: string): Option | undefine
 
 const line = (name: string, description: string) => (description ? `${name}\t${description.replace(/\s+/g, ' ')}` : name);
 
-/** The lines that complete `prefix` as the value of `option`, and the directive. */
 async function valueLines(option: Option, prefix: string, environments: EnvironmentNames): Promise<[string[], number]> {
   if (/<(path|file)>/.test(option.flags)) return [[], Directive.default];
   const values = option.argChoices ?? (option.long === '--env' ? await environments() : []);
   return [values.filter((value) => value.startsWith(prefix)), Directive.noFileComp];
 }
 
-/**
- * The lines `petstore __complete <words>` prints (each ending with a newline),
- * the directive last. After `--` nothing completes; a word that is not a
- * command where one is expected leaves nothing to complete either.
- */
+/** The lines `__complete` prints, the directive last. Nothing completes after `--`, or where a command is expected and the word is none. */
 export async function complete(root: CommandUnknownOpts, words: readonly string[], environments: EnvironmentNames): Promise<string> {
   const answer = (lines: string[], directive: number = Directive.noFileComp) =>
     [...lines, `:${directive}`].map((text) => `${text}\n`).join('');

@@ -1,10 +1,4 @@
-/**
- * The completion script of each shell, fixed text as cobra's are: on Tab it
- * runs `petstore __complete <words up to the cursor>` and offers what that
- * prints (complete.ts): one candidate a line, a tab before a description, then
- * `:<directive>`, where 4 means no file names and 0 file names when there is
- * no candidate. A flag's value typed as `--flag=value` is completed after the `=`.
- */
+/** Each shell's fixed completion script (as cobra's): on Tab it runs `petstore __complete <words>` and offers its answer (complete.ts). */
 
 /** bash 4.1 or newer; the bash-completion package is not needed. */
 export const bash = `# bash completion for petstore; printed by "petstore completion bash".

@@ -1,7 +1,4 @@
-/**
- * The views of what petstore prints: pets (columns ID, NAME, CATEGORY ID,
- * STATUS, the status coloured) and key/value records (config, auth status).
- */
+/** The views of what petstore prints: pets (the status coloured) and key/value records (config, auth status). */
 import type { ChalkInstance } from 'chalk';
 import type { Column, View } from './render.js';
 
@@ -11,7 +8,7 @@ const STATUS_COLOURS: Record<string, (c: ChalkInstance, s: string) => string> = 
   sold: (c, s) => c.red(s),
 };
 
-/** Pets: the four fields of the interface's Pet; key/value views add any other field the service sent. */
+/** Pets: the interface Pet's four fields; key/value views add any other field the service sent. */
 export const PET_VIEW: View = {
   columns: [
     { key: 'id', header: 'ID' },
@@ -23,7 +20,6 @@ export const PET_VIEW: View = {
   empty: 'No pets found.',
 };
 
-/** "baseUrlSource" → ["base", "URL", "source"]. */
 function words(key: string): string[] {
   return key
     .replace(/([a-z])([A-Z])/g, '$1 $2')
@@ -31,12 +27,9 @@ function words(key: string): string[] {
     .map((w) => (/^(url|api|id)$/i.test(w) ? w.toUpperCase() : w.toLowerCase()));
 }
 
-/**
- * A view of records whose columns are `keys`: table headers in capitals
- * ("baseUrl" → "BASE URL"), key/value labels as words ("Base URL").
- */
+/** A view of records with columns `keys`: headers in capitals ("BASE URL"), labels as words ("Base URL"). */
 export function recordView(keys: readonly string[], empty = 'Nothing to show.'): View {
-  // No value is cut to fit the terminal: cells wrap (see output/table-fit.ts).
+  // No value is cut to fit the terminal: cells wrap (output/table-fit.ts).
   const columns: Column[] = keys.map((key) => {
     const parts = words(key);
     const label = parts.join(' ');
