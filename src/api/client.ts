@@ -1,7 +1,4 @@
-/**
- * HTTP client of the service (openapi/petstore.yaml, paths): one `send` for any method and path under the base URL, on one keep-alive
- * undici dispatcher per run; `expect` checks a response against a command's zod schema. Endpoint calls live in src/commands/<name>/http.ts.
- */
+/** HTTP client of the service: one `send` for any path under the base URL, `expect` for a command's zod schema; endpoints live in commands/<name>/http.ts. */
 import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { RequestError } from '../errors.js';
@@ -75,7 +72,6 @@ export class PetstoreClient {
    */
   async send(request: SendRequest): Promise<Exchange> {
     const target = typeof request.path === 'string' ? this.url(request.path) : request.path;
-    // URLs are shared: a query goes on a copy.
     const url = request.query ? new URL(target) : target;
     if (url.origin !== this.origin) throw new RequestError(`refusing to send the API key to another origin: ${url.origin}`, 'cross_origin');
     if (request.query) for (const [name, value] of request.query) url.searchParams.append(name, value);
@@ -115,15 +111,11 @@ export class PetstoreClient {
     }
   }
 
-  /** `send`, then {@link expect}. */
   async sendFor<T extends z.ZodMiniType>(request: SendRequest, expected: Expectation<T>): Promise<z.infer<T>> {
     return this.expect(await this.send(request), expected);
   }
 
-  /**
-   * GETs `first` and, with `all`, the pages RFC 8288 `Link: <url>; rel="next"` points to, each checked by {@link expect}.
-   * Throws the RequestError of {@link PageTrail}'s guards (same origin, no page twice, at most MAX_PAGES).
-   */
+  /** GETs `first` and, with `all`, its RFC 8288 `rel="next"` pages, each via {@link expect}; throws {@link PageTrail}'s RequestError. */
   async *pages<T extends z.ZodMiniType>(
     first: string,
     expected: Expectation<T>,
@@ -160,10 +152,7 @@ export class PetstoreClient {
     return failureOf(response, ok, notFound, this.options);
   }
 
-  /**
-   * The body parsed with exact numbers and checked by `expected.schema`. Throws the error of a status outside `expected.ok`
-   * ({@link failureOf}), and RequestError `unexpected_response` for a body the schema refuses.
-   */
+  /** The body, numbers exact, checked by `expected.schema`; throws {@link failureOf}'s error, or RequestError `unexpected_response` if refused. */
   expect<T extends z.ZodMiniType>(response: Exchange, expected: Expectation<T>): z.infer<T> {
     const failure = this.failureOf(response, expected.ok, expected.notFound);
     if (failure) throw failure;

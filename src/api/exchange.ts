@@ -1,7 +1,4 @@
-/**
- * One HTTP exchange through an undici dispatcher, body read whole up to a cap. The handler API is used directly: `request()` would
- * build a Readable per body, and a bulk load's one exchange per pet would grow the heap (bench/bulk.mjs).
- */
+/** One HTTP exchange via undici's handler API: `request()` would build a Readable per body and grow a bulk load's heap (bench/bulk.mjs). */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { CliError, RequestError } from '../errors.js';

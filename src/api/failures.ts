@@ -1,7 +1,4 @@
-/**
- * What an answer outside the expected statuses means (openapi/petstore.yaml, Error schema and responses): a redirect (never followed),
- * a 404 of a path that does not exist (a wrong base URL), the service's Error object, or an answer the interface does not promise.
- */
+/** What an answer outside the expected statuses means (openapi/petstore.yaml, Error schema): a redirect, a missing path, an Error object, or neither. */
 import { RequestError, ServiceError } from '../errors.js';
 import { first, type Exchange } from './exchange.js';
 import { describeBody, retryHint, tryParse } from './response.js';

@@ -1,7 +1,4 @@
-/**
- * zod/mini schemas of the interface objects (openapi/petstore.yaml, components.schemas), for flags before a request and for responses.
- * int64 is `bigint` so ids above 2^53 stay exact (responses parsed with `parseJson`). zod/mini loads far less than classic zod (bench/RESULTS.md).
- */
+/** zod/mini schemas of the interface objects (openapi/petstore.yaml); int64 is `bigint` (parse with `parseJson`). zod/mini loads far less (bench/RESULTS.md). */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { INT64_MAX, INT64_MIN, PET_STATUSES } from '../interface-values.js';
@@ -36,10 +33,7 @@ export function wholeInt64(text: string): bigint | undefined {
   return value >= INT64_MIN && value <= INT64_MAX ? value : undefined;
 }
 
-/**
- * int64 in a response: an integer (bigint), or another spelling of a whole number in range (`1.0`, `1e2`; JSON Schema 2020-12, used by
- * OpenAPI 3.1, counts them as integers) kept as written (JsonNumber).
- */
+/** int64 in a response: a bigint, or a whole number in range spelled otherwise (`1.0`, `1e2`: integers in JSON Schema 2020-12) kept as a JsonNumber. */
 export const ResponseInt64 = z.union(
   [Int64, z.custom<JsonNumber>((value) => value instanceof JsonNumber && wholeInt64(value.source) !== undefined)],
   {

@@ -1,7 +1,4 @@
-/**
- * How requests reach the service: one keep-alive Pool for the base URL's origin, or the proxy of HTTPS_PROXY / HTTP_PROXY (never for a
- * loopback host, so the key never crosses a proxy in plain text); and what a failure to get an answer tells the user.
- */
+/** How requests reach the service (a keep-alive Pool, or the HTTPS_PROXY/HTTP_PROXY proxy, never for loopback), and what a failure tells the user. */
 import { maxHeaderSize } from 'node:http';
 import { Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { InterruptedError, RequestError, UsageError } from '../errors.js';
@@ -77,10 +74,7 @@ function listedInNoProxy(url: URL, noProxy: string): boolean {
   });
 }
 
-/**
- * The dispatcher for one run's requests to `baseUrl`'s origin: a Pool, or a ProxyAgent (CONNECT for https; the proxy resolves the host;
- * URL credentials as Basic Proxy-Authorization). Throws what {@link proxyFor} throws.
- */
+/** The dispatcher for `baseUrl`'s origin: a Pool, or a ProxyAgent (CONNECT for https; URL credentials as Basic auth). Throws what {@link proxyFor} throws. */
 export function openDispatcher(baseUrl: URL, env: NodeJS.ProcessEnv, timeouts: Timeouts): { dispatcher: Dispatcher; proxy?: ProxyChoice } {
   const proxy = proxyFor(baseUrl, env);
   if (!proxy && isLocalhostName(baseUrl.hostname))
@@ -94,7 +88,6 @@ const TRUST_HINT =
   'petstore trusts the certificate authorities built into Node.js; to trust another, set NODE_EXTRA_CA_CERTS to its PEM file, ' +
   'or NODE_USE_SYSTEM_CA=1 to use the system certificate store.';
 
-/** What is wrong with a certificate, by verification error code (OpenSSL's, or Node's for the name check). */
 const CERTIFICATE_PROBLEMS: Record<string, string> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: 'it is self-signed',
   SELF_SIGNED_CERT_IN_CHAIN: 'its chain ends in a self-signed certificate authority that is not trusted',
@@ -129,7 +122,6 @@ function lookupLoopback(_hostname: string, options: { family?: number | string; 
 /** A connection that never reached its peer (with a proxy in use, the proxy). */
 const UNREACHABLE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN'];
 
-/** A connection that was open, then closed or reset. */
 const DROPPED_CODES = ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'];
 
 /** The error's code, or its cause's (undici wraps some errors). */
