@@ -46,10 +46,7 @@ export function notSentReport(stop: Stop): ErrorReport {
   return { code: 'not_sent', message: `not sent: ${why}`, status: null };
 }
 
-/**
- * Writes the summary line (and warnings for skipped or unrecorded items); returns the error to end with: the stop's own, exit 1 when
- * an item was not created, else undefined.
- */
+/** Writes the summary line (and warnings); returns the error to end with: the stop's own, exit 1 if an item was not created, else undefined. */
 export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
   const { tally: t, stop } = end;
   const notCreated = t.failed + t.unknown + t.notSent + t.skipped;

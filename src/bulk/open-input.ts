@@ -9,10 +9,7 @@ export interface OpenedInput {
   size?: number;
 }
 
-/**
- * Opens a FIFO for reading without blocking the event loop (the open waits in libuv's thread pool for a writer). When `signal` aborts
- * first, opening it for writing ends that wait, so Ctrl-C and SIGTERM work.
- */
+/** Opens a FIFO in libuv's thread pool (never blocking the loop); a `signal` abort opens it for writing to end that wait (Ctrl-C, SIGTERM). */
 export function openFifo(file: string, signal: AbortSignal): Readable {
   const stream = fs.createReadStream(file);
   const unblock = () => {
@@ -27,10 +24,7 @@ export function openFifo(file: string, signal: AbortSignal): Readable {
   return addAbortSignal(signal, stream);
 }
 
-/**
- * Opens `file` ("-" for `stdin`); the stream ends with an AbortError when `signal` aborts (a writerless FIFO also on `stop`).
- * Throws UsageError naming --file when the path is missing, unreadable or a folder.
- */
+/** Opens `file` ("-": `stdin`), ending with an AbortError on `signal` (a writerless FIFO also on `stop`). Throws UsageError naming --file. */
 export function openInput(file: string, stdin: Readable & { fd?: number }, signal: AbortSignal, stop?: AbortSignal): OpenedInput {
   if (file === '-') return { stream: addAbortSignal(signal, stdin), size: regularFileSize(stdin.fd) };
   if (fs.statSync(file, { throwIfNoEntry: false })?.isFIFO())

@@ -29,10 +29,7 @@ function isFailedLine(
   return typeof value === 'object' && value !== null && 'item' in value && 'error' in value && 'line' in value;
 }
 
-/**
- * The item a `--file` line stands for: for a `--failed` line, its `item`, or its kept `text` (or `text_base64` bytes) read again, with its
- * recorded outcome (`failed` for lines older than outcomes). Any other item as it is.
- */
+/** The item a `--file` line stands for: a `--failed` line's `item` (or kept text read again) with its recorded outcome; else the item as is. */
 export function resolveItem(item: InputItem): ResolvedItem {
   const line = item.value;
   if (!isFailedLine(line)) return item;

@@ -1,7 +1,4 @@
-/**
- * The status line of a bulk load on a terminal: counts, rate and, for an input of known size, the share read and time left. IOStreams
- * clears it around every row and message, so they never share a line.
- */
+/** A bulk load's status line on a terminal (counts, rate, share read, time left); IOStreams clears it around rows and messages. */
 import type { IOStreams } from '../iostreams.js';
 
 export interface ProgressCounts {
@@ -20,10 +17,7 @@ export class Progress {
   private bytesPending = 0;
   private bytesPerItem = 0;
 
-  /**
-   * `totalBytes`: the input's size when known. `show` false keeps the line undrawn while the user types the input on this terminal
-   * (a redraw would wipe the echo); the status line is held either way, so requests show no spinner.
-   */
+  /** `totalBytes`: the input's size if known; `show` false while the user types the input here (redraws would wipe the echo). */
   constructor(
     private readonly io: IOStreams,
     private readonly counts: ProgressCounts,

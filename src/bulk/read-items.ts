@@ -229,10 +229,7 @@ class ItemReader {
   }
 }
 
-/**
- * Yields the items of `input` in order, one batch per chunk (an async step per item would cost a bulk load dearly); `onBytes` hears
- * each chunk's size. Never throws for malformed content, which becomes an item with `error`.
- */
+/** `input`'s items in order, a batch per chunk (not an await per item); `onBytes` hears chunk sizes. Never throws: bad content is an item with `error`. */
 export async function* readItemBatches(
   input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   onBytes?: (count: number) => void,

@@ -1,7 +1,4 @@
-/**
- * A bound on a bulk load's requests in flight. A counter and one waiter, not Promise.race, which would attach a reaction to every
- * request in flight at each wait.
- */
+/** A bound on a bulk load's requests in flight: a counter and one waiter (Promise.race would add a reaction to every request at each wait). */
 export class RequestPool {
   private inFlight = 0;
   private waiter?: () => void;
