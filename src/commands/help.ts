@@ -63,10 +63,7 @@ function nextWordAt(command: CommandUnknownOpts, argv: readonly string[], start:
   return undefined;
 }
 
-/**
- * The error for the first unknown command word of `argv` at any level (`lisst`, `config st`, `help lisst`), whatever flags follow
- * (commander would blame the first flag instead); undefined when every command word is known.
- */
+/** The error for the first unknown command word at any level (`config st`), whatever flags follow (commander would blame a flag); else undefined. */
 export function unknownCommandIn(root: CommandUnknownOpts, argv: readonly string[]): UsageError | undefined {
   let command = root;
   let at = 0;

@@ -1,7 +1,4 @@
-/**
- * Every command, once: its name and how to load its declaration. The program, launch.ts's code-cache keys (through the build) and
- * completion derive from it; adding a command is its folder and one line here. Modules load only when their command runs.
- */
+/** Every command once, its name and lazy declaration: the program, completion and launch.ts's cache keys derive from it. A new command adds a line. */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Factory } from '../factory.js';
 

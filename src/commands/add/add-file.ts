@@ -110,7 +110,6 @@ class BulkLoad {
   private inputCut = false;
   private readonly progress: Progress;
   private index = 0;
-  /** The `source` of its --failed lines: the input's absolute path, or "-". */
   private readonly source: string;
 
   constructor(
@@ -263,7 +262,6 @@ class BulkLoad {
           !this.stop &&
           (await setTimeout(Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS), true, { signal: this.stopped.signal }).catch(() => false));
         if (waited && !this.stop) return this.send(client, item, pet, index, resent + 1);
-        // Stopped before its resend: not_sent; a resumed load sends it.
         if (this.stop) {
           this.journal?.notTaken(index);
           return this.record(item, 'not_sent', notSentReport(this.stop));
@@ -341,7 +339,6 @@ class BulkLoad {
     this.stopped.abort();
   }
 
-  /** Said on the first Ctrl-C, SIGTERM or SIGHUP: what the load still waits for, and how to stop at once. */
   private sayStopping(): void {
     const waiting = this.pool.size;
     const seconds = Math.ceil(this.f.globals.timeout / 1000);

@@ -1,7 +1,4 @@
-/**
- * `petstore auth login`: checks a key against the service and stores it with the origin it was checked against (the only one it is
- * sent to). Prompts without echo at a terminal; `--with-token` reads it from stdin.
- */
+/** `petstore auth login`: checks a key and stores it with the origin it was checked against, the only one it is sent to; prompts, or `--with-token`. */
 import { Command } from '@commander-js/extra-typings';
 import { CliError, ExitCode, InterruptedError, ServiceError, UsageError } from '../../errors.js';
 import { API_KEY_FORMAT, type Factory, type GlobalOptions } from '../../factory.js';

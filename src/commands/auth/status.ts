@@ -1,7 +1,4 @@
-/**
- * `petstore auth status`: environment, base URL, whether a key is set, its source and origin, and whether the service accepts it; never
- * the key. Exit 0 when valid, 4 when none or rejected, 1 when the service cannot be asked.
- */
+/** `petstore auth status`: environment, base URL, key source and origin (never the key), checked with the service. Exit 0 valid, 4 none or rejected, 1 no answer. */
 import { Command } from '@commander-js/extra-typings';
 import { CliError, ExitCode, ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';

@@ -1,9 +1,4 @@
-/**
- * `petstore config list|get|set|unset|path`: settings of each environment.
- * The only key is `base-url`; keys act on the environment chosen with `--env`
- * or PETSTORE_ENV (production by default). `set` creates an environment that
- * does not exist yet, and says so.
- */
+/** `petstore config list|get|set|unset|path`: settings (only `base-url`) of the environment of `--env` or PETSTORE_ENV; `set` creates it if new. */
 import { Command } from '@commander-js/extra-typings';
 import { VERSION_SEGMENT } from '../../interface-values.js';
 import type { StoredEnvironment } from '../../config.js';

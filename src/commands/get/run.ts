@@ -22,10 +22,7 @@ export function getOptions(petId: string, exporter: Exporter): GetOptions {
   return { petId: parseFlag(Int64Text, petId, 'argument <petId>') };
 }
 
-/**
- * Warns of the deprecation, fetches the pet (getPet, or listPets with PETSTORE_GET_VIA_LIST=1 or once getPet is gone) and prints it,
- * paged at a terminal. Throws what getPet or listPets throws, or CliError exit 3 when no page holds the pet.
- */
+/** Warns, fetches the pet (getPet; listPets with PETSTORE_GET_VIA_LIST=1 or once getPet is gone) and prints it, paged. Throws their errors, or exit 3. */
 export async function runGet(f: Factory, options: GetOptions): Promise<void> {
   f.io.pageOutput();
   const client = await f.client();

@@ -17,7 +17,6 @@ export interface ListFlags {
 
 export interface ListOptions {
   query: ListPetsQuery;
-  /** Follow `Link: rel="next"` pages. */
   all: boolean;
 }
 
@@ -33,10 +32,7 @@ export function listOptions(flags: ListFlags, exporter: Exporter): ListOptions {
   };
 }
 
-/**
- * Fetches and prints the pets page by page where the format streams (JSON too), paged at a terminal. A last page as long as `--limit`
- * may mean more pets: that warns on stderr, so a listing is never cut short silently.
- */
+/** Prints the pets page by page (paged at a terminal); a full last page warns that there may be more, so a listing is never cut short silently. */
 export async function runList(f: Factory, options: ListOptions): Promise<void> {
   f.io.pageOutput();
   const client = await f.client();
