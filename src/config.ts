@@ -1,8 +1,6 @@
 /**
- * The config store: one JSON file (`{"environments": {"<name>": {"baseUrl", "apiKey", "apiKeyOrigin"}}}`), the only place the key is
- * stored. Read without conf (to keep its schema machinery unloaded); written through conf (atomic, mode 0600, folder 0700) in a
- * read-modify-write under a lock, so concurrent runs lose no update. A path another user owns, a symbolic link, or a folder
- * others may write to is refused before use.
+ * The config store: one JSON file, the only place the key is stored. Read directly (conf's schema machinery stays unloaded); written via
+ * conf (atomic, 0600, folder 0700) under a lock, so concurrent runs lose no update. Another user's path, a link or a folder others may write to is refused.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,7 +15,7 @@ export interface StoredEnvironment {
   apiKeyOrigin?: string;
 }
 
-/** config.json as conf writes it; other top-level keys (conf's bookkeeping) are left alone. */
+/** config.json as conf writes it, `{"environments": {"<name>": {"baseUrl", "apiKey", "apiKeyOrigin"}}}`; other top-level keys are left alone. */
 export const ConfigFile = z.looseObject({
   environments: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
 });
@@ -36,10 +34,7 @@ export class ConfigStore {
     private readonly folder: string,
   ) {}
 
-  /**
-   * Opens the store in `dir` (default: the per-platform folder) and reads it; tightens a looser folder or file mode, calling `warn`.
-   * Throws UsageError (exit 2) naming the path when it is unsafe, unreadable or misshapen.
-   */
+  /** Opens and reads the store in `dir` (default: per-platform), tightening loose modes (`warn`). Throws UsageError (exit 2) if unsafe, unreadable or misshapen. */
   static open(dir: string | undefined, warn: (message: string) => void): ConfigStore {
     const folder = path.resolve(dir ?? envPaths('petstore', { suffix: '' }).config);
     const file = path.join(folder, 'config.json');
@@ -88,10 +83,7 @@ export class ConfigStore {
     return this.stored[name] ?? {};
   }
 
-  /**
-   * Changes fields of one environment in one locked read-modify-write of the file: a string sets, `undefined` removes, an absent key
-   * leaves. Creates the environment when new. Throws UsageError naming the file when it cannot be locked, read or written.
-   */
+  /** One locked read-modify-write of `env`: a string sets a field, `undefined` removes it, absent leaves it; creates `env` if new. Throws UsageError naming the file. */
   async update(env: string, changes: Partial<Record<keyof StoredEnvironment, string | undefined>>): Promise<void> {
     const [{ default: Conf }, { default: lockfile }] = await Promise.all([import('conf'), import('proper-lockfile')]);
     let release: () => Promise<void>;
