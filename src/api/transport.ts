@@ -74,7 +74,7 @@ function listedInNoProxy(url: URL, noProxy: string): boolean {
   });
 }
 
-/** The dispatcher for `baseUrl`'s origin: a Pool, or a ProxyAgent (CONNECT for https; URL credentials as Basic auth). Throws what {@link proxyFor} throws. */
+/** The dispatcher for `baseUrl`'s origin: a Pool, or a ProxyAgent (CONNECT for https; credentials as Basic Proxy-Authorization). Throws what {@link proxyFor} throws. */
 export function openDispatcher(baseUrl: URL, env: NodeJS.ProcessEnv, timeouts: Timeouts): { dispatcher: Dispatcher; proxy?: ProxyChoice } {
   const proxy = proxyFor(baseUrl, env);
   if (!proxy && isLocalhostName(baseUrl.hostname))
