@@ -2,9 +2,13 @@
 // command tree of the built bundle (the same tree --help and shell completion
 // read): usage, description, arguments, flags, examples and the notes of each
 // command's help. package.json's "man" field ships it, so that `man petstore`
-// works after `npm install -g`. scripts/build.mjs calls writeManPage with the
-// command tree of the bundle it has just built.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// works after `npm install -g`. The docs step of `npm run build`, after
+// scripts/build.mjs: the page documents the program that ships, as gh's and
+// cobra's generators document theirs from its command tree.
+//
+//   node scripts/man.mjs
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 /** Text as roff: backslashes, minus signs and a leading control character escaped. */
 const esc = (text) => text.replace(/\\/g, '\\e').replace(/-/g, '\\-').replace(/^[.']/gm, '\\&$&');
@@ -68,7 +72,7 @@ function commandSection(command, path) {
 }
 
 /** The whole page for the program `program` at `version`, dated `date` (YYYY-MM-DD). */
-export function manPage(program, version, date) {
+function manPage(program, version, date) {
   const help = program.createHelp();
   const out = [
     `.TH PETSTORE 1 ${date} "petstore ${esc(version)}" "User Commands"`,
@@ -101,12 +105,11 @@ export function manPage(program, version, date) {
   return `${out.join('\n')}\n`;
 }
 
-/** Writes dist/man/petstore.1 for `program` (the built bundle's command tree) at `version` (package.json's). */
-export function writeManPage(program, version) {
-  const root = new URL('../', import.meta.url);
-  mkdirSync(new URL('dist/man/', root), { recursive: true });
-  // SOURCE_DATE_EPOCH (reproducible builds) dates the page, else the day of the build.
-  const epoch = process.env.SOURCE_DATE_EPOCH;
-  const date = new Date(epoch ? Number(epoch) * 1000 : Date.now()).toISOString().slice(0, 10);
-  writeFileSync(new URL('dist/man/petstore.1', root), manPage(program, version, date));
-}
+const root = new URL('../', import.meta.url);
+const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+const { commandTree } = createRequire(import.meta.url)('../dist/petstore.cjs');
+mkdirSync(new URL('dist/man/', root), { recursive: true });
+// SOURCE_DATE_EPOCH (reproducible builds) dates the page, else the day of the build.
+const epoch = process.env.SOURCE_DATE_EPOCH;
+const date = new Date(epoch ? Number(epoch) * 1000 : Date.now()).toISOString().slice(0, 10);
+writeFileSync(new URL('dist/man/petstore.1', root), manPage(await commandTree(), version, date));

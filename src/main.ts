@@ -4,7 +4,6 @@ import { stringifyJson } from './json.js';
 import { CliError, ExitCode, InterruptedError, type ErrorReport } from './errors.js';
 import { Factory } from './factory.js';
 import { IOStreams, type IO } from './iostreams.js';
-import { COMMANDS } from './commands/registry.js';
 import { buildProgram, readCommandLine, type CommandLine } from './program.js';
 import { commandPath, unknownCommandIn } from './commands/help.js';
 import { sanitizeText } from './text.js';
@@ -38,11 +37,6 @@ export function commandTree(): Promise<CommandUnknownOpts> {
     VERSION,
   );
   return buildProgram(f);
-}
-
-/** The top-level command names (the build derives the code-cache keys from them). */
-export function commandNames(): string[] {
-  return COMMANDS.map((entry) => entry.name);
 }
 
 /** Runs `petstore` with `argv` (arguments after the program name); returns the exit code. Never throws or calls process.exit. */

@@ -1,7 +1,8 @@
-// scripts/build.mjs run in a copy of the repository (its node_modules linked,
-// not copied): what it does with the files an earlier build or
-// `npm run build:standalone` left in dist/. What the bundles do is checked by
-// the tests that run them, the notice by package.test.ts.
+// npm run build's two steps, scripts/build.mjs then scripts/man.mjs, run in a
+// copy of the repository (its node_modules linked, not copied): what they do
+// with the files an earlier build or `npm run build:standalone` left in
+// dist/. What the bundles do is checked by the tests that run them, the
+// notice by package.test.ts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,13 +31,13 @@ test('npm run build keeps the standalone executable and its notice, and removes 
   for (const [name, text] of Object.entries({ ...kept, ...earlier })) fs.writeFileSync(path.join(dist, name), text);
   fs.chmodSync(path.join(dist, STANDALONE), 0o755);
 
-  const built = await spawnAsync(process.execPath, [path.join(copy, 'scripts/build.mjs')], { PATH: process.env.PATH });
-
-  expect(built).toEqual({ code: 0, stdout: '', stderr: '' });
+  for (const step of ['scripts/build.mjs', 'scripts/man.mjs']) {
+    const built = await spawnAsync(process.execPath, [path.join(copy, step)], { PATH: process.env.PATH });
+    expect(built, step).toEqual({ code: 0, stdout: '', stderr: '' });
+  }
   expect(fs.readdirSync(dist, { recursive: true }).map(String).sort()).toEqual(
     [
       'THIRD-PARTY-NOTICES.txt',
-      'launch.cjs',
       'man',
       'man/petstore.1',
       'metafile.json',
