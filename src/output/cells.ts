@@ -1,8 +1,6 @@
 /**
  * Values as the text of one cell of human output: sanitised for the terminal,
- * numbers exactly as sent. (Display widths are in ./width.ts, loaded only for
- * tables and key/value views: it starts ICU's segmenter, which costs tens of
- * milliseconds.)
+ * numbers exactly as sent.
  */
 import { stringifyJson, JsonNumber } from '../json.js';
 import { sanitizeText } from '../text.js';

@@ -77,7 +77,7 @@ async function keyValue(out: OutputTarget, items: readonly Item[], view: View): 
       blocks.push(entries.map(([key, value]) => `${key}\t${value}\n`).join(''));
       continue;
     }
-    const [{ displayWidth }, { wrapCell }] = await Promise.all([import('./width.js'), import('./table-fit.js')]);
+    const [{ default: displayWidth }, { wrapCell }] = await Promise.all([import('string-width'), import('./table-fit.js')]);
     const width = Math.max(...entries.map(([key]) => displayWidth(key))) + 1;
     // A value wider than the terminal wraps under itself (at spaces, a URL after "/" or "."), never cut.
     const room = out.columns === undefined ? Number.POSITIVE_INFINITY : Math.max(out.columns - width - 1, 8);

@@ -5,7 +5,8 @@
  * status) never cut a value: their cells wrap instead ({@link wrapColumns}).
  * Output that is not a terminal is never cut.
  */
-import { displayWidth, truncateToWidth } from './width.js';
+import cliTruncate from 'cli-truncate';
+import displayWidth from 'string-width';
 
 /** Columns a table (./table.ts) adds around its cells: "│ " before each, " │" after the last. */
 const borderWidth = (columns: number) => 3 * columns + 1;
@@ -46,9 +47,7 @@ export function fitColumns(
     excess -= cut;
     if (excess <= 0) break;
   }
-  return rows.map((row) =>
-    row.map((text, i) => (shrinks[i] && displayWidth(text) > limits[i]! ? truncateToWidth(text, limits[i]!) : text)),
-  );
+  return rows.map((row) => row.map((text, i) => (shrinks[i] ? cliTruncate(text, limits[i]!) : text)));
 }
 
 /** The narrowest a wrapping column gets (in columns), unless its header and values are narrower. */

@@ -6,7 +6,7 @@
  * pets, and which lays out each cell as an object: a page of 130,000 pets
  * must print in a few seconds.
  */
-import { displayWidth } from './width.js';
+import displayWidth from 'string-width';
 
 /** How a cell's text looks on the terminal once padded (colour, bold); identity when plain. */
 export type Paint = (text: string) => string;
@@ -24,7 +24,7 @@ export function drawTable(
   paintCell: ReadonlyArray<Paint | undefined>,
 ): string {
   const multiline = headers.some((h) => h.includes('\n')) || rows.some((row) => row.some((text) => text.includes('\n')));
-  const widthOf = (text: string) => (multiline ? Math.max(...text.split('\n').map(displayWidth)) : displayWidth(text));
+  const widthOf = (text: string) => (multiline ? Math.max(...text.split('\n').map((l) => displayWidth(l))) : displayWidth(text));
   const widths = headers.map(widthOf);
   for (const row of rows) {
     for (let i = 0; i < row.length; i += 1) {
