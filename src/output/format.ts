@@ -11,7 +11,6 @@ export type OutputFormat = (typeof FORMATS)[number];
  */
 export type OutputShape = 'pets' | 'pet' | 'records' | 'record' | 'stream';
 
-/** The output flags a data command takes. */
 export interface OutputFlags {
   format?: string;
   jq?: string;

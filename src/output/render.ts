@@ -143,7 +143,7 @@ export async function printList(out: OutputTarget, items: readonly Item[], view:
   out.write(spec.format === 'ndjson' ? ndjsonLines(items) : tsvRows(items, view));
 }
 
-/** Renders one item in `spec.format` (JSON: the object itself, through jq with `spec.jq`; table: one row) and writes it to `out`. */
+/** Renders one item in `spec.format` (JSON: the object itself; table: one row) and writes it to `out`. */
 export async function printOne(out: OutputTarget, item: Item, view: View, spec: OutputSpec): Promise<void> {
   if (spec.jq !== undefined) return (await import('./jq.js')).printJq(out, spec.jq, stringifyJson(item));
   if (spec.format === 'json') return out.write(`${stringifyJson(item)}\n`);

@@ -1,9 +1,4 @@
-/**
- * Fitting a table to the terminal's width: cells of a shrinkable column (a
- * pet's NAME) are cut with "…" ({@link fitColumns}); tables of records never
- * lose a value, their cells wrap ({@link wrapColumns}). Widths are display
- * widths (CJK and emoji count two columns). Output that is not a terminal is never cut.
- */
+/** Fitting a table to the terminal's width (docs/terminal.md), by display width: CJK and emoji count two columns. */
 import cliTruncate from 'cli-truncate';
 import displayWidth from 'string-width';
 
@@ -79,7 +74,7 @@ export function wrapCell(text: string, width: number): string[] {
 /** Where a word wider than a cell (a URL) may break: after a slash, a dot, a hyphen, "?", "&" or "=". */
 const BREAK_AFTER = /^[/.\-?&=]$/;
 
-/** A word wider than `width` in pieces of at most `width` columns, each ending after a {@link BREAK_AFTER} character where one falls inside it. */
+/** A word in pieces of at most `width` columns, each ending after a {@link BREAK_AFTER} character where one falls inside it. */
 function breakWord(word: string, width: number): string[] {
   const pieces: string[] = [];
   let piece = '';

@@ -9,10 +9,9 @@ import displayWidth from 'string-width';
 export type Paint = (text: string) => string;
 
 /**
- * The table of `headers` and `rows` (plain text, already fitted by
- * ./table-fit.ts; a cell's lines joined by "\n"), with `paintHeader` applied
- * to headers and `paintCell[i]` to the cells of column i. When a row takes
- * several lines, a rule separates the rows. Ends with a newline.
+ * The table of `headers` and `rows` (plain text fitted by ./table-fit.ts, a
+ * cell's lines joined by "\n"), headers painted by `paintHeader`, column i by
+ * `paintCell[i]`; rules between rows of several lines. Ends with a newline.
  */
 export function drawTable(
   headers: readonly string[],

@@ -12,11 +12,7 @@ export interface PagerCommand {
   chosen: boolean;
 }
 
-/**
- * The pagers of one run that are running. While one runs, Ctrl-C belongs to
- * it (less uses it to stop a search), as with git: the process waits for the
- * pager to exit rather than take the terminal from under it.
- */
+/** The pagers of one run that are running: while one runs, Ctrl-C is its own (less stops a search with it), as with git. */
 export interface PagerCount {
   running: number;
 }
@@ -25,10 +21,9 @@ export interface PagerCount {
 const TERMINFO_DIRS = ['/etc/terminfo', '/lib/terminfo', '/usr/share/terminfo', '/usr/lib/terminfo', '/usr/local/share/terminfo'];
 
 /**
- * True when the terminal named by TERM can run a pager: TERM is set, is not
- * `dumb`, and has a terminfo entry (`<dir>/<first letter>/<name>`, or the
- * letter in hex as on macOS), without which less stops at "terminal is not
- * fully functional".
+ * True when TERM is set, is not `dumb`, and has a terminfo entry
+ * (`<dir>/<first letter>/<name>`, or the letter in hex as on macOS), without
+ * which less stops at "terminal is not fully functional".
  */
 export function terminalCanPage(env: NodeJS.ProcessEnv): boolean {
   const term = env.TERM;
@@ -119,13 +114,11 @@ export class Pager {
   /** The output so far, until it passes KEEP_LIMIT; undefined once it can no longer be printed again. */
   private kept: string[] | undefined = [];
   private keptLength = 0;
-  /** Writes go straight to standard output (the pager could not be started, or failed first). */
+  /** Writes go straight to standard output: the pager could not be started, or failed first. */
   private direct = false;
   /** The pager has ended or its input broke: writes are dropped. */
   private ended = false;
-  /** The pager's input was seen full (it had not read everything written). */
   private blocked = false;
-  /** The pager has read some output: see {@link write}. */
   private readSome = false;
   private taken = 0;
   /** True once the pager failed after reading output that may have reached the terminal: the command must fail (exit 1). */
@@ -203,7 +196,7 @@ export class Pager {
     }
     if (this.ended) return true;
     const stdin = this.child.stdin!;
-    // In slices, so that a pager that reads most of one large write (a table) and fails is seen to have read.
+    // In slices, so that a pager that reads most of one large write (a table), then fails, is seen to have read.
     const bytes = Buffer.from(text);
     let accepted = true;
     for (let start = 0; start < bytes.length; start += WRITE_SLICE) {
@@ -214,7 +207,7 @@ export class Pager {
         if (this.blocked || this.taken > PIPE_HOLDS_AT_MOST) this.readSome = true;
       });
     }
-    // Output still waiting here once the pipe has taken what it can: the pipe is full.
+    // Output still waiting here once the pipe has taken what it can: the pipe is full, and what goes in later was read.
     if (!this.blocked) setImmediate(() => (this.blocked ||= stdin.writableLength > 0));
     return accepted;
   }

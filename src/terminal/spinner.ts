@@ -1,8 +1,4 @@
-/**
- * The spinner of requests that keep the user waiting: after SPINNER_DELAY_MS
- * a turning wheel and what is waited for, on IOStreams' status line, until the
- * last wait ends. Its timers never keep the process alive.
- */
+/** The spinner of requests that keep the user waiting, drawn on IOStreams' status line; its timers never keep the process alive. */
 
 /** The status line a spinner draws on (IOStreams': cleared around every other write to the terminal). */
 export interface StatusLine {

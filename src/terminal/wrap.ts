@@ -17,9 +17,9 @@ export function columnsOf(text: string): number {
 }
 
 /**
- * `text` (one line) as lines of at most `width` columns, broken at spaces:
- * the first line starts with `first`, the next ones with `rest` (a hanging
- * indent). A word wider than a line stays whole on a line of its own.
+ * `text` (one line) as lines of at most `width` columns, broken at spaces,
+ * the first starting with `first`, the next with `rest`. A word wider than a
+ * line stays whole on a line of its own.
  */
 export function wrapLine(text: string, width: number, first = '', rest = first): string[] {
   const words = text.split(' ').filter((w, i) => w !== '' || i === 0);
