@@ -50,15 +50,13 @@ async function chalkFor(out: OutputTarget): Promise<ChalkInstance> {
   return new Chalk({ level: out.colorLevel });
 }
 
-function fields(item: Item, view: View): Array<[string, unknown, Column | undefined]> {
-  const listed = view.columns.map((c): [string, unknown, Column] => [c.label ?? c.key, item[c.key], c]);
-  if (!view.showOtherFields) return listed;
+/** An item's key/value lines: label, value and column; with `showOtherFields`, then its fields that are not columns. */
+function fields(item: Item, view: View): Array<readonly [string, unknown, Column | undefined]> {
   const known = new Set(view.columns.map((c) => c.key));
+  const others = view.showOtherFields ? Object.keys(item).filter((key) => !known.has(key)) : [];
   return [
-    ...listed,
-    ...Object.keys(item)
-      .filter((key) => !known.has(key))
-      .map((key): [string, unknown, undefined] => [key, item[key], undefined]),
+    ...view.columns.map((c) => [c.label ?? c.key, item[c.key], c] as const),
+    ...others.map((key) => [key, item[key], undefined] as const),
   ];
 }
 

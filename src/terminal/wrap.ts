@@ -22,21 +22,16 @@ export function columnsOf(text: string): number {
  * line stays whole on a line of its own.
  */
 export function wrapLine(text: string, width: number, first = '', rest = first): string[] {
-  const words = text.split(' ').filter((w, i) => w !== '' || i === 0);
   const lines: string[] = [];
   let line = first;
-  let lineWidth = columnsOf(first);
   let empty = true;
-  for (const word of words) {
-    const w = columnsOf(word);
-    if (!empty && lineWidth + 1 + w > width) {
+  for (const word of text.split(' ').filter((w, i) => w !== '' || i === 0)) {
+    if (empty) line += word;
+    else if (columnsOf(`${line} ${word}`) <= width) line += ` ${word}`;
+    else {
       lines.push(line);
       line = rest + word;
-      lineWidth = columnsOf(rest) + w;
-      continue;
     }
-    line += empty ? word : ` ${word}`;
-    lineWidth += empty ? w : w + 1;
     empty = false;
   }
   lines.push(line);
