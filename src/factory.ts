@@ -1,9 +1,6 @@
 /**
- * What every command gets (in the manner of gh's cmdutil.Factory): IO streams,
- * the global flags, the process environment, the signals, and the config
- * store and API client, created lazily so that a command loads conf and
- * undici only when it needs them, and the run's one output exporter. Built
- * once in main.
+ * What every command of one run gets, as gh's cmdutil.Factory: IO streams, global flags, environment, signals, the
+ * exporter, and the config store, API client and jq, loaded when first needed. Built once per run in main.
  */
 import type { PetstoreClient } from './api/client.js';
 import type { ConfigStore } from './config.js';
@@ -11,6 +8,7 @@ import { UsageError } from './errors.js';
 import type { IOStreams } from './iostreams.js';
 import { Exporter } from './output/exporter.js';
 import type { OutputFlags } from './output/format.js';
+import type { Jq } from './output/jq.js';
 import { configDir, loginHint, missingApiKey, missingBaseUrl, Settings } from './settings.js';
 
 /** An API key as it can travel in an Authorization header: printable ASCII, no spaces. */
@@ -43,7 +41,8 @@ export class Factory {
   private storePromise?: Promise<ConfigStore>;
   private clientPromise?: Promise<PetstoreClient>;
   private settingsValue?: Settings;
-  /** When the command's --timeout passes, in performance.now() milliseconds (set with the globals). */
+  private jqPromise?: Promise<Jq>;
+  /** When the command's --timeout passes, in performance.now() milliseconds. */
   private deadlineAt?: number;
 
   constructor(
@@ -55,20 +54,13 @@ export class Factory {
     private readonly random?: () => number,
   ) {}
 
-  /**
-   * Called by the program once the command line is parsed and the global
-   * flags checked, before the command's action: `output` holds the command's
-   * `--format` and `--jq` (undefined when not given or not taken). Makes the
-   * run's exporter from them, `--json` and the terminal.
-   */
+  /** Before the action: the checked global flags and the command's `--format` and `--jq` (undefined when not given or not taken). */
   setGlobals(options: GlobalOptions, output: OutputFlags = {}): void {
     this.globalOptions = options;
-    this.exporterValue = new Exporter(this.io, { json: options.json, ...output });
-    // The deadline of the whole command starts now, one clock for its requests
-    // (clientFor) and a --jq run (output/jq.ts).
+    this.exporterValue = new Exporter(this.io, { json: options.json, ...output }, () => this.jq());
+    // One deadline for the whole command: its requests and its --jq runs.
     this.deadlineAt = performance.now() + options.timeout;
-    const limits = { stop: this.signals.stop, timeoutMs: options.timeout, deadline: this.deadlineAt };
-    this.io.configure({ json: options.json, color: options.color, verbose: options.verbose }, limits);
+    this.io.configure({ json: options.json, color: options.color, verbose: options.verbose });
   }
 
   /** The global flags; throws if main has not set them (a bug). */
@@ -103,9 +95,8 @@ export class Factory {
   }
 
   /**
-   * The API client, created once. Throws UsageError (exit 2) when no base URL
-   * is configured, MissingKeyError (exit 4) when no key is or the stored key
-   * belongs to another origin; nothing is sent then.
+   * The API client, created once. Throws, before sending, UsageError (exit 2) without a base URL, MissingKeyError
+   * (exit 4) without a key for its origin.
    */
   client(): Promise<PetstoreClient> {
     this.clientPromise ??= (async () => {
@@ -125,10 +116,7 @@ export class Factory {
     return this.clientPromise;
   }
 
-  /**
-   * A client for `baseUrl` with `apiKey`, for commands that check a key before
-   * storing it (auth login). Not cached; the caller closes it.
-   */
+  /** A client for `baseUrl` with `apiKey`, for checking a key before storing it (auth login). Not cached; the caller closes it. */
   async clientFor(
     baseUrl: URL,
     apiKey: string,
@@ -156,9 +144,19 @@ export class Factory {
     });
   }
 
-  /** Closes the client's connections, if one was created. */
+  /** The run's `--jq` (output/jq.ts): jq sees `env`; runs end on Ctrl-C and at the deadline. Throws before setGlobals (a bug). */
+  jq(): Promise<Jq> {
+    if (!this.jqPromise) {
+      const limits = { stop: this.signals.stop, timeoutMs: this.globals.timeout, deadline: this.deadlineAt };
+      this.jqPromise = import('./output/jq.js').then(({ Jq }) => new Jq(this.env, limits));
+    }
+    return this.jqPromise;
+  }
+
+  /** Closes the client's connections and ends the jq thread, if the run made them. */
   async close(): Promise<void> {
     const client = await this.clientPromise?.catch(() => undefined);
     await client?.close();
+    await (await this.jqPromise)?.close();
   }
 }

@@ -1,11 +1,6 @@
 /**
- * The streams of one invocation and everything written to them that is not
- * data: warnings, notices, debug lines and the status line (progress, spinner)
- * on stderr. With `--json` every stderr line is one JSON object, so that a
- * script can read stderr as NDJSON. The status line is cleared before anything
- * else reaches the same terminal and drawn again after it. Data of a command
- * that pages goes through the user's pager when stdout is a terminal; stderr
- * lines written meanwhile wait until the pager has exited.
+ * The streams of one invocation and what stderr gets besides data: warnings, notices, debug lines, the status line.
+ * With --json each stderr line is one JSON object. Stderr lines written while the pager runs wait until it exits.
  */
 import { stringifyJson } from './json.js';
 import { Pager, type PagerCount, pagerCommand, terminalCanPage } from './terminal/pager.js';
@@ -27,51 +22,28 @@ export interface IO {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   stdinIsTTY: boolean;
-  /** Width of the terminal stdout is, in columns (undefined when not a terminal or unknown). */
+  /** Terminal widths in columns (undefined when not a terminal or unknown; stderr's defaults to stdout's). */
   columns?: number;
-  /** Width of the terminal stderr is, in columns (undefined when not a terminal or unknown; stdout's when not given). */
   stderrColumns?: number;
-  /** The stream a prompt writes to (stderr as a real stream, for a terminal prompt). */
+  /** Stderr as a real stream, for a terminal prompt. */
   promptOutput?: NodeJS.WritableStream;
-  /**
-   * Hands stdout's write errors (EPIPE, ENOSPC) to `handler` instead of ending
-   * the process; returns the function that hands them back.
-   */
+  /** Hands stdout's write errors (EPIPE, ENOSPC) to `handler` instead of ending the process; returns the function that hands them back. */
   onStdoutError?(handler: (error: NodeJS.ErrnoException) => void): () => void;
-  /**
-   * True when a child process (the pager) may write to this process's own
-   * stdout and stderr: the real process. Tests that capture the streams leave it unset.
-   */
+  /** True in the real process: a child (the pager) may write to its stdout and stderr. Unset where tests capture the streams. */
   canPage?: boolean;
-  /** Where the run's pagers are counted (see PagerCount), for the process's Ctrl-C handler; one of the run's own otherwise. */
+  /** Where the pagers are counted for the process's Ctrl-C handler (see PagerCount). */
   pagers?: PagerCount;
 }
 
 /** Where data output goes and how it may look. */
 export interface OutputTarget {
   write(text: string): void;
-  /** True when stdout is a terminal. */
   isTTY: boolean;
   /** chalk colour level: 0 for none. */
   colorLevel: 0 | 1 | 2 | 3;
   /** Terminal width in columns; undefined when output is not a terminal. */
   columns?: number;
-  /** A warning on stderr about the output (see IOStreams.warn). */
   warn(message: string, code: string, fields?: Record<string, unknown>): void;
-  /** What bounds the work of producing the output (a --jq run); set with the global flags. */
-  limits?: OutputLimits;
-  /** The environment of the run (the Factory's): what a --jq expression sees as `$ENV` and `env`. */
-  env: NodeJS.ProcessEnv;
-}
-
-/** Ctrl-C or SIGTERM, and the command's --timeout: what ends work done for the output (a --jq run). */
-export interface OutputLimits {
-  /** Aborted on the first SIGINT or SIGTERM, with an InterruptedError as its reason. */
-  stop: AbortSignal;
-  /** The command's --timeout, in milliseconds. */
-  timeoutMs: number;
-  /** When that deadline of the whole command passes, in performance.now() milliseconds. */
-  deadline: number;
 }
 
 /** How stderr messages look: set once the global flags are parsed. */
@@ -81,46 +53,36 @@ export interface MessageStyle {
   verbose: boolean;
 }
 
-/**
- * IO of one invocation: data on stdout (`out`), messages on stderr. Created
- * by main before parsing; `configure` applies --json, --no-color, --verbose and --timeout.
- */
+/** IO of one invocation: data on stdout (`out`), messages on stderr; `configure` applies --json, --no-color and --verbose. */
 export class IOStreams {
   private style: MessageStyle = { json: false, color: true, verbose: false };
   private statusText = '';
   private statusDrawn = false;
-  /** A long task (a bulk load) draws the status line itself: no spinner. */
   private statusHeld = false;
   private spinner?: Spinner;
   private pageWanted = false;
   private pager?: Pager;
-  /** Stderr text written while the pager runs, written once it has exited. */
   private held: string[] = [];
-  private outputLimits?: OutputLimits;
 
   constructor(
     readonly raw: IO,
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** Applies the global flags: the style of stderr messages, and what bounds the work of producing output. */
-  configure(style: MessageStyle, limits?: OutputLimits): void {
+  configure(style: MessageStyle): void {
     this.style = style;
-    this.outputLimits = limits;
   }
 
-  /** Width of the terminal stderr is, in columns; undefined when stderr is not a terminal. */
+  /** Width of stderr's terminal, in columns; undefined when stderr is not a terminal. */
   get errColumns(): number | undefined {
     if (!this.raw.stderrIsTTY) return undefined;
     return this.raw.stderrColumns ?? this.raw.columns ?? (Number(this.env.COLUMNS) || 80);
   }
 
-  /** True when stderr messages are JSON objects (`--json`). */
   get json(): boolean {
     return this.style.json;
   }
 
-  /** Standard output as a render target: colour as {@link colorLevel} decides. */
   get out(): OutputTarget {
     const isTTY = this.raw.stdoutIsTTY;
     return {
@@ -129,15 +91,10 @@ export class IOStreams {
       colorLevel: colorLevel(this.style.color, this.env, isTTY),
       columns: isTTY ? (this.raw.columns ?? (Number(this.env.COLUMNS) || 80)) : undefined,
       warn: (message, code) => this.warn(message, code),
-      limits: this.outputLimits,
-      env: this.env,
     };
   }
 
-  /**
-   * Writes data to stdout (clearing the status line first when both are one
-   * terminal). Returns false when stdout asks the writer to wait for 'drain'.
-   */
+  /** Writes data to stdout; false when the writer should wait for 'drain'. */
   writeOut(text: string): boolean {
     if (this.pageWanted) this.startPager();
     if (this.pager?.active) return this.pager.write(text);
@@ -148,7 +105,6 @@ export class IOStreams {
     return accepted !== false;
   }
 
-  /** Writes raw text to stderr around the status line. */
   private writeErr(text: string): void {
     if (this.pager) {
       this.held.push(text);
@@ -166,64 +122,52 @@ export class IOStreams {
     else this.writeMessage(`warning: ${sanitizeText(message)}\n`);
   }
 
-  /**
-   * A notice for the user (what was done, a summary): a plain line, or with
-   * --json `{"info": message, "code": code, ...fields}`.
-   */
+  /** A notice (what was done, a summary): a plain line, or `{"info": message, "code": code, ...fields}` with --json. */
   info(message: string, code: string, fields: Record<string, unknown> = {}): void {
     if (this.style.json) this.writeErr(`${stringifyJson({ info: message, code, ...fields })}\n`);
     else this.writeMessage(`${sanitizeText(message)}\n`);
   }
 
-  /** Writes message lines (not JSON) to stderr, wrapped at word boundaries at its width when it is a terminal. */
+  /** Writes message lines (not JSON) to stderr, wrapped at a terminal's width. */
   writeMessage(text: string): void {
     const columns = this.errColumns;
     this.writeErr(columns === undefined ? text : wrapMessage(text, columns));
   }
 
-  /** A `--verbose` line; nothing without --verbose. */
+  /** A `--verbose` line. */
   debug(line: string): void {
     if (!this.style.verbose) return;
     this.writeErr(this.style.json ? `${stringifyJson({ debug: line })}\n` : `${sanitizeText(line)}\n`);
   }
 
-  /** Writes lines already formatted for stderr (errors, help), around the status line. */
+  /** Writes lines already formatted for stderr (errors, help). */
   writeError(text: string): void {
     this.writeErr(text);
   }
 
-  /** Whether a status line (progress, spinner) can be shown: messages are not JSON, stderr is a terminal, no pager runs. */
+  /** A status line shows only on a terminal stderr, without --json, while no pager runs. */
   get canShowStatus(): boolean {
     return !this.style.json && !this.pager && this.raw.stderrIsTTY;
   }
 
-  /** From now on a long task (a bulk load, with its own progress line) owns the status line: {@link waiting} shows no spinner. */
+  /** A long task (a bulk load, with its progress line) owns the status line from now: no spinner. */
   holdStatus(): void {
     this.statusHeld = true;
   }
 
-  /**
-   * Marks the start of a wait for `label` (the host a request went to): if it
-   * lasts half a second, a spinner shows on the status line (see
-   * terminal/spinner.ts). Returns the function that ends the wait, or undefined
-   * (and sets no timer) when no spinner can show (see {@link canShowStatus}, {@link holdStatus}).
-   */
+  /** Starts a wait for `label` (a request's host), shown by a spinner if it lasts; returns its end, or undefined if none can show. */
   waiting(label: string): (() => void) | undefined {
     if (this.statusHeld || !this.canShowStatus) return undefined;
     this.spinner ??= new Spinner({ set: (text) => this.setStatus(text), clear: () => this.clearStatusLine() });
     return this.spinner.start(label);
   }
 
-  /**
-   * The command's data goes through the pager (terminal/pager.ts) when stdin and
-   * stdout are a terminal that can run one; the pager starts with the first
-   * data written, so that a command that fails first prints its error as usual.
-   */
+  /** Pages the command's data on a terminal that can; the pager starts with the first data, so an earlier error prints as usual. */
   pageOutput(): void {
     this.pageWanted = this.raw.stdoutIsTTY && this.raw.canPage === true && this.raw.stdinIsTTY && terminalCanPage(this.env);
   }
 
-  /** True once a pager failed after output may have reached the terminal: the command exits 1 (see terminal/pager.ts). */
+  /** A pager failed after output may have reached the terminal: the command exits 1. */
   pagerFailed = false;
 
   private startPager(): void {
@@ -242,7 +186,7 @@ export class IOStreams {
     );
   }
 
-  /** Waits for the pager, if one runs, to exit (the user has quit it), then writes the stderr lines held meanwhile. */
+  /** Waits for the pager, if one runs, to exit, then writes the stderr lines held meanwhile. */
   async stopPager(): Promise<void> {
     if (!this.pager) return;
     await this.pager.close();
@@ -253,7 +197,7 @@ export class IOStreams {
     if (held) this.writeErr(held);
   }
 
-  /** Shows `text` (one line, sanitised) as the status line, replacing the previous one. */
+  /** Shows `text` (one line, sanitised) as the status line. */
   setStatus(text: string): void {
     if (!this.canShowStatus) return;
     this.statusText = sanitizeText(text);
@@ -280,14 +224,10 @@ export class IOStreams {
 }
 
 /**
- * chalk level of data written to a stream, from --no-color and the variables
- * gh reads (CLICOLOR, CLICOLOR_FORCE, NO_COLOR) and FORCE_COLOR, in this order:
- * --no-color and NO_COLOR (https://no-color.org; not empty) turn colour off
- * whatever else is set (gh lets CLICOLOR_FORCE win over NO_COLOR; here the
- * user's "no" wins, as it always did over FORCE_COLOR); FORCE_COLOR forces a
- * level (0 or false: none); CLICOLOR_FORCE (not empty, not 0) colours output
- * that is not a terminal, or one whose TERM is dumb; CLICOLOR=0 turns colour
- * off; otherwise a terminal whose TERM is not dumb has colour. See docs/terminal.md.
+ * chalk level of data written to a stream: none with --no-color or NO_COLOR (the user's "no" wins, unlike gh's
+ * CLICOLOR_FORCE); FORCE_COLOR's level (0 or false: none); with CLICOLOR_FORCE (not empty, not 0) colour even off a
+ * terminal or with TERM=dumb; none with CLICOLOR=0; else colour on a terminal whose TERM is not dumb. See
+ * docs/terminal.md.
  */
 export function colorLevel(colorFlag: boolean, env: NodeJS.ProcessEnv, isTTY: boolean): 0 | 1 | 2 | 3 {
   if (!colorFlag || env.NO_COLOR) return 0;

@@ -136,7 +136,7 @@ export async function buildProgram(f: Factory, word?: string) {
     f.setGlobals(await globalOptions(program.opts()), output);
     // A --jq expression is compiled before the action, so before any request (a
     // bad one exits 2), in a thread whose jq sees the run's environment, as its runs will.
-    if (output.jq !== undefined) await (await import('./output/jq.js')).compileJq(output.jq, f.env);
+    if (output.jq !== undefined) await (await f.jq()).compile(output.jq);
   });
   const makers = await Promise.all(entriesFor(word).map((entry) => entry.load()));
   for (const make of makers) {

@@ -6,7 +6,7 @@ import nock from 'nock';
 import { describe, expect, test } from 'vitest';
 import { startPetService } from '../sandbox/pet-service.mjs';
 import { InterruptedError } from '../src/errors.js';
-import { BASE, run, serviceEnv, until } from './helpers.js';
+import { BASE, run, serviceEnv, tempConfigHome, until } from './helpers.js';
 
 const PETS =
   '[{"id":9007199254740993,"name":"Rex","categoryId":1,"status":"available"},{"id":9007199254740994,"name":"Tom","categoryId":2,"status":"sold"}]';
@@ -257,10 +257,33 @@ describe('a run that does not end (jq runs in a worker thread)', () => {
 
   test('the deadline of the whole command ends it: exit 1 naming --timeout; the next run starts a new thread', async () => {
     listOnce();
-    const r = await run(['list', '--timeout', '500', '--jq', 'def f: f; f'], { env: serviceEnv() });
-    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: --jq timed out after 500 ms (--timeout)\n', unmatched: [] });
+    const r = await run(['list', '--timeout', '2000', '--jq', 'def f: f; f'], { env: serviceEnv() });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: --jq timed out after 2000 ms (--timeout)\n', unmatched: [] });
     listOnce();
     const next = await run(['list', '--jq', '.[1].name'], { env: serviceEnv() });
     expect(next).toEqual({ code: 0, stdout: 'Tom\n', stderr: '', unmatched: [] });
+  });
+});
+
+describe("a run's jq thread is its own", () => {
+  test('two runs with the same environment in one process each start a thread, and leave none running', async () => {
+    const started: Worker[] = [];
+    const exited = new Set<Worker>();
+    const onWorker = (thread: Worker) => {
+      started.push(thread);
+      thread.once('exit', () => exited.add(thread));
+    };
+    const configHome = tempConfigHome();
+    process.on('worker', onWorker);
+    try {
+      for (const _ of [1, 2]) {
+        listOnce();
+        expect(await run(['list', '--jq', '.[0].name'], { env: serviceEnv(), configHome })).toMatchObject({ code: 0, stdout: 'Rex\n' });
+      }
+    } finally {
+      process.off('worker', onWorker);
+    }
+    expect(started).toHaveLength(2);
+    await until(() => exited.size === 2);
   });
 });

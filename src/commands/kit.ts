@@ -7,7 +7,8 @@
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { formatsFor, type OutputShape } from '../output/format.js';
 
-const OUTPUT_OPTIONS = new WeakSet<object>();
+/** An output flag (`--format`, `--jq`): help lists it after the command's own. */
+class OutputOption<Usage extends string> extends Option<Usage> {}
 
 /**
  * A flag taking a value, with its allowed values and default shown in help
@@ -30,7 +31,7 @@ export function valueOption<F extends string>(
  * flags (added by withOutputFlags), then `--help`. Returns a new array.
  */
 export function helpOrder<T extends { long?: string }>(options: readonly T[]): T[] {
-  const rank = (option: T) => (option.long === '--help' ? 2 : OUTPUT_OPTIONS.has(option) ? 1 : 0);
+  const rank = (option: T) => (option.long === '--help' ? 2 : option instanceof OutputOption ? 1 : 0);
   return [...options].sort((a, b) => rank(a) - rank(b));
 }
 
@@ -54,8 +55,8 @@ export function withOutputFlags<A extends unknown[], O extends OptionValues, G e
     shape === 'stream'
       ? 'output format of each created pet'
       : `output format (default: table or key/value lines on a terminal, tab-separated when piped; json with --json${note ? `; ${note}` : ''})`;
-  const option = valueOption('--format <format>', description, { choices: formats });
-  OUTPUT_OPTIONS.add(option);
+  const option = new OutputOption('--format <format>', description);
+  option.argChoices = [...formats];
   return withJqFlag(command.addOption(option));
 }
 
@@ -66,9 +67,9 @@ export function withOutputFlags<A extends unknown[], O extends OptionValues, G e
  * exits 2 with jq's message.
  */
 export function withJqFlag<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
-  const option = new Option('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw (implies JSON output)');
-  OUTPUT_OPTIONS.add(option);
-  return command.addOption(option);
+  return command.addOption(
+    new OutputOption('--jq <expression>', 'filter the JSON output with a jq expression; strings print raw (implies JSON output)'),
+  );
 }
 
 /** An "Examples:" section for help, one command a line. */

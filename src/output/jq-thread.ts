@@ -1,17 +1,11 @@
 /**
- * Runs of jq in a worker thread (./jq-worker.ts), seen from the main thread,
- * which stays free meanwhile: Ctrl-C or SIGTERM, the command's --timeout and
- * a memory limit end a run by terminating its thread. A thread is started on
- * the first run (only a command given `--jq` gets here) and kept, unreferenced
- * so that it never holds the process, for the next run with the same
- * environment; one that was terminated is replaced by a new one. A thread's
- * jq sees the environment of the run it was started for as `$ENV` and `env`
- * (jq reads it once, when it starts).
+ * Runs of jq in a worker thread (./jq-worker.ts): the main thread stays free, so Ctrl-C or SIGTERM, the command's
+ * --timeout and a memory limit can end a run by terminating its thread.
  */
 import type { Worker } from 'node:worker_threads';
 import { CliError, ExitCode } from '../errors.js';
 
-/** The worker's script (./jq-worker.ts bundled, jq.wasm inside): set by the build; undefined where src/ runs unbundled (tests). */
+/** The worker's script (./jq-worker.ts bundled, jq.wasm inside): set by the build; undefined in src/ (tests). */
 declare const PETSTORE_JQ_WORKER: string | undefined;
 
 /** One run: jq with `flags` and `expression` on the JSON text `json`. */
@@ -21,7 +15,7 @@ export interface JqRequest {
   flags: string[];
 }
 
-/** What jq printed (stdout and stderr without their last newline) and its exit status, as jq-wasm's `raw` returns them. */
+/** What jq printed (without the last newline) and its exit status, as jq-wasm's `raw` returns them. */
 export interface JqOutput {
   stdout: string;
   stderr: string;
@@ -30,62 +24,64 @@ export interface JqOutput {
 
 /** What ends a run before jq does. */
 export interface JqLimits {
-  /** When aborted, the run ends at once with the signal's reason (an InterruptedError). */
+  /** When aborted, the run ends at once with the signal's reason. */
   stop?: AbortSignal;
-  /** The command's --timeout in milliseconds: named in the message, and each run's own limit where `deadline` is not given. */
+  /** The command's --timeout in milliseconds: named in the message; each run's own limit without `deadline`. */
   timeoutMs?: number;
-  /** When the run must have ended, in performance.now() milliseconds (the deadline of the whole command). */
+  /** The deadline of the whole command, in performance.now() milliseconds. */
   deadline?: number;
 }
 
 /**
- * What a thread may hold, in MiB: jq's own heap (jq-wasm's build caps it at
- * 256 MiB), the input and the output, which grows until the run ends (an
- * endless `repeat(1)` would take the machine). V8 cannot make a string of
- * more than 512 Mi characters, so a larger output could not be printed anyway.
+ * What a thread may hold, in MiB: jq's heap (capped at 256 MiB by jq-wasm), the input and the output, which grows until
+ * the run ends (`repeat(1)`). V8's strings hold at most 512 Mi characters: a larger output could not print anyway.
  */
 const MEMORY_LIMIT_MB = 1024;
-/** How often the memory of a running thread is looked at, in milliseconds. */
+/** How often a running thread's memory is read, in milliseconds. */
 const MEMORY_CHECK_MS = 100;
 
-let idle: JqThread | undefined;
-
 /**
- * Runs jq on a thread within `limits`, jq's `$ENV` and `env` being `env` (the
- * run's environment, as the Factory has it). Resolves with jq's output (a
- * runtime error of jq is in it); rejects with the reason of `limits.stop`, or
- * a CliError (exit 1) when the deadline passes (code timeout), memory runs out
- * (jq_memory) or the thread fails (jq_error).
+ * The jq threads of one petstore run, whose jq sees `env` as `$ENV` and `env` (read once, when jq starts). A thread is
+ * kept, unreferenced, between runs of jq; one that was terminated is replaced; close() ends it.
  */
-export async function runJq(request: JqRequest, limits: JqLimits = {}, env: NodeJS.ProcessEnv = {}): Promise<JqOutput> {
-  limits.stop?.throwIfAborted();
-  const variables: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) variables[name] = value;
-  const key = JSON.stringify(variables);
-  let thread = idle?.alive && idle.envKey === key ? idle : undefined;
-  if (!thread) {
-    if (idle) void idle.end();
-    thread = new JqThread(variables, key);
+export class JqThreads {
+  private readonly env: Record<string, string> = {};
+  private idle?: JqThread;
+  private closed = false;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    for (const [name, value] of Object.entries(env)) if (value !== undefined) this.env[name] = value;
   }
-  idle = undefined;
-  const output = await thread.run(request, limits);
-  // Runs of two invocations at once (in tests) each have their own thread; one is kept.
-  if (idle) void thread.end();
-  else idle = thread.rest();
-  return output;
+
+  /**
+   * Runs jq within `limits`. Resolves with jq's output, its runtime errors included; rejects with `limits.stop`'s reason
+   * or a CliError (exit 1): deadline passed (timeout), memory exceeded (jq_memory), thread failed (jq_error).
+   */
+  async run(request: JqRequest, limits: JqLimits = {}): Promise<JqOutput> {
+    limits.stop?.throwIfAborted();
+    const thread = this.idle?.alive ? this.idle : new JqThread(this.env);
+    this.idle = undefined;
+    const output = await thread.run(request, limits);
+    // Two runs at once each have their own thread; one is kept.
+    if (this.idle || this.closed) void thread.end();
+    else this.idle = thread.rest();
+    return output;
+  }
+
+  /** Terminates the idle thread; a run still going ends its thread when it finishes. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const idle = this.idle;
+    this.idle = undefined;
+    await idle?.end();
+  }
 }
 
 class JqThread {
   private readonly worker: Worker;
-  /** False once the thread has ended: an idle one that died is not used again. */
   alive = true;
 
-  constructor(
-    env: Record<string, string>,
-    /** Which environment its jq sees: runs of another get another thread. */
-    readonly envKey: string,
-  ) {
-    // Loaded here, not with the module: commands without --jq never start it.
+  constructor(env: Record<string, string>) {
     const { Worker } = process.getBuiltinModule('node:worker_threads');
     const options = { resourceLimits: { maxOldGenerationSizeMb: MEMORY_LIMIT_MB }, workerData: { env } };
     this.worker =
@@ -95,7 +91,7 @@ class JqThread {
     this.worker.once('exit', () => (this.alive = false));
   }
 
-  /** Posts one run and settles as {@link runJq} says; a thread whose run did not finish is terminated. */
+  /** Posts one run, settled as {@link JqThreads.run} says; a run that did not finish terminates the thread. */
   run(request: JqRequest, limits: JqLimits): Promise<JqOutput> {
     return new Promise((resolve, reject) => this.post(request, limits, resolve, reject));
   }
@@ -141,10 +137,8 @@ class JqThread {
   }
 
   /**
-   * Calls `exceeded` when the thread holds more than MEMORY_LIMIT_MB: memory
-   * outside V8's heap (the output jq-wasm gathers, jq's own heap) is not under
-   * resourceLimits. Returns the interval to clear. (worker.getHeapStatistics
-   * came with Node 24; a Node 22 without it still has --timeout and Ctrl-C.)
+   * Calls `exceeded` when the thread holds more than MEMORY_LIMIT_MB, outside V8's heap too (resourceLimits bounds only
+   * that). Returns the interval to clear; none on Node 22, which lacks worker.getHeapStatistics.
    */
   private watchMemory(exceeded: () => void): NodeJS.Timeout | undefined {
     const worker = this.worker;
@@ -163,13 +157,13 @@ class JqThread {
     }, MEMORY_CHECK_MS);
   }
 
-  /** Lets the process end while this idle thread lives; returns the thread. */
+  /** Lets the process end while this idle thread lives. */
   rest(): this {
     this.worker.unref();
     return this;
   }
 
-  /** Terminates the thread, with any run of it, without holding the process meanwhile. */
+  /** Terminates the thread, without holding the process meanwhile. */
   end(): Promise<number> {
     this.worker.unref();
     return this.worker.terminate();

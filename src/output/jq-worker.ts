@@ -1,20 +1,9 @@
 /**
- * The code of the worker thread in which jq runs (started by ./jq-thread.ts
- * when a command is given `--jq`). jq-wasm runs synchronously: on the main
- * thread a run that never ends (`repeat(1)`, `def f: f; f`) would keep signal
- * handlers and timers from ever running; here the main thread stays free and
- * ends the thread.
- *
- * Messages in: `{ json, expression, flags }` (one run: jq's `raw`). Messages
- * out: `{ stdout, stderr, exitCode }` (jq's result), or `{ thrown }` (what
- * jq-wasm threw: `Aborted()` when jq's own 256 MiB heap ran out). The thread's
- * `workerData` is `{ env }`: the environment of the run, which jq's `$ENV` and
- * `env` show (see withEnvironment).
- *
- * Built by scripts/build.mjs into a script of its own, carried as text in the
- * bundle and started with `eval: true` (so that the single executable, which
- * has no file beside it, starts it too), with jq.wasm embedded in it. Run from
- * src/ (tests), Node strips its types: it imports nothing of petstore's.
+ * The worker thread in which jq runs (./jq-thread.ts starts it): jq-wasm runs synchronously, and on the main thread a
+ * run that never ends would keep signal handlers and timers from running. In: `{ json, expression, flags }` (jq's
+ * `raw`). Out: `{ stdout, stderr, exitCode }`, or `{ thrown }` (`Aborted()`: jq's 256 MiB heap is full). `workerData`
+ * is `{ env }`, jq's `$ENV`. scripts/build.mjs makes it a script, jq.wasm inside, that the bundle carries as text and
+ * starts with `eval: true`. Run from src/ (tests), Node strips its types: it imports nothing of petstore's.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,7 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { brotliDecompressSync } from 'node:zlib';
 import { loadJq } from 'jq-wasm';
 
-/** jq.wasm, brotli-compressed, in base64: set by the build; undefined where src/ runs unbundled (tests). */
+/** jq.wasm, brotli-compressed, in base64: set by the build; undefined in src/ (tests). */
 declare const PETSTORE_JQ_WASM: string | undefined;
 
 /** The imports of a WebAssembly module: module name → name → value. */
@@ -31,13 +20,12 @@ type WasmImports = Record<string, Record<string, unknown>>;
 interface WasmMemory {
   readonly buffer: ArrayBuffer;
 }
-/** What this file uses of the WebAssembly JS API (ES2023 and Node's types, the project's lib, declare none of it). */
+/** What this file uses of the WebAssembly JS API, which the project's lib (ES2023, Node's types) does not declare. */
 declare const WebAssembly: {
   instantiate(bytes: Uint8Array, imports: WasmImports): Promise<{ instance: { exports: Record<string, unknown> }; module: object }>;
   Memory: abstract new (...args: never[]) => WasmMemory;
 };
 
-/** One run, as ./jq-thread.ts posts it. */
 interface RunRequest {
   json: string;
   expression: string;
@@ -47,18 +35,13 @@ interface RunRequest {
 const port = parentPort;
 if (!port) throw new Error('jq-worker runs as a worker thread');
 
-// What jq-wasm writes to the console itself ("Aborted()" as it throws) would
-// reach the terminal past petstore's stderr (and its --json lines); the error
-// it throws says the same. (The thread's own stdio streams, read by the main
-// thread, would keep the process alive while the thread idles.)
+// jq-wasm's own console output ("Aborted()" as it throws) would bypass petstore's
+// stderr and its --json lines. The thread's stdio, read by the main thread, would hold the process.
 console.log = console.error = console.warn = () => undefined;
 
 /**
- * The WASI functions through which C's `environ` is filled when jq starts
- * (environ_sizes_get and environ_get of wasi_snapshot_preview1; Emscripten's
- * own fill it with a stand-in: HOME=/home/web_user, USER=web_user), answering
- * from `env` instead. `memory` is the instance's, known once it exists (they
- * are called after, by the C library's start-up). Each returns 0, success.
+ * WASI's environ_sizes_get and environ_get, which fill C's `environ` when jq starts, answered from `env` (Emscripten's
+ * own give a stand-in: HOME=/home/web_user). `memory` is the instance's. Each returns 0, success.
  */
 function environment(env: Record<string, string>, memory: () => WasmMemory) {
   const entries = Object.entries(env).map(([name, value]) => Buffer.from(`${name}=${value}\0`));
@@ -90,11 +73,8 @@ function environment(env: Record<string, string>, memory: () => WasmMemory) {
 }
 
 /**
- * jq.wasm instantiated (through jq-wasm's instantiateWasm) with its imports of
- * environ_sizes_get and environ_get answered from `env` (see environment).
- * jq-wasm's glue names them `_environ_sizes_get` and `_environ_get` (the build
- * keeps function names); rejects when it no longer has them, rather than let
- * jq show the stand-in environment.
+ * jq-wasm's instantiateWasm, with the environ imports answered from `env`. They are found by their names in jq-wasm's
+ * glue (`_environ_sizes_get`, `_environ_get`; the build keeps names); rejects when they are not there.
  */
 function withEnvironment(wasm: Uint8Array, env: Record<string, string>) {
   return (imports: WasmImports, onSuccess: (instance: object, module: object) => void): Promise<void> => {
@@ -121,13 +101,12 @@ function withEnvironment(wasm: Uint8Array, env: Record<string, string>) {
   };
 }
 
-/** jq.wasm: from the bundle, or where src/ runs unbundled (tests) from jq-wasm's package. */
+/** jq.wasm: from the bundle, or in src/ (tests) from jq-wasm's package. */
 const wasm =
   typeof PETSTORE_JQ_WASM === 'string'
     ? brotliDecompressSync(Buffer.from(PETSTORE_JQ_WASM, 'base64'))
     : readFileSync(createRequire(import.meta.url).resolve('jq-wasm/jq.wasm'));
 
-// Loaded once the thread starts, while the main thread waits for its first answer.
 const jq = loadJq({ instantiateWasm: withEnvironment(wasm, (workerData as { env: Record<string, string> }).env) });
 
 port.on('message', (request: RunRequest) => {

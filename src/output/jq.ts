@@ -1,28 +1,15 @@
 /**
- * `--jq <expression>`: jq itself (jq 1.8 compiled to WebAssembly, the jq-wasm
- * package) applied to the exact JSON text a command prints. Its results print
- * as gh's `--jq` prints them: a string raw, anything else as compact JSON, one
- * result a line. Numbers jq passes through unchanged keep their digits (ids
- * above 2^53 stay exact); arithmetic on them is jq's (doubles).
- *
- * jq runs in a worker thread (./jq-thread.ts), so that Ctrl-C, SIGTERM and
- * the command's --timeout end a run that would never end, and a memory limit
- * one whose output would grow without end. The thread, with jq.wasm, travels
- * inside the bundle (scripts/build.mjs), so the bundle and a single executable
- * built from it need no file beside them. It starts only when `--jq` is given
- * (decompressing and compiling the .wasm happen in it). jq-wasm
- * returns a run's whole output at its end: results print when the run ends.
+ * `--jq`: jq 1.8 (jq-wasm, in a worker thread: ./jq-thread.ts) on the exact JSON text a command prints. Results print
+ * as gh's do, when the run ends: a string raw, anything else as compact JSON, one a line; numbers keep their digits.
  */
 import { escapeRawControls } from '../json.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { OutputTarget, Writable } from '../iostreams.js';
 import { sanitizeLines } from '../text.js';
-import { type JqLimits, runJq } from './jq-thread.js';
+import { type JqLimits, JqThreads } from './jq-thread.js';
 
 // "--" ends jq's options, so that an expression such as "-1" is a program, not a flag.
 const FLAGS = ['-c', '--'];
-
-const compiled = new Map<string, Promise<JqFilter>>();
 
 /** What one run printed, and the error jq stopped on (the results before it are in `text`). */
 export interface JqRun {
@@ -32,19 +19,18 @@ export interface JqRun {
 
 /** A jq expression that compiled. */
 export class JqFilter {
-  constructor(readonly expression: string) {}
+  constructor(
+    readonly expression: string,
+    private readonly threads: JqThreads,
+  ) {}
 
   /**
-   * Runs the expression on `json`: one JSON text, or several one a line (each
-   * is an input, as for jq on NDJSON), within `limits`. Resolves with the
-   * printed results, one a line, strings raw (without terminal escapes when
-   * `out` is a terminal), and jq's runtime error in `error` (exit 1, code
-   * jq_error). jq's `$ENV` and `env` are `out.env`. What jq's `debug` and
-   * `stderr` write becomes a warning on `out`. Rejects as runJq does (./jq-thread.ts) when the run cannot finish:
-   * Ctrl-C, the deadline, memory.
+   * Runs the expression on `json` (one JSON text, or several one a line). Resolves with the results to print (terminal-safe
+   * on a terminal) and jq's runtime error (exit 1, jq_error); jq's `debug` and `stderr` become warnings. Rejects as
+   * JqThreads.run does.
    */
   async run(json: string, out: OutputTarget, limits?: JqLimits): Promise<JqRun> {
-    const result = await runJq({ json, expression: this.expression, flags: FLAGS }, limits, out.env);
+    const result = await this.threads.run({ json, expression: this.expression, flags: FLAGS }, limits);
     const lines = result.stderr.split('\n').filter((line) => line !== '');
     let errors = lines.filter((line) => line.startsWith('jq: error')).map((line) => this.errorMessage(line));
     let messages = lines.filter((line) => !line.startsWith('jq: error'));
@@ -59,7 +45,7 @@ export class JqFilter {
     return { text, error: new CliError(`--jq: ${errors[0]}${more}`, ExitCode.failure, 'jq_error') };
   }
 
-  /** `jq: error (at /dev/stdin:0): message` → the message. */
+  /** `jq: error (at /dev/stdin:0): message` → message. */
   private errorMessage(line: string): string {
     const message = line.replace(/^jq: error(?: \(at [^)]*\))?: /, '');
     // jq-wasm's jq reports `input` past the last input as the "break" that ended its reading.
@@ -67,7 +53,7 @@ export class JqFilter {
   }
 }
 
-/** jq's compact output lines as printed: a JSON string as its text, any other value as its JSON, terminal-safe. */
+/** jq's compact output lines as printed: a JSON string as its text, anything else as its JSON. */
 function formatResults(stdout: string, isTTY: boolean): string {
   if (stdout === '') return '';
   let text = '';
@@ -78,26 +64,53 @@ function formatResults(stdout: string, isTTY: boolean): string {
   return text;
 }
 
-/**
- * Compiles `expression` (once per process: later calls share the result), in
- * a thread for `env`, the environment its runs will see (so that they find
- * that thread started). Nothing runs: jq compiles the program, then reads no
- * input. Rejects with a UsageError (exit 2) carrying jq's message when it does not compile.
- */
-export function compileJq(expression: string, env: NodeJS.ProcessEnv): Promise<JqFilter> {
-  let filter = compiled.get(expression);
-  if (!filter) {
-    filter = compile(expression, env);
-    compiled.set(expression, filter);
-  }
-  return filter;
-}
+/** The `--jq` of one run (the Factory's): its threads, whose jq sees `env`, and the expressions compiled in them. */
+export class Jq {
+  private readonly threads: JqThreads;
+  private readonly compiled = new Map<string, Promise<JqFilter>>();
 
-async function compile(expression: string, env: NodeJS.ProcessEnv): Promise<JqFilter> {
-  // Without input jq compiles the program and runs nothing.
-  const { stderr, exitCode } = await runJq({ json: '', expression, flags: FLAGS }, {}, env);
-  if (exitCode !== 0) throw compileError(stderr);
-  return new JqFilter(expression);
+  constructor(
+    env: NodeJS.ProcessEnv,
+    private readonly limits: JqLimits,
+  ) {
+    this.threads = new JqThreads(env);
+  }
+
+  /** Compiles `expression` once; rejects with a UsageError (exit 2) carrying jq's message when it does not compile. */
+  compile(expression: string): Promise<JqFilter> {
+    let filter = this.compiled.get(expression);
+    if (!filter) {
+      filter = this.compileNow(expression);
+      this.compiled.set(expression, filter);
+    }
+    return filter;
+  }
+
+  /**
+   * Writes the results of `expression` on the JSON text `json` to `out`. Throws as {@link compile}; after the results
+   * before it, jq's runtime error (exit 1); and, writing nothing, as JqThreads.run rejects.
+   */
+  async print(out: OutputTarget, expression: string, json: string): Promise<void> {
+    const { text, error } = await (await this.compile(expression)).run(json, out, this.limits);
+    if (text) out.write(text);
+    if (error) throw error;
+  }
+
+  /** The stream of `expression` to `out`, each run within `limits`; rejects as {@link compile} does. */
+  async stream(out: OutputTarget, expression: string, limits: JqLimits): Promise<JqStream> {
+    return new JqStream(await this.compile(expression), out, limits);
+  }
+
+  close(): Promise<void> {
+    return this.threads.close();
+  }
+
+  private async compileNow(expression: string): Promise<JqFilter> {
+    // Without input jq compiles the program and runs nothing.
+    const { stderr, exitCode } = await this.threads.run({ json: '', expression, flags: FLAGS });
+    if (exitCode !== 0) throw compileError(stderr);
+    return new JqFilter(expression, this.threads);
+  }
 }
 
 /** `jq: error: syntax error, ... column 2:` / `    .[` / `     ^` / `jq: 1 compile error` → message and hint lines. */
@@ -108,26 +121,9 @@ function compileError(stderr: string): UsageError {
 }
 
 /**
- * Applies `expression` to the JSON text `json` and writes the results to
- * `out`, within `out.limits` (Ctrl-C or SIGTERM, the command's --timeout).
- * Throws the UsageError of {@link compileJq}; after writing the results before
- * it, the CliError of a runtime error (exit 1); and what runJq rejects with
- * when the run cannot finish (./jq-thread.ts; nothing is written then).
- */
-export async function printJq(out: OutputTarget, expression: string, json: string): Promise<void> {
-  const { text, error } = await (await compileJq(expression, out.env)).run(json, out, out.limits);
-  if (text) out.write(text);
-  if (error) throw error;
-}
-
-/**
- * `--jq` over output written in pieces (a bulk load's batches of NDJSON
- * lines), as the stream a BatchedOutput writes to: `write` takes a piece and
- * returns false, and 'drain' comes once every piece has gone through jq and
- * its results were written to the sink (and the sink took them). Results keep
- * the order of the pieces. A runtime error of jq does not stop the stream: the
- * first is kept in `failure`, for the exit code. A run that cannot finish
- * (see runJq) stops it: no more pieces go through jq, and `onStopped` gets the error.
+ * `--jq` over a bulk load's NDJSON batches, as a stream BatchedOutput writes to: 'drain' comes once every piece has run,
+ * in order, and the sink took its results. jq's first runtime error is kept in `failure` and the stream goes on; a run
+ * that cannot finish stops it, and `onStopped` gets the error.
  */
 export class JqStream {
   failure?: CliError;
@@ -137,21 +133,15 @@ export class JqStream {
   private onStopped?: (error: unknown) => void;
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
-  /** The sink pushed back at the last write and has not drained since. */
   private sinkBlocked = false;
 
-  private constructor(
+  constructor(
     private readonly filter: JqFilter,
     private readonly out: OutputTarget,
     private readonly limits: JqLimits,
   ) {}
 
-  /** The stream of `expression`, each run within `limits`; rejects as {@link compileJq} does. */
-  static async open(out: OutputTarget, expression: string, limits: JqLimits): Promise<JqStream> {
-    return new JqStream(await compileJq(expression, out.env), out, limits);
-  }
-
-  /** Sends the results to `sink` (stdout); `onStopped` hears of a run that could not finish. Returns the stream. */
+  /** Sends the results to `sink` (stdout); returns the stream. */
   into(sink: Writable, onStopped: (error: unknown) => void): this {
     this.sink = sink;
     this.onStopped = onStopped;
@@ -164,7 +154,7 @@ export class JqStream {
     return false;
   }
 
-  /** Calls `listener` once every piece written so far has been run and its results taken by the sink. */
+  /** Calls `listener` once every piece written so far has run and the sink took its results. */
   once(_event: 'drain', listener: () => void): void {
     void this.queue.then(() => (this.sinkBlocked && this.sink?.once ? this.sink.once('drain', listener) : listener()));
   }

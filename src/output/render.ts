@@ -12,6 +12,9 @@ import type { OutputFormat, OutputSpec } from './format.js';
 
 type Item = Record<string, unknown>;
 
+/** Runs the run's `--jq` on JSON text and writes the results (the Exporter's printJq). */
+export type JqPrinter = (json: string) => Promise<void>;
+
 /** One column of a view. */
 export interface Column {
   key: string;
@@ -126,13 +129,13 @@ async function table(out: OutputTarget, items: readonly Item[], view: View): Pro
 
 /**
  * Renders `items` as a list in `spec.format` and writes it to `out`. With
- * `spec.jq`, the JSON (the array, or with ndjson each item) goes through jq
- * instead (./jq.ts; throws its runtime error after writing what came before).
+ * `spec.jq`, the JSON (the array, or with ndjson each item) goes through
+ * `jq` instead (throws its runtime error after writing what came before).
  */
-export async function printList(out: OutputTarget, items: readonly Item[], view: View, spec: OutputSpec): Promise<void> {
+export async function printList(out: OutputTarget, items: readonly Item[], view: View, spec: OutputSpec, jq: JqPrinter): Promise<void> {
   if (spec.jq !== undefined) {
     const json = spec.format === 'ndjson' ? ndjsonLines(items) : stringifyJson(items);
-    return json ? (await import('./jq.js')).printJq(out, spec.jq, json) : undefined;
+    return json ? jq(json) : undefined;
   }
   if (spec.format === 'json') return out.write(`${stringifyJson(items)}\n`);
   if (spec.format === 'table') return out.write(await table(out, items, view));
@@ -141,11 +144,11 @@ export async function printList(out: OutputTarget, items: readonly Item[], view:
   out.write(spec.format === 'ndjson' ? ndjsonLines(items) : tsvRows(items, view));
 }
 
-/** Renders one item in `spec.format` (JSON: the object itself; table: one row) and writes it to `out`. */
-export async function printOne(out: OutputTarget, item: Item, view: View, spec: OutputSpec): Promise<void> {
-  if (spec.jq !== undefined) return (await import('./jq.js')).printJq(out, spec.jq, stringifyJson(item));
+/** Renders one item in `spec.format` (JSON: the object itself, through `jq` with `spec.jq`; table: one row) and writes it to `out`. */
+export async function printOne(out: OutputTarget, item: Item, view: View, spec: OutputSpec, jq: JqPrinter): Promise<void> {
+  if (spec.jq !== undefined) return jq(stringifyJson(item));
   if (spec.format === 'json') return out.write(`${stringifyJson(item)}\n`);
-  return printList(out, [item], view, spec);
+  return printList(out, [item], view, spec, jq);
 }
 
 /**
@@ -163,6 +166,7 @@ export class ListPrinter {
     private readonly out: OutputTarget,
     private readonly view: View,
     private readonly spec: OutputSpec,
+    private readonly jq: JqPrinter,
   ) {}
 
   private get streams(): boolean {
@@ -182,14 +186,14 @@ export class ListPrinter {
     } else {
       // Key/value blocks of successive parts are kept apart like those of one part.
       if (this.spec.format === 'kv' && this.printed && items.length) this.out.write('\n');
-      await printList(this.out, items, this.view, this.spec);
+      await printList(this.out, items, this.view, this.spec, this.jq);
     }
     this.printed ||= items.length > 0;
   }
 
   /** Prints what was kept, or ends the JSON array. */
   async end(): Promise<void> {
-    if (!this.streams) await printList(this.out, this.gathered, this.view, this.spec);
+    if (!this.streams) await printList(this.out, this.gathered, this.view, this.spec, this.jq);
     else if (this.spec.format === 'json') this.out.write(this.printed ? ']\n' : '[]\n');
   }
 }
