@@ -1,17 +1,17 @@
 /**
- * Retry policy for undici's retry interceptor, a table by method. A GET (or
- * HEAD, OPTIONS: safe methods, RFC 9110 §9.2.1) is retried on connection
- * errors, timeouts and the statuses 408, 429, 502, 503 and 504, with
- * exponential backoff and full jitter, honouring Retry-After (RFC 9110 §10.2.3,
- * seconds or HTTP-date) up to {@link MAX_RETRY_AFTER_MS}. Any other method (a
- * POST above all) is retried only when its connection was never established,
- * so a pet is never created twice.
+ * Retry policy for undici's retry interceptor. A safe method (GET, HEAD,
+ * OPTIONS: RFC 9110 §9.2.1) is retried on connection errors, timeouts and the
+ * statuses 408, 429, 502, 503 and 504, with exponential backoff and full
+ * jitter, honouring Retry-After (RFC 9110 §10.2.3) up to
+ * {@link MAX_RETRY_AFTER_MS}. Any other method (a POST above all) is retried
+ * only when its connection was never established, so a pet is never created twice.
  */
 import { interceptors, type Dispatcher, type RetryHandler } from 'undici';
 
-export const RETRY_STATUS_CODES = [408, 429, 502, 503, 504];
-/** Connection errors after which a GET may be sent again. */
-const GET_ERROR_CODES = [
+const RETRY_STATUS_CODES = [408, 429, 502, 503, 504];
+const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS'];
+/** Connection errors after which a safe method is sent again. */
+const SAFE_ERROR_CODES = [
   'ECONNRESET',
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -43,30 +43,10 @@ export function provesNotSent(code: string | undefined): boolean {
   );
 }
 
-interface MethodPolicy {
-  /** Statuses after which the request is sent again. */
-  statuses: readonly number[];
-  /** Error codes after which the request is sent again. */
-  errors: readonly string[];
-}
-
-const SAFE: MethodPolicy = { statuses: RETRY_STATUS_CODES, errors: GET_ERROR_CODES };
-const UNSAFE: MethodPolicy = { statuses: [], errors: NEVER_CONNECTED_CODES };
-/** The policy of each method; a method not listed is UNSAFE. */
-export const RETRY_POLICY: Readonly<Record<string, MethodPolicy>> = { GET: SAFE, HEAD: SAFE, OPTIONS: SAFE };
-
 /** Longest Retry-After waited for, in milliseconds; a longer one ends the command instead. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 const BASE_DELAY_MS = 250;
 const MAX_BACKOFF_MS = 8_000;
-
-export interface RetryPolicyOptions {
-  /** Retries after the first attempt; 0 turns retrying off. */
-  retries: number;
-  log?: (line: string) => void;
-  /** Random number in [0, 1) for jitter; Math.random by default. */
-  random?: () => number;
-}
 
 /**
  * Milliseconds a Retry-After value asks to wait (delta-seconds or HTTP-date),
@@ -80,8 +60,16 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The undici interceptor carrying this policy, for `dispatcher.compose()`. */
-export function retryInterceptor(options: RetryPolicyOptions): Dispatcher.DispatcherComposeInterceptor {
+/**
+ * The undici interceptor carrying this policy, for `dispatcher.compose()`:
+ * `retries` after the first attempt (0: none), each announced through `log`;
+ * `random` in [0, 1) gives the jitter (Math.random by default).
+ */
+export function retryInterceptor(options: {
+  retries: number;
+  log?: (line: string) => void;
+  random?: () => number;
+}): Dispatcher.DispatcherComposeInterceptor {
   const random = options.random ?? Math.random;
   const retry: RetryHandler.RetryCallback = (error, { state, opts }, callback) => {
     const { statusCode, code, headers } = error as Error & {
@@ -89,20 +77,17 @@ export function retryInterceptor(options: RetryPolicyOptions): Dispatcher.Dispat
       code?: string;
       headers?: Record<string, string | string[] | undefined>;
     };
-    const policy = RETRY_POLICY[opts.method.toUpperCase()] ?? UNSAFE;
+    const safe = SAFE_METHODS.includes(opts.method.toUpperCase());
     const eligible =
-      statusCode !== undefined && code === 'UND_ERR_REQ_RETRY' ? policy.statuses.includes(statusCode) : policy.errors.includes(code ?? '');
-    if (!eligible || state.counter > options.retries) {
-      callback(error);
-      return;
-    }
+      statusCode !== undefined && code === 'UND_ERR_REQ_RETRY'
+        ? safe && RETRY_STATUS_CODES.includes(statusCode)
+        : (safe ? SAFE_ERROR_CODES : NEVER_CONNECTED_CODES).includes(code ?? '');
     const asked = retryAfterMs(headers?.['retry-after']);
-    if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
+    if (!eligible || state.counter > options.retries || (asked !== undefined && asked > MAX_RETRY_AFTER_MS)) {
       callback(error);
       return;
     }
-    const backoff = Math.min(BASE_DELAY_MS * 2 ** (state.counter - 1), MAX_BACKOFF_MS) * random();
-    const delay = asked ?? backoff;
+    const delay = asked ?? Math.min(BASE_DELAY_MS * 2 ** (state.counter - 1), MAX_BACKOFF_MS) * random();
     options.log?.(
       `* retry ${state.counter} of ${options.retries} in ${Math.round(delay)} ms (${statusCode ? `HTTP ${statusCode}` : code})`,
     );
@@ -113,8 +98,7 @@ export function retryInterceptor(options: RetryPolicyOptions): Dispatcher.Dispat
     maxRetries: options.retries,
     methods: ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'],
     statusCodes: RETRY_STATUS_CODES,
-    // Hand the last response (a 503, say) to the client when retrying stops,
-    // so that it reports the service's own Error instead of a generic one.
+    // The last response (a 503, say) reaches the client when retrying stops, which reports the service's own Error.
     throwOnError: false,
   });
 }

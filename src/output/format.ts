@@ -1,21 +1,16 @@
-/**
- * The one choice of output format, from `--format`, `--json`, `--jq` and
- * whether stdout is a terminal, for every command that prints data.
- */
+/** The one choice of output format, from `--format`, `--json`, `--jq` and whether stdout is a terminal. */
 import { UsageError } from '../errors.js';
 
-/** Output formats: a table, key/value lines, tab-separated rows, a JSON document, or one JSON value per line. */
-export const FORMATS = ['table', 'kv', 'tsv', 'json', 'ndjson'] as const;
+/** A table, key/value lines, tab-separated rows, a JSON document, or one JSON value per line. */
+const FORMATS = ['table', 'kv', 'tsv', 'json', 'ndjson'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
 
 /**
- * What a command prints: `pets` (a list of pets), `pet` (one pet), `records`
- * (a list of key/value records, such as `config list`), `record` (one, such as
- * `auth status`), or `stream` (pets printed as they come, `add --file`).
+ * What a command prints: `pets`, `pet`, `records` (such as `config list`),
+ * `record` (such as `auth status`), or `stream` (pets printed as they are created, `add --file`).
  */
 export type OutputShape = 'pets' | 'pet' | 'records' | 'record' | 'stream';
 
-/** The output flags a data command takes. */
 export interface OutputFlags {
   format?: string;
   jq?: string;
@@ -27,7 +22,7 @@ export interface OutputSpec {
   jq?: string;
 }
 
-/** Formats a shape can take; streams print each pet as it is created, so they have no whole-document formats. */
+/** Formats a shape can take: a stream has no whole-document formats. */
 export function formatsFor(shape: OutputShape): readonly OutputFormat[] {
   return shape === 'stream' ? ['tsv', 'ndjson'] : FORMATS;
 }
@@ -35,8 +30,7 @@ export function formatsFor(shape: OutputShape): readonly OutputFormat[] {
 function defaultFormat(shape: OutputShape, isTTY: boolean, json: boolean): OutputFormat {
   if (json) return shape === 'stream' ? 'ndjson' : 'json';
   if (shape === 'record') return 'kv';
-  if (shape === 'stream') return 'tsv';
-  if (!isTTY) return 'tsv';
+  if (shape === 'stream' || !isTTY) return 'tsv';
   return shape === 'pet' ? 'kv' : 'table';
 }
 

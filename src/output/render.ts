@@ -1,14 +1,13 @@
 /**
- * The one output layer: renders a list of items or one item in any of the
- * formats of ./format.ts. Human formats (table, key/value, TSV) are sanitised
- * for the terminal; JSON and NDJSON are the service's JSON, exact. What the
- * columns are comes from a View (./views.ts), so that a pet prints the same
- * way whichever command produced it.
+ * Renders a list of items or one item in any format of ./format.ts. Human
+ * formats (table, key/value, TSV) are sanitised for the terminal; JSON and
+ * NDJSON are the service's JSON, exact. A View (./views.ts) gives the
+ * columns, so a pet prints the same way whichever command produced it.
  */
 import type { ChalkInstance } from 'chalk';
-import { stringifyJson } from '../json.js';
+import { JsonNumber, stringifyJson } from '../json.js';
 import type { OutputTarget } from '../iostreams.js';
-import { cellText } from './cells.js';
+import { sanitizeText } from '../text.js';
 import type { OutputFormat, OutputSpec } from './format.js';
 
 type Item = Record<string, unknown>;
@@ -20,9 +19,9 @@ export type JqPrinter = (json: string) => Promise<void>;
 export interface Column {
   key: string;
   header: string;
-  /** The column that gives way (truncated with "…") when a table is wider than the terminal. */
+  /** Cut with "…" when a table is wider than the terminal (./table-fit.ts). */
   shrinks?: boolean;
-  /** The column's cells wrap (never cut) when a table is wider than the terminal; see table-fit.ts's wrapColumns. */
+  /** Wrapped, never cut, when a table is wider than the terminal (./table-fit.ts). */
   wraps?: boolean;
   /** The label of key/value lines (default: the key). */
   label?: string;
@@ -39,113 +38,113 @@ export interface View {
   empty: string;
 }
 
-/** Loads chalk only for output that may be coloured (it loads node:tty). */
+/** The text of one value in a table, a row or a key/value line (numbers exactly as sent); `-` for none. */
+function cellText(value: unknown): string {
+  if (value === undefined || value === null) return '-';
+  if (typeof value === 'string') return sanitizeText(value);
+  if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean' || value instanceof JsonNumber)
+    return String(value);
+  return sanitizeText(stringifyJson(value));
+}
+
+/** chalk is loaded only for output that may be coloured (it loads node:tty). */
 async function chalkFor(out: OutputTarget): Promise<ChalkInstance> {
   const { Chalk } = await import('chalk');
   return new Chalk({ level: out.colorLevel });
 }
 
-function fields(item: Item, view: View): Array<[string, unknown, Column | undefined]> {
-  const listed = view.columns.map((c): [string, unknown, Column] => [c.label ?? c.key, item[c.key], c]);
-  if (!view.showOtherFields) return listed;
+/** An item's key/value lines: label, value and column; with `showOtherFields`, then its fields that are not columns. */
+function fields(item: Item, view: View): Array<readonly [string, unknown, Column | undefined]> {
   const known = new Set(view.columns.map((c) => c.key));
+  const others = view.showOtherFields ? Object.keys(item).filter((key) => !known.has(key)) : [];
   return [
-    ...listed,
-    ...Object.keys(item)
-      .filter((key) => !known.has(key))
-      .map((key): [string, unknown, undefined] => [key, item[key], undefined]),
+    ...view.columns.map((c) => [c.label ?? c.key, item[c.key], c] as const),
+    ...others.map((key) => [key, item[key], undefined] as const),
   ];
 }
 
 /** Items as tab-separated rows of the view's columns: no header, colour or borders. */
-export function tsvRows(items: readonly Item[], view: View): string {
+function tsvRows(items: readonly Item[], view: View): string {
   let text = '';
   for (const item of items) text += `${view.columns.map((c) => cellText(item[c.key])).join('\t')}\n`;
   return text;
 }
 
 /** Items as NDJSON, one compact JSON value per line. */
-export function ndjsonLines(items: readonly unknown[]): string {
+function ndjsonLines(items: readonly unknown[]): string {
   let text = '';
   for (const item of items) text += `${stringifyJson(item)}\n`;
   return text;
 }
 
 async function keyValue(out: OutputTarget, items: readonly Item[], view: View): Promise<string> {
-  const blocks: string[] = [];
-  const chalk = out.isTTY ? await chalkFor(out) : undefined;
-  for (const item of items) {
-    const entries = fields(item, view).map(([key, value, column]) => [cellText(key), cellText(value), column] as const);
-    if (!chalk) {
-      blocks.push(entries.map(([key, value]) => `${key}\t${value}\n`).join(''));
-      continue;
-    }
-    const [{ displayWidth }, { wrapCell }] = await Promise.all([import('./width.js'), import('./table-fit.js')]);
-    const width = Math.max(...entries.map(([key]) => displayWidth(key))) + 1;
-    // A value wider than the terminal wraps under itself (at spaces, a URL after "/" or "."), never cut.
-    const room = out.columns === undefined ? Number.POSITIVE_INFINITY : Math.max(out.columns - width - 1, 8);
-    const indent = ' '.repeat(width + 1);
-    blocks.push(
-      entries
+  const entries = (item: Item) => fields(item, view).map(([key, value, column]) => [cellText(key), cellText(value), column] as const);
+  if (!out.isTTY)
+    return items
+      .map((item) =>
+        entries(item)
+          .map(([key, value]) => `${key}\t${value}\n`)
+          .join(''),
+      )
+      .join('\n');
+  const [chalk, { default: displayWidth }, { wrapCell }] = await Promise.all([
+    chalkFor(out),
+    import('string-width'),
+    import('./table-fit.js'),
+  ]);
+  return items
+    .map((item) => {
+      const lines = entries(item);
+      const width = Math.max(...lines.map(([key]) => displayWidth(key))) + 1;
+      // A value wider than the terminal wraps under itself, never cut.
+      const room = out.columns === undefined ? Number.POSITIVE_INFINITY : Math.max(out.columns - width - 1, 8);
+      return lines
         .map(([key, value, column]) => {
-          const lines = wrapCell(value, room).map((line) => (column?.colour ? column.colour(chalk, line) : line));
-          return `${chalk.dim(`${key}:`.padEnd(width))} ${lines.join(`\n${indent}`)}\n`;
+          const wrapped = wrapCell(value, room).map((line) => (column?.colour ? column.colour(chalk, line) : line));
+          return `${chalk.dim(`${key}:`.padEnd(width))} ${wrapped.join(`\n${' '.repeat(width + 1)}`)}\n`;
         })
-        .join(''),
-    );
-  }
-  return blocks.join('\n');
+        .join('');
+    })
+    .join('\n');
 }
 
 async function table(out: OutputTarget, items: readonly Item[], view: View): Promise<string> {
   if (items.length === 0) return `${view.empty}\n`;
   const rows = items.map((item) => view.columns.map((c) => cellText(item[c.key])));
-  let headers = view.columns.map((c) => c.header);
-  const [{ fitColumns, wrapColumns }, { drawTable }] = await Promise.all([import('./table-fit.js'), import('./table.js')]);
-  let fitted: string[][];
-  if (view.columns.some((c) => c.wraps)) {
-    // Records never lose a value: wrapped in their cells, or key/value lines when even that cannot fit.
-    const wrapped = wrapColumns(headers, rows, out.columns);
-    if (!wrapped) return keyValue(out, items, view);
-    ({ headers, rows: fitted } = wrapped);
-  } else {
-    fitted = fitColumns(
-      headers,
-      rows,
-      view.columns.map((c) => Boolean(c.shrinks)),
-      out.columns,
-    );
-  }
-  const chalk = await chalkFor(out);
+  const headers = view.columns.map((c) => c.header);
+  const [{ fitColumns, wrapColumns }, { drawTable }, chalk] = await Promise.all([
+    import('./table-fit.js'),
+    import('./table.js'),
+    chalkFor(out),
+  ]);
+  const shrinks = view.columns.map((c) => Boolean(c.shrinks));
+  // Records never lose a value: wrapped in their cells, or key/value lines when even that cannot fit.
+  const fitted = view.columns.some((c) => c.wraps)
+    ? wrapColumns(headers, rows, out.columns)
+    : { headers, rows: fitColumns(headers, rows, shrinks, out.columns) };
+  if (!fitted) return keyValue(out, items, view);
   const paints = view.columns.map((c) => (c.colour ? (text: string) => c.colour!(chalk, text) : undefined));
-  return drawTable(headers, fitted, (text) => chalk.bold(text), paints);
+  return drawTable(fitted.headers, fitted.rows, (text) => chalk.bold(text), paints);
 }
 
 /**
  * Renders `items` as a list in `spec.format` and writes it to `out`. With
- * `spec.jq`, the JSON (the array, or with ndjson each item) goes through jq
- * instead, through `jq` (throws its runtime error after writing what came before).
+ * `spec.jq`, the JSON (the array, or with ndjson each item) goes through
+ * `jq` instead (throws its runtime error after writing what came before).
  */
 export async function printList(out: OutputTarget, items: readonly Item[], view: View, spec: OutputSpec, jq: JqPrinter): Promise<void> {
   if (spec.jq !== undefined) {
     const json = spec.format === 'ndjson' ? ndjsonLines(items) : stringifyJson(items);
     return json ? jq(json) : undefined;
   }
-  switch (spec.format) {
-    case 'json':
-      return out.write(`${stringifyJson(items)}\n`);
-    case 'ndjson':
-      return items.length ? out.write(ndjsonLines(items)) : undefined;
-    case 'tsv':
-      return items.length ? out.write(tsvRows(items, view)) : undefined;
-    case 'kv':
-      return items.length ? out.write(await keyValue(out, items, view)) : undefined;
-    case 'table':
-      return out.write(await table(out, items, view));
-  }
+  if (spec.format === 'json') return out.write(`${stringifyJson(items)}\n`);
+  if (spec.format === 'table') return out.write(await table(out, items, view));
+  if (items.length === 0) return;
+  if (spec.format === 'kv') return out.write(await keyValue(out, items, view));
+  out.write(spec.format === 'ndjson' ? ndjsonLines(items) : tsvRows(items, view));
 }
 
-/** Renders one item in `spec.format` (JSON: the object itself, through jq with `spec.jq`; table: one row) and writes it to `out`. */
+/** Renders one item in `spec.format` (JSON: the object itself, through `jq` with `spec.jq`; table: one row) and writes it to `out`. */
 export async function printOne(out: OutputTarget, item: Item, view: View, spec: OutputSpec, jq: JqPrinter): Promise<void> {
   if (spec.jq !== undefined) return jq(stringifyJson(item));
   if (spec.format === 'json') return out.write(`${stringifyJson(item)}\n`);
@@ -155,10 +154,9 @@ export async function printOne(out: OutputTarget, item: Item, view: View, spec: 
 /**
  * Prints a list that arrives in parts (the pages of `list --all`): formats
  * that can stream (json, tsv, ndjson, kv; with jq, ndjson) print each part as
- * it comes; a table and a JSON document for jq need the whole list, printed by
- * {@link end}. JSON is the array written part by part, the same bytes as the
- * whole list at once: when a part fails to arrive, what was written stays as
- * it is, an array cut there (no closing bracket).
+ * it comes, the same bytes as the whole list at once; a table and a JSON
+ * document for jq are printed by {@link end}. When a part fails to arrive,
+ * what was written stays: a JSON array is left without its closing bracket.
  */
 export class ListPrinter {
   private readonly gathered: Item[] = [];
@@ -201,17 +199,11 @@ export class ListPrinter {
 }
 
 /**
- * The text of items printed one by one as they come (the pets `add --file`
- * creates), in a format of the `stream` shape (see formatsFor): synchronous,
- * so that a bulk load never waits on it.
+ * The text of items printed as they come (the pets `add --file` creates) in
+ * a format of the `stream` shape: synchronous, so a bulk load never waits on it.
  */
 export function streamText(items: readonly Item[], view: View, format: OutputFormat): string {
-  switch (format) {
-    case 'ndjson':
-      return ndjsonLines(items);
-    case 'tsv':
-      return tsvRows(items, view);
-    default:
-      throw new Error(`--format ${format} cannot print items one by one`);
-  }
+  if (format === 'ndjson') return ndjsonLines(items);
+  if (format === 'tsv') return tsvRows(items, view);
+  throw new Error(`--format ${format} cannot print items one by one`);
 }

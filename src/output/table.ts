@@ -1,21 +1,17 @@
 /**
- * A bordered table for the terminal, drawn in one pass: widths by display
- * width (CJK and emoji count two columns), cells padded after colouring.
- * Written here rather than with cli-table3, whose Table.toString spreads every
- * row into one call (`push.apply`) and fails on a listing of about 120,000
- * pets, and which lays out each cell as an object: a page of 130,000 pets
- * must print in a few seconds.
+ * A bordered table for the terminal, drawn in one pass, widths by display
+ * width. Not cli-table3 (0.6.5): its Table.toString overflows the call stack
+ * on a listing of 130,000 pets.
  */
-import { displayWidth } from './width.js';
+import displayWidth from 'string-width';
 
-/** How a cell's text looks on the terminal once padded (colour, bold); identity when plain. */
+/** How a cell's text looks on the terminal once padded (colour, bold). */
 export type Paint = (text: string) => string;
 
 /**
- * The table of `headers` and `rows` (plain text, already cut or wrapped to
- * fit; a cell's lines joined by "\n"), with `paintHeader` applied to headers
- * and `paintCell[i]` to the cells of column i. When a row takes several
- * lines, a rule separates the rows. Ends with a newline.
+ * The table of `headers` and `rows` (plain text fitted by ./table-fit.ts, a
+ * cell's lines joined by "\n"), headers painted by `paintHeader`, column i by
+ * `paintCell[i]`; rules between rows of several lines. Ends with a newline.
  */
 export function drawTable(
   headers: readonly string[],
@@ -23,24 +19,18 @@ export function drawTable(
   paintHeader: Paint,
   paintCell: ReadonlyArray<Paint | undefined>,
 ): string {
-  const multiline = headers.some((h) => h.includes('\n')) || rows.some((row) => row.some((text) => text.includes('\n')));
-  const widthOf = (text: string) => (multiline ? Math.max(...text.split('\n').map(displayWidth)) : displayWidth(text));
+  const multiline = [headers, ...rows].some((row) => row.some((text) => text.includes('\n')));
+  const widthOf = (text: string) => (multiline ? Math.max(...text.split('\n').map((l) => displayWidth(l))) : displayWidth(text));
   const widths = headers.map(widthOf);
-  for (const row of rows) {
-    for (let i = 0; i < row.length; i += 1) {
-      const w = widthOf(row[i]!);
-      if (w > widths[i]!) widths[i] = w;
-    }
-  }
+  for (const row of rows) for (let i = 0; i < row.length; i += 1) widths[i] = Math.max(widths[i]!, widthOf(row[i]!));
   const rule = (left: string, middle: string, right: string) => `${left}${widths.map((w) => '─'.repeat(w + 2)).join(middle)}${right}\n`;
   const line = (cells: readonly string[], paint: (i: number) => Paint | undefined) =>
     `│ ${cells.map((text, i) => `${text && (paint(i)?.(text) ?? text)}${' '.repeat(widths[i]! - displayWidth(text))}`).join(' │ ')} │\n`;
   const lines = (cells: readonly string[], paint: (i: number) => Paint | undefined) => {
     if (!multiline) return line(cells, paint);
     const split = cells.map((text) => text.split('\n'));
-    const height = Math.max(...split.map((l) => l.length));
     let text = '';
-    for (let n = 0; n < height; n += 1)
+    for (let n = 0; n < Math.max(...split.map((l) => l.length)); n += 1)
       text += line(
         split.map((l) => l[n] ?? ''),
         paint,

@@ -1,9 +1,4 @@
-/**
- * The spinner of a request that keeps the user waiting: nothing for the first
- * half second (most answers come sooner), then a turning wheel and what is
- * waited for, on the status line of IOStreams, until the last request being
- * waited for has its answer. Its timers never keep the process alive.
- */
+/** The spinner of requests that keep the user waiting, drawn on IOStreams' status line; its timers never keep the process alive. */
 
 /** The status line a spinner draws on (IOStreams': cleared around every other write to the terminal). */
 export interface StatusLine {
@@ -12,7 +7,7 @@ export interface StatusLine {
 }
 
 /** How long a request may take before the spinner shows, in milliseconds. */
-export const SPINNER_DELAY_MS = 500;
+const SPINNER_DELAY_MS = 500;
 const FRAME_MS = 100;
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -28,7 +23,7 @@ export class Spinner {
 
   /**
    * Starts a wait for `label` (such as "127.0.0.1:4010"). Returns the function
-   * that ends it; the spinner goes once no wait is left. Calling it twice is harmless.
+   * that ends it (idempotent); the spinner goes once no wait is left.
    */
   start(label: string): () => void {
     this.waits += 1;
@@ -39,26 +34,17 @@ export class Spinner {
       if (ended) return;
       ended = true;
       this.waits -= 1;
-      if (this.waits === 0) this.stop();
+      if (this.waits > 0) return;
+      clearTimeout(this.timer);
+      if (this.shown) this.line.clear();
+      this.shown = false;
     };
   }
 
   private show(): void {
     this.shown = true;
-    this.draw();
-    this.timer = setInterval(() => this.draw(), FRAME_MS).unref();
-  }
-
-  private draw(): void {
-    this.line.set(`${FRAMES[this.frame % FRAMES.length]} waiting for ${this.label}`);
-    this.frame += 1;
-  }
-
-  private stop(): void {
-    // clearTimeout clears an interval too.
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.shown) this.line.clear();
-    this.shown = false;
+    const draw = () => this.line.set(`${FRAMES[this.frame++ % FRAMES.length]} waiting for ${this.label}`);
+    draw();
+    this.timer = setInterval(draw, FRAME_MS).unref();
   }
 }

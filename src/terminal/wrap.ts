@@ -1,16 +1,14 @@
 /**
- * Text wrapped at word boundaries to a terminal's width: help's added
- * sections (examples, exit codes, notes), and messages on stderr. Widths are
- * counted in columns with a small table of wide characters (CJK, emoji),
- * without loading ICU's segmenter (./width.ts), so that help and messages stay
- * fast; a word wider than the line is kept whole, never split.
+ * Text wrapped at spaces to a terminal's width: help's added sections and
+ * messages on stderr. Not wrap-ansi: it loads string-width, whose
+ * Intl.Segmenter loads ICU data, on the path of --help and of every error.
  */
 
 /** Code points a terminal draws two columns wide: CJK, Hangul, fullwidth forms, emoji. */
 const WIDE =
   /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
 
-/** Columns `text` takes on a terminal (plain text, no escape sequences), approximately for the rarest characters. */
+/** Columns `text` (plain, no escape sequences) takes on a terminal; approximate for the rarest characters. */
 export function columnsOf(text: string): number {
   if (/^[\x20-\x7e]*$/.test(text)) return text.length;
   let width = 0;
@@ -19,26 +17,21 @@ export function columnsOf(text: string): number {
 }
 
 /**
- * `text` (one line) as lines of at most `width` columns, broken at spaces:
- * the first line starts with `first`, the next ones with `rest` (a hanging
- * indent). A word wider than a line stays whole on a line of its own.
+ * `text` (one line) as lines of at most `width` columns, broken at spaces,
+ * the first starting with `first`, the next with `rest`. A word wider than a
+ * line stays whole on a line of its own.
  */
 export function wrapLine(text: string, width: number, first = '', rest = first): string[] {
-  const words = text.split(' ').filter((w, i) => w !== '' || i === 0);
   const lines: string[] = [];
   let line = first;
-  let lineWidth = columnsOf(first);
   let empty = true;
-  for (const word of words) {
-    const w = columnsOf(word);
-    if (!empty && lineWidth + 1 + w > width) {
+  for (const word of text.split(' ').filter((w, i) => w !== '' || i === 0)) {
+    if (empty) line += word;
+    else if (columnsOf(`${line} ${word}`) <= width) line += ` ${word}`;
+    else {
       lines.push(line);
       line = rest + word;
-      lineWidth = columnsOf(rest) + w;
-      continue;
     }
-    line += empty ? word : ` ${word}`;
-    lineWidth += empty ? w : w + 1;
     empty = false;
   }
   lines.push(line);
@@ -49,11 +42,10 @@ export function wrapLine(text: string, width: number, first = '', rest = first):
 const ITEM = /^( +)(\S(?:\S| (?! ))*)( {2,})(\S.*)$/;
 
 /**
- * Help text as `addHelpText` adds it (titled blocks, indented examples,
- * two-column tables whose descriptions continue on lines indented to their
- * column), wrapped at `width`: paragraphs and examples at spaces (an example's
- * next lines four columns further in), a table's description within its
- * column, or on the lines below its term when the column would be too narrow.
+ * Help text as `addHelpText` adds it, wrapped at `width`: paragraphs and
+ * indented examples at spaces (an example's next lines four columns further
+ * in), a two-column table's description within its column, or below its term
+ * when the column would be too narrow.
  */
 export function wrapHelpText(text: string, width: number): string {
   const out: string[] = [];
@@ -101,10 +93,7 @@ export function wrapHelpText(text: string, width: number): string {
   return out.join('\n');
 }
 
-/**
- * A message on stderr (one or more lines) wrapped at `width`: each line longer
- * than the terminal is broken at spaces, its next lines indented by two.
- */
+/** A message on stderr wrapped at `width`: each line too long is broken at spaces, its next lines indented by two. */
 export function wrapMessage(text: string, width: number): string {
   return text
     .split('\n')
