@@ -76,7 +76,12 @@ export class IOStreams {
   /** Width of stderr's terminal, in columns; undefined when stderr is not a terminal. */
   get errColumns(): number | undefined {
     if (!this.raw.stderrIsTTY) return undefined;
-    return this.raw.stderrColumns ?? this.raw.columns ?? (Number(this.env.COLUMNS) || 80);
+    return this.raw.stderrColumns || this.termColumns;
+  }
+
+  /** stdout's terminal width in columns; a terminal reporting 0 (its size unknown, as under `script`) counts as unknown: COLUMNS, else 80. */
+  get termColumns(): number {
+    return this.raw.columns || Number(this.env.COLUMNS) || 80;
   }
 
   get json(): boolean {
@@ -89,7 +94,7 @@ export class IOStreams {
       write: (text) => this.writeOut(text),
       isTTY,
       colorLevel: colorLevel(this.style.color, this.env, isTTY),
-      columns: isTTY ? (this.raw.columns ?? (Number(this.env.COLUMNS) || 80)) : undefined,
+      columns: isTTY ? this.termColumns : undefined,
       warn: (message, code) => this.warn(message, code),
     };
   }
@@ -212,7 +217,7 @@ export class IOStreams {
 
   private drawStatus(): void {
     if (!this.statusText) return;
-    const width = this.raw.columns ?? 80;
+    const width = this.raw.columns || 80;
     this.raw.stderr.write(`\r\u001b[K${this.statusText.slice(0, Math.max(1, width - 1))}`);
     this.statusDrawn = true;
   }

@@ -63,7 +63,7 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
     command.configureOutput({
       writeOut: (text) => io.writeOut(text),
       writeErr: (text) => io.writeError(text),
-      getOutHelpWidth: () => (io.raw.stdoutIsTTY ? (io.raw.columns ?? 80) : 80),
+      getOutHelpWidth: () => (io.raw.stdoutIsTTY ? io.termColumns : 80),
       getErrHelpWidth: () => io.errColumns ?? 80,
       outputError: (text) => {
         const message = text.replace(/^error: /, '').trim();

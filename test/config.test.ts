@@ -227,4 +227,17 @@ describe('config list on a narrow terminal never cuts a value', () => {
     const piped = await run(['config', 'list'], { configHome: home });
     expect(piped.stdout).toContain('staging\thttps://petstore-staging.example.com/v1/\tfalse\t-\n');
   });
+  test('a terminal that reports 0 columns (size unknown, as under script) is taken as COLUMNS wide, else 80, never as 0', async () => {
+    const home = await configured();
+    const at80 = await run(['config', 'list', '--no-color'], { configHome: home, stdoutIsTTY: true, columns: 80 });
+    const unknown = await run(['config', 'list', '--no-color'], { configHome: home, stdoutIsTTY: true, columns: 0 });
+    expect(unknown).toEqual(at80);
+    const fromEnv = await run(['config', 'list', '--no-color'], {
+      configHome: home,
+      stdoutIsTTY: true,
+      columns: 0,
+      env: { COLUMNS: '40' },
+    });
+    expect(fromEnv.stdout.split('\n').slice(5, 7)).toEqual(['Environment:    staging', 'Base URL:       https://petstore-']);
+  });
 });
