@@ -6,6 +6,11 @@ export default defineConfig({
     setupFiles: ['test/setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // Most test files wait on child processes, servers and pseudo-terminals rather than on a core: more files than
+    // cores run at once. Workers are reused across files (no fresh module graph per file): test/setup.ts resets nock
+    // after each test, and nothing in src/ keeps state at module level.
+    maxWorkers: 3,
+    isolate: false,
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
   },
 });
