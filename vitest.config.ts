@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { packagingChecks } from './vitest.packaging.config.js';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...packagingChecks],
     setupFiles: ['test/setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
