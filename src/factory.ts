@@ -35,6 +35,14 @@ export interface Signals {
   halt: AbortSignal;
 }
 
+/** What tests may set in a run that a user cannot. */
+export interface Seams {
+  /** Random numbers in [0, 1) for retry jitter (Math.random when not given). */
+  random?: () => number;
+  /** What a --jq thread may hold, in MiB (output/jq-thread.ts's MEMORY_LIMIT_MB when not given). */
+  jqMemoryLimitMb?: number;
+}
+
 export class Factory {
   private globalOptions?: GlobalOptions;
   private exporterValue?: Exporter;
@@ -50,8 +58,7 @@ export class Factory {
     readonly env: NodeJS.ProcessEnv,
     readonly signals: Signals,
     readonly version: string,
-    /** Random numbers for retry jitter; a seam for tests (Math.random when undefined). */
-    private readonly random?: () => number,
+    private readonly seams: Seams = {},
   ) {}
 
   /** Before the action: the checked global flags and the command's `--format` and `--jq` (undefined when not given or not taken). */
@@ -139,7 +146,7 @@ export class Factory {
       log: options.verbose ? (line) => this.io.debug(line) : undefined,
       warn: (message, code) => this.io.warn(message, code),
       loginHint: loginHint(envName, keySource),
-      random: this.random,
+      random: this.seams.random,
       onWait: (host) => this.io.waiting(host),
     });
   }
@@ -148,7 +155,7 @@ export class Factory {
   jq(): Promise<Jq> {
     if (!this.jqPromise) {
       const limits = { stop: this.signals.stop, timeoutMs: this.globals.timeout, deadline: this.deadlineAt };
-      this.jqPromise = import('./output/jq.js').then(({ Jq }) => new Jq(this.env, limits));
+      this.jqPromise = import('./output/jq.js').then(({ Jq }) => new Jq(this.env, limits, this.seams.jqMemoryLimitMb));
     }
     return this.jqPromise;
   }

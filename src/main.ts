@@ -2,7 +2,7 @@
 import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { stringifyJson } from './json.js';
 import { CliError, ExitCode, InterruptedError, type ErrorReport } from './errors.js';
-import { Factory } from './factory.js';
+import { Factory, type Seams } from './factory.js';
 import { IOStreams, type IO } from './iostreams.js';
 import { buildProgram, readCommandLine, type CommandLine } from './program.js';
 import { commandPath, unknownCommandIn } from './commands/help.js';
@@ -20,8 +20,8 @@ export interface RunOptions {
   /** Aborted on the second: stop waiting at once. */
   haltSignal?: AbortSignal;
   version?: string;
-  /** Random numbers in [0, 1) for retry jitter (Math.random by default). */
-  random?: () => number;
+  /** Test seams: retry jitter's random numbers, the --jq memory limit. */
+  seams?: Seams;
   /** False when the process exits right after `main`: idle keep-alive connections are left for the OS to close. */
   closeConnections?: boolean;
   /** Told `--json` and `--verbose` before the command runs (entry.ts reports a stdout write error with them). */
@@ -49,7 +49,7 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
     env,
     { stop, halt: options.haltSignal ?? new AbortController().signal },
     options.version ?? VERSION,
-    options.random,
+    options.seams,
   );
   // The words after `__complete` are a command line being typed: its flags are words to complete, not flags of this run.
   const args = argv[0] === '__complete' ? ['__complete', '--', ...argv.slice(1)] : argv;

@@ -35,6 +35,8 @@ export interface RunSetup {
   columns?: number;
   /** Random numbers for retry jitter (0: retry at once); Math.random when not given. */
   random?: () => number;
+  /** What a --jq thread may hold, in MiB (1024 when not given). */
+  jqMemoryLimitMb?: number;
 }
 
 /** A fresh XDG_CONFIG_HOME folder. */
@@ -70,7 +72,7 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
       env: { XDG_CONFIG_HOME: setup.configHome ?? tempConfigHome(), ...setup.env },
       signal: setup.signal,
       version: '1.2.3',
-      random: setup.random,
+      seams: { random: setup.random, jqMemoryLimitMb: setup.jqMemoryLimitMb },
     });
     return { code, stdout, stderr, unmatched };
   } finally {

@@ -1,13 +1,14 @@
-// End to end: a --jq expression that never ends, or whose output grows
-// without end, can be stopped (jq runs in a worker thread): Ctrl-C exits 130,
-// SIGTERM 143, --timeout and the memory limit exit 1 with a message; add
-// --file stops its load. The built bin (or PETSTORE_E2E_BIN) as a child
-// process against the fake service on a random loopback port.
+// A --jq expression that never ends, or whose output grows without end, can
+// be stopped (jq runs in a worker thread): Ctrl-C exits 130, SIGTERM 143
+// (the built bin, or PETSTORE_E2E_BIN, as a child process), --timeout and the
+// memory limit exit 1 with a message (in-process); add --file stops its load.
+// All against the fake service on a random loopback port.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
-import { type Child, petstoreInvocation, spawnPetstore, startChild, tempConfigHome } from './helpers.js';
+import { MEMORY_LIMIT_MB } from '../src/output/jq-thread.js';
+import { type Child, petstoreInvocation, run, type RunSetup, startChild, tempConfigHome } from './helpers.js';
 
 let service: PetService | undefined;
 afterEach(async () => {
@@ -32,7 +33,13 @@ function env(): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: service!.baseUrl, PETSTORE_API_KEY: 'k' };
 }
 
-/** Starts petstore with `args`, feeding `stdin`. */
+/** Runs petstore in-process with `args` against the service, feeding `stdin`: exit code, stdout and stderr. */
+async function petstore(args: string[], setup: RunSetup & { jqMemoryLimitMb?: number } = {}) {
+  const { code, stdout, stderr } = await run(args, { env: { PETSTORE_BASE_URL: service!.baseUrl, PETSTORE_API_KEY: 'k' }, ...setup });
+  return { code, stdout, stderr };
+}
+
+/** Starts petstore with `args` as a child process, feeding `stdin`. */
 function startPetstore(args: string[], stdin = ''): Child {
   const { command, prefix } = petstoreInvocation();
   return startChild(command, [...prefix, ...args], { env: env(), input: stdin });
@@ -97,17 +104,17 @@ describe('a --jq run that never ends', () => {
 
   test.each([['repeat(1)'], ['def f: f; f']])('--timeout ends %s: exit 1 naming --timeout', async (expression) => {
     await startService();
-    const r = await spawnPetstore(['list', '--timeout', '1500', '--jq', expression], env());
-    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: --jq timed out after 1500 ms (--timeout)\n' });
+    const r = await petstore(['list', '--timeout', '1000', '--jq', expression]);
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: --jq timed out after 1000 ms (--timeout)\n' });
   });
 
   test('with --json the timeout is one JSON line', async () => {
     await startService();
-    const r = await spawnPetstore(['list', '--json', '--timeout', '1500', '--jq', 'repeat(1)'], env());
+    const r = await petstore(['list', '--json', '--timeout', '1000', '--jq', 'repeat(1)']);
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: '{"code":"timeout","message":"--jq timed out after 1500 ms (--timeout)","status":null}\n',
+      stderr: '{"code":"timeout","message":"--jq timed out after 1000 ms (--timeout)","status":null}\n',
     });
   });
 
@@ -119,21 +126,42 @@ describe('a --jq run that never ends', () => {
         { name: 'Tom', categoryId: 2 },
       ],
     });
-    const r = await spawnPetstore(['list', '--limit', '100', '--jq', '.[] | "\\(.id) \\(.name)"'], env());
+    const r = await petstore(['list', '--limit', '100', '--jq', '.[] | "\\(.id) \\(.name)"']);
     expect(r).toEqual({ code: 0, stdout: '1 Rex\n2 Tom\n', stderr: '' });
   });
 });
 
 describe('a --jq run out of memory', () => {
-  test('output past 1 GiB ends the run: exit 1', { timeout: 90_000 }, async () => {
+  test('output past the limit ends the run: exit 1, nothing printed', async () => {
     await startService();
-    const r = await spawnPetstore(['list', '--timeout', '90000', '--jq', 'range(1e9) | "x" * 1000000'], env());
-    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: --jq ran out of memory: the run used more than 1024 MiB\n' });
+    const r = await petstore(['list', '--timeout', '60000', '--jq', 'range(1e9) | "x" * 1000000'], { jqMemoryLimitMb: 64 });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: --jq ran out of memory: the run used more than 64 MiB\n' });
+  });
+
+  test('add --file: output past the limit stops the load; the created pet not printed is counted', async () => {
+    await startService();
+    const r = await petstore(['add', '--file', '-', '--timeout', '60000', '--jq', 'range(1e9) | "x" * 1000000'], {
+      stdin: '{"name":"Rex","categoryId":1}\n',
+      jqMemoryLimitMb: 64,
+    });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'warning: --jq was stopped: 1 created pet was not printed\n' +
+        'stopped: created 1 of 1 pet; 0 failed\n' +
+        'error: --jq ran out of memory: the run used more than 64 MiB\n',
+    });
+    expect(service!.pets.size).toBe(1);
+  });
+
+  test('the limit a user gets is 1 GiB', () => {
+    expect(MEMORY_LIMIT_MB).toBe(1024);
   });
 
   test("jq's own heap full: exit 1", async () => {
     await startService();
-    const r = await spawnPetstore(['list', '--jq', '[range(1e8)] | length'], env());
+    const r = await petstore(['list', '--jq', '[range(1e8)] | length']);
     expect(r).toEqual({ code: 1, stdout: '', stderr: "error: --jq ran out of memory: jq's heap holds at most 256 MiB\n" });
   });
 });
@@ -146,14 +174,14 @@ describe('add --file: a --jq run that never ends', () => {
 
   test('--timeout (of each run) stops the load: the created pet not printed is counted, exit 1', async () => {
     await startService();
-    const r = await spawnPetstore(['add', '--file', '-', '--timeout', '1500', '--jq', 'repeat(1)'], env(), pet);
+    const r = await petstore(['add', '--file', '-', '--timeout', '1000', '--jq', 'repeat(1)'], { stdin: pet });
     expect(r).toEqual({
       code: 1,
       stdout: '',
       stderr:
         'warning: --jq was stopped: 1 created pet was not printed\n' +
         'stopped: created 1 of 1 pet; 0 failed\n' +
-        'error: --jq timed out after 1500 ms (--timeout)\n',
+        'error: --jq timed out after 1000 ms (--timeout)\n',
     });
     expect(service!.pets.size).toBe(1);
   });

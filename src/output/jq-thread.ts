@@ -33,23 +33,28 @@ export interface JqLimits {
 }
 
 /**
- * What a thread may hold, in MiB: jq's heap (capped at 256 MiB by jq-wasm), the input and the output, which grows until
- * the run ends (`repeat(1)`). V8's strings hold at most 512 Mi characters: a larger output could not print anyway.
+ * What a thread may hold by default, in MiB: jq's heap (capped at 256 MiB by jq-wasm), the input and the output, which
+ * grows until the run ends (`repeat(1)`). V8's strings hold at most 512 Mi characters: a larger output could not print
+ * anyway.
  */
-const MEMORY_LIMIT_MB = 1024;
+export const MEMORY_LIMIT_MB = 1024;
 /** How often a running thread's memory is read, in milliseconds. */
 const MEMORY_CHECK_MS = 100;
 
 /**
- * The jq threads of one petstore run, whose jq sees `env` as `$ENV` and `env` (read once, when jq starts). A thread is
- * kept, unreferenced, between runs of jq; one that was terminated is replaced; close() ends it.
+ * The jq threads of one petstore run, whose jq sees `env` as `$ENV` and `env` (read once, when jq starts), each holding
+ * at most `memoryLimitMb` MiB. A thread is kept, unreferenced, between runs of jq; one that was terminated is replaced;
+ * close() ends it.
  */
 export class JqThreads {
   private readonly env: Record<string, string> = {};
   private idle?: JqThread;
   private closed = false;
 
-  constructor(env: NodeJS.ProcessEnv) {
+  constructor(
+    env: NodeJS.ProcessEnv,
+    private readonly memoryLimitMb = MEMORY_LIMIT_MB,
+  ) {
     for (const [name, value] of Object.entries(env)) if (value !== undefined) this.env[name] = value;
   }
 
@@ -59,7 +64,7 @@ export class JqThreads {
    */
   async run(request: JqRequest, limits: JqLimits = {}): Promise<JqOutput> {
     limits.stop?.throwIfAborted();
-    const thread = this.idle?.alive ? this.idle : new JqThread(this.env);
+    const thread = this.idle?.alive ? this.idle : new JqThread(this.env, this.memoryLimitMb);
     this.idle = undefined;
     const output = await thread.run(request, limits);
     // Two runs at once each have their own thread; one is kept.
@@ -81,9 +86,12 @@ class JqThread {
   private readonly worker: Worker;
   alive = true;
 
-  constructor(env: Record<string, string>) {
+  constructor(
+    env: Record<string, string>,
+    private readonly memoryLimitMb: number,
+  ) {
     const { Worker } = process.getBuiltinModule('node:worker_threads');
-    const options = { resourceLimits: { maxOldGenerationSizeMb: MEMORY_LIMIT_MB }, workerData: { env } };
+    const options = { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb }, workerData: { env } };
     this.worker =
       typeof PETSTORE_JQ_WORKER === 'string'
         ? new Worker(PETSTORE_JQ_WORKER, { ...options, eval: true })
@@ -117,7 +125,7 @@ class JqThread {
     const onError = (error: Error & { code?: string }) =>
       finish(
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? outOfMemory(`the run used more than ${MEMORY_LIMIT_MB} MiB`)
+          ? outOfMemory(`the run used more than ${this.memoryLimitMb} MiB`)
           : new CliError(`--jq could not run: ${error.message}`, ExitCode.failure, 'jq_error'),
       );
     const onExit = (code: number) => finish(new CliError(`--jq stopped unexpectedly (exit status ${code})`, ExitCode.failure, 'jq_error'));
@@ -129,7 +137,7 @@ class JqThread {
             () => finish(new CliError(`--jq timed out after ${timeoutMs} ms (--timeout)`, ExitCode.failure, 'timeout')),
             Math.max(0, deadline - performance.now()),
           );
-    const watch = this.watchMemory(() => finish(outOfMemory(`the run used more than ${MEMORY_LIMIT_MB} MiB`)));
+    const watch = this.watchMemory(() => finish(outOfMemory(`the run used more than ${this.memoryLimitMb} MiB`)));
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);
     stop?.addEventListener('abort', onStop, { once: true });
     worker.ref();
@@ -137,7 +145,7 @@ class JqThread {
   }
 
   /**
-   * Calls `exceeded` when the thread holds more than MEMORY_LIMIT_MB, outside V8's heap too (resourceLimits bounds only
+   * Calls `exceeded` when the thread holds more than its memory limit, outside V8's heap too (resourceLimits bounds only
    * that). Returns the interval to clear; none on Node 22, which lacks worker.getHeapStatistics.
    */
   private watchMemory(exceeded: () => void): NodeJS.Timeout | undefined {
@@ -149,7 +157,7 @@ class JqThread {
       asking = true;
       const asked = worker.getHeapStatistics().then(
         (stats) => {
-          if ((stats.used_heap_size + (stats.external_memory ?? 0)) / 2 ** 20 > MEMORY_LIMIT_MB) exceeded();
+          if ((stats.used_heap_size + (stats.external_memory ?? 0)) / 2 ** 20 > this.memoryLimitMb) exceeded();
         },
         () => undefined, // Not running (yet, or any more): 'exit' tells of an end.
       );

@@ -64,7 +64,10 @@ function formatResults(stdout: string, isTTY: boolean): string {
   return text;
 }
 
-/** The `--jq` of one run (the Factory's): its threads, whose jq sees `env`, and the expressions compiled in them. */
+/**
+ * The `--jq` of one run (the Factory's): its threads, whose jq sees `env` and may hold `memoryLimitMb` MiB (1024 when
+ * not given), and the expressions compiled in them.
+ */
 export class Jq {
   private readonly threads: JqThreads;
   private readonly compiled = new Map<string, Promise<JqFilter>>();
@@ -72,8 +75,9 @@ export class Jq {
   constructor(
     env: NodeJS.ProcessEnv,
     private readonly limits: JqLimits,
+    memoryLimitMb?: number,
   ) {
-    this.threads = new JqThreads(env);
+    this.threads = new JqThreads(env, memoryLimitMb);
   }
 
   /** Compiles `expression` once; rejects with a UsageError (exit 2) carrying jq's message when it does not compile. */
