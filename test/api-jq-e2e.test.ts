@@ -1,5 +1,7 @@
-// End-to-end: --jq and `petstore api` with the built bin/petstore.js as a child
-// process against the sandbox on a random loopback port, ids above 2^53.
+// End-to-end: --jq and `petstore api` against the sandbox on a random loopback
+// port, ids above 2^53; in-process, but for what only a process shows (the
+// built bin/petstore.js, or PETSTORE_E2E_BIN): jq inside the bundle, the
+// process's environment, api's exit code 3 end to end.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +23,16 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-function petstore(args: string[], stdin = '', env: NodeJS.ProcessEnv = {}): Promise<ChildResult> {
+const SERVICE_ENV = () => ({ PETSTORE_BASE_URL: sandbox.baseUrl, PETSTORE_API_KEY: 'e2e-key', PETSTORE_NO_DEPRECATION_WARNING: '1' });
+
+/** petstore in-process with a fresh config folder: exit code, stdout, stderr. */
+async function petstore(args: string[], stdin = '', env: NodeJS.ProcessEnv = {}): Promise<ChildResult> {
+  const { code, stdout, stderr } = await run(args, { env: { NO_COLOR: '1', ...SERVICE_ENV(), ...env }, stdin });
+  return { code, stdout, stderr };
+}
+
+/** The built binary as a child process. */
+function petstoreProcess(args: string[], stdin = '', env: NodeJS.ProcessEnv = {}): Promise<ChildResult> {
   return spawnPetstore(
     args,
     {
@@ -84,11 +95,10 @@ describe('--jq against the sandbox', () => {
   });
 
   test("$ENV and env are the process's environment, in the built bundle too", async () => {
-    const r = await petstore(['api', '/pets', '--jq', '$ENV.HOME, env.PETSTORE_BASE_URL, $ENV.USER'], '', { HOME: '/home/e2e' });
+    const r = await petstoreProcess(['api', '/pets', '--jq', '$ENV.HOME, env.PETSTORE_BASE_URL, $ENV.USER'], '', { HOME: '/home/e2e' });
     expect(r).toEqual({ code: 0, stdout: `/home/e2e\n${sandbox.baseUrl}\nnull\n`, stderr: '' });
   });
 
-  // Checked before any request: in-process, pointed at the same sandbox.
   test('an invalid expression exits 2 and no request reaches the service', async () => {
     const before = sandbox.requests.length;
     for (const args of [
@@ -99,7 +109,7 @@ describe('--jq against the sandbox', () => {
       ['api', '/store/orders'],
     ]) {
       const r = await run([...args, '--jq', '.[] |'], {
-        env: { PETSTORE_BASE_URL: sandbox.baseUrl, PETSTORE_API_KEY: 'e2e-key', PETSTORE_NO_DEPRECATION_WARNING: '1' },
+        env: SERVICE_ENV(),
         stdin: '{"name":"a","categoryId":1}\n',
       });
       expect(r, args.join(' ')).toEqual({
@@ -116,7 +126,7 @@ describe('--jq against the sandbox', () => {
 
 describe('petstore api against the sandbox', () => {
   test('GET /store/orders: the service has no such route here, so exit 3 with its Error body on stderr', async () => {
-    const r = await petstore(['api', '/store/orders']);
+    const r = await petstoreProcess(['api', '/store/orders']);
     expect(r).toEqual({
       code: 3,
       stdout: '',

@@ -1,5 +1,7 @@
-// End-to-end: the built bin/petstore.js as a child process against the sandbox
-// on a random loopback port, with an isolated XDG_CONFIG_HOME. Every test runs
+// End-to-end: petstore against the sandbox on a random loopback port, with an
+// isolated XDG_CONFIG_HOME; in-process, but for what only a process shows (the
+// built bin/petstore.js, or PETSTORE_E2E_BIN, and its exit codes end to end:
+// add then get, exit 4 and 3, a new user's config folder). Every test runs
 // twice: directly against the sandbox, and through Stoplight Prism checking
 // each request and answer against openapi/petstore.yaml (test/support/prism.ts);
 // any violation Prism reports fails the test.
@@ -12,8 +14,15 @@ import { loadDocument, operation, parameter } from './support/openapi.js';
 
 const LOGIN_HINT = 'The key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login\n';
 
-function petstore(args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<ChildResult> {
+/** The built binary as a child process. */
+function petstoreProcess(args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<ChildResult> {
   return spawnPetstore(args, { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env }, stdin);
+}
+
+/** petstore in-process (a fresh config folder unless `env` names one): exit code, stdout, stderr. */
+async function petstore(args: string[], env: NodeJS.ProcessEnv = {}, stdin?: string): Promise<ChildResult> {
+  const { code, stdout, stderr } = await run(args, { env: { NO_COLOR: '1', ...env }, stdin });
+  return { code, stdout, stderr };
 }
 
 describe.each([direct, throughPrism])('petstore $name', (target) => {
@@ -34,16 +43,19 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
   });
 
   test(`add then get returns the same pet, ids ${target.idRange} exact`, async () => {
-    const added = await petstore(['add', '--name', 'Rex', '--category-id', target.categoryId, '--status', 'available', '--json'], env());
+    const added = await petstoreProcess(
+      ['add', '--name', 'Rex', '--category-id', target.categoryId, '--status', 'available', '--json'],
+      env(),
+    );
     const shape = new RegExp(`^\\{"id":\\d+,"name":"Rex","categoryId":${target.categoryId},"status":"available"\\}\\n$`);
     expect(added).toEqual({ code: 0, stderr: '', stdout: expect.stringMatching(shape) });
     const id = /"id":(\d+)/.exec(added.stdout)![1]!;
     expect(BigInt(id) >= target.firstId).toBe(true);
-    const got = await petstore(['get', id, '--json'], env());
+    const got = await petstoreProcess(['get', id, '--json'], env());
     expect(got).toEqual({ code: 0, stdout: added.stdout, stderr: '' });
     expect(lastRequest()).toMatchObject({ method: 'GET', url: `/v1/pets/${id}`, body: '' });
     // Without PETSTORE_NO_DEPRECATION_WARNING=1: get's warning, and the Deprecation header's where one came.
-    const warned = await petstore(['get', id, '--json'], { ...env(), PETSTORE_NO_DEPRECATION_WARNING: '' });
+    const warned = await petstoreProcess(['get', id, '--json'], { ...env(), PETSTORE_NO_DEPRECATION_WARNING: '' });
     expect(warned).toEqual({
       code: 0,
       stdout: added.stdout,
@@ -131,13 +143,13 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
   });
 
   test('a wrong key exits 4; an unknown id exits 3', async () => {
-    const wrong = await petstore(['list'], { ...env(), PETSTORE_API_KEY: 'nope' });
+    const wrong = await petstoreProcess(['list'], { ...env(), PETSTORE_API_KEY: 'nope' });
     expect(wrong).toEqual({
       code: 4,
       stdout: '',
       stderr: `error: missing or invalid API key (HTTP 401, code unauthorized)\n${LOGIN_HINT}`,
     });
-    const missing = await petstore(['get', '1'], env());
+    const missing = await petstoreProcess(['get', '1'], env());
     expect(missing).toEqual({
       code: 3,
       stdout: '',
@@ -156,7 +168,6 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
     expect(lastRequest()).toMatchObject({ method: 'GET', url: `/v1/pets/${target.firstId}`, headers: { authorization: 'Bearer nope' } });
   });
 
-  // Flag checks need no process: in-process, pointed at the same service.
   test('bad input exits 2 and sends nothing', async () => {
     const before = server.requests.length;
     for (const args of [
@@ -178,7 +189,7 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
 describe('petstore as a new user', () => {
   test('without XDG_CONFIG_HOME: the config folder is created 0700 under HOME, with no warning', async () => {
     const home = tempConfigHome();
-    const login = await petstore(
+    const login = await petstoreProcess(
       ['auth', 'login', '--with-token', '--skip-verify', '--env', 'local', '--base-url', 'http://127.0.0.1:9/v1'],
       { HOME: home },
       `${E2E_KEY}\n`,

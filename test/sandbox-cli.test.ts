@@ -1,11 +1,12 @@
 // The sandbox command (sandbox/server.mjs, `npm run sandbox`): its flags, tried
-// the way a user would, with the built petstore against it.
+// the way a user would, with petstore against it (in-process; the built
+// binary where https needs NODE_EXTRA_CA_CERTS at its start).
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTestPki } from './fakes/certificates.js';
-import { type Child, spawnAsync, spawnPetstore, startChild, tempConfigHome } from './helpers.js';
+import { type Child, run, spawnAsync, spawnPetstore, startChild, tempConfigHome } from './helpers.js';
 
 const SANDBOX = fileURLToPath(new URL('../sandbox/server.mjs', import.meta.url));
 let child: Child | undefined;
@@ -28,9 +29,11 @@ async function sandbox(args: string[]): Promise<{ baseUrl: string; stderr: () =>
   return { baseUrl, stderr: () => started.stderr };
 }
 
-function petstore(args: string[], baseUrl: string, extra: NodeJS.ProcessEnv = {}) {
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: baseUrl };
-  return spawnPetstore(args, { ...env, PETSTORE_API_KEY: 'cli-key', PETSTORE_NO_DEPRECATION_WARNING: '1', ...extra });
+/** petstore in-process against `baseUrl`, with a fresh config folder: exit code, stdout, stderr. */
+async function petstore(args: string[], baseUrl: string, extra: NodeJS.ProcessEnv = {}) {
+  const env = { PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'cli-key', PETSTORE_NO_DEPRECATION_WARNING: '1', ...extra };
+  const { code, stdout, stderr } = await run(args, { env });
+  return { code, stdout, stderr };
 }
 
 describe('npm run sandbox', () => {
@@ -133,7 +136,13 @@ describe('npm run sandbox', () => {
       path.join(pki.dir, 'server.key.pem'),
     ]);
     expect(baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/v1$/);
-    const r = await petstore(['get', '1', '--json'], baseUrl, { NODE_EXTRA_CA_CERTS: pki.caFile });
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: baseUrl };
+    const r = await spawnPetstore(['get', '1', '--json'], {
+      ...env,
+      PETSTORE_API_KEY: 'cli-key',
+      PETSTORE_NO_DEPRECATION_WARNING: '1',
+      NODE_EXTRA_CA_CERTS: pki.caFile,
+    });
     expect(r).toEqual({ code: 0, stdout: '{"id":1,"name":"Rex","categoryId":1,"status":"available"}\n', stderr: '' });
   });
 });
