@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { dropEvery, type Faults, type PetService, startPetService } from '../sandbox/pet-service.mjs';
-import { BIN, readNdjson, run, spawnAsync, startChild, until } from './helpers.js';
+import { BIN, readNdjson, run, startChild, until } from './helpers.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -34,6 +34,15 @@ const array = (all: string[]) =>
     null,
     2,
   );
+
+/**
+ * Runs `add` with `args` in-process to its end, feeding `stdin`: the runs that are not killed (the journal they
+ * read is a file, whoever wrote it); exit code and output.
+ */
+async function add(args: string[], stdin?: string) {
+  const { code, stdout, stderr } = await run(['add', ...args], { env: env(), stdin });
+  return { code, stdout, stderr };
+}
 
 /** Starts `add` with `args`, feeds `stdin`, and kills it with SIGKILL once the service has seen `posts` POSTs. */
 async function killAfter(args: string[], count: number, stdin?: string) {
@@ -64,7 +73,7 @@ describe('kill -9, then the same command', () => {
       const args = [...(piped ? ['--file', '-'] : ['--file', path.join(dir, name)]), '--failed', failed, '--concurrency', '4'];
       await killAfter(args, 20, content);
       await killAfter(args, 60, content);
-      const again = await spawnAsync(process.execPath, [BIN, 'add', ...args], env(), content);
+      const again = await add(args, content);
       expect(again.stderr).toMatch(
         /^resuming the load started at \S+ \(journal .*failed\.ndjson\.journal\): of its first \d+ pets, \d+ created, 0 failed, \d+ unknown/,
       );
@@ -79,7 +88,7 @@ describe('kill -9, then the same command', () => {
       expect(again.code).toBe(unknown.length ? 1 : 0);
       // The rerun of the finished load sends nothing.
       const before = posts();
-      const finished = await spawnAsync(process.execPath, [BIN, 'add', ...args], env(), content);
+      const finished = await add(args, content);
       expect(finished.code).toBe(0);
       expect(finished.stderr).toMatch(
         /^this load of .* finished at \S+: created \d+ of 120 pets; .*nothing was sent\. --restart loads the input again\n$/,
@@ -95,7 +104,7 @@ describe('kill -9, then the same command', () => {
     fs.writeFileSync(input, ndjson(names(60)));
     const args = ['--file', input, '--failed', path.join(dir, 'failed.ndjson'), '--concurrency', '4', '--timeout', '2000'];
     await killAfter(args, 15);
-    const again = await spawnAsync(process.execPath, [BIN, 'add', ...args], env());
+    const again = await add(args);
     expect(again.code).toBe(1);
     expect([...stored().values()].every((n) => n === 1)).toBe(true);
   });
@@ -112,7 +121,7 @@ describe('the input must be the one the load started with', () => {
     await killAfter(args, 20);
     fs.writeFileSync(input, ndjson(names(60)).replace('"p5"', '"p5-edited"'));
     const before = posts();
-    const edited = await spawnAsync(process.execPath, [BIN, 'add', ...args], env());
+    const edited = await add(args);
     expect(edited).toEqual({
       code: 2,
       stdout: '',
@@ -123,7 +132,7 @@ describe('the input must be the one the load started with', () => {
         `The journal ${fs.realpathSync(dir)}/failed.ndjson.journal records another item there. Add --restart to discard it and load the input from the start.\n`,
     );
     expect(posts()).toBe(before);
-    const restarted = await spawnAsync(process.execPath, [BIN, 'add', ...args, '--restart'], env());
+    const restarted = await add([...args, '--restart']);
     expect(restarted.code).toBe(0);
     expect(posts()).toBe(before + 60);
     expect(stored().get('p5-edited')).toBe(1);
@@ -150,9 +159,9 @@ describe('a load that stops while resuming', () => {
     const input = path.join(dir, 'pets.ndjson');
     fs.writeFileSync(input, ndjson(names(3)));
     const failed = path.join(dir, 'failed.ndjson');
-    const args = ['add', '--file', input, '--failed', failed, '--concurrency', '1'];
+    const args = ['--file', input, '--failed', failed, '--concurrency', '1'];
     // --verbose says when the 503 came: the load then waits 30 s to send p1 again.
-    const child = startChild(process.execPath, [BIN, ...args, '--verbose'], { env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = startChild(process.execPath, [BIN, 'add', ...args, '--verbose'], { env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
     await child.waitForText('< HTTP 503');
     child.kill('SIGTERM');
     const { code, stderr } = await child.done;
@@ -164,7 +173,7 @@ describe('a load that stops while resuming', () => {
       ['p2', 'not_sent'],
       ['p3', 'not_sent'],
     ]);
-    const again = await spawnAsync(process.execPath, [BIN, ...args], env());
+    const again = await add(args);
     expect(again.code).toBe(0);
     expect([...stored().entries()]).toEqual([
       ['p1', 1],
@@ -189,7 +198,7 @@ describe('a load that stops while resuming', () => {
     await killAfter([...args, '--concurrency', '3'], 30);
     mode = 'refuse';
     // One slot: p1 is sent again and refused; p2 waits for the slot, so the load stops before it reads the pets after it.
-    const refused = await spawnAsync(process.execPath, [BIN, 'add', ...args, '--concurrency', '1'], env());
+    const refused = await add([...args, '--concurrency', '1']);
     expect(refused.code).toBe(4);
     const counts = stored();
     const listed = readNdjson(failed);
@@ -203,7 +212,7 @@ describe('a load that stops while resuming', () => {
     expect(listed.length + counts.size - listed.filter((line) => counts.has(line.item.name)).length).toBe(40);
     const unknown = listed.filter((line) => line.outcome === 'unknown').map((line) => line.item.name);
     mode = 'serve';
-    const again = await spawnAsync(process.execPath, [BIN, 'add', ...args, '--concurrency', '1'], env());
+    const again = await add([...args, '--concurrency', '1']);
     expect(again.code).toBe(1);
     // p1's 401 is its answer: failed, as one run records it; the unknown are not sent again.
     expect(readNdjson(failed).map((line) => [line.item.name, line.outcome])).toEqual([
@@ -231,11 +240,7 @@ test('--retry-unknown stopped by a 401: the unknown items it did not send again 
     });
   fs.writeFileSync(earlier, `${unknown('u1', 3)}\n${unknown('u2', 9)}\n`);
   const again = path.join(dir, 'failed2.ndjson');
-  const r = await spawnAsync(
-    process.execPath,
-    [BIN, 'add', '--file', earlier, '--failed', again, '--retry-unknown', '--concurrency', '1'],
-    env(),
-  );
+  const r = await add(['--file', earlier, '--failed', again, '--retry-unknown', '--concurrency', '1']);
   expect(r.code).toBe(4);
   expect(posts()).toBe(1);
   expect(readNdjson(again).map((line) => [line.item.name, line.line, line.outcome])).toEqual([
