@@ -48,30 +48,28 @@ describe('process hygiene', () => {
     const home = tempConfigHome();
     const petstore = (args: string[], stdin = '') =>
       spawnAsync(process.execPath, [BIN, ...args], baseEnv({ XDG_CONFIG_HOME: home, PETSTORE_API_KEY: '' }), stdin);
-    // Four writers at once, each setting its own environments one after another...
-    const writers = Array.from({ length: 3 }, async (_, w) => {
-      for (let i = 0; i < 8; i += 1) {
-        const r = await petstore(['config', 'set', 'base-url', `https://w${w}-${i}.example/v1`, '--env', `w${w}-${i}`]);
-        expect(r.code).toBe(0);
-      }
-    });
-    // ...while one more logs in and out of production and sets and unsets a scratch environment.
-    const churn = (async () => {
-      for (let i = 0; i < 3; i += 1) {
-        expect(
-          (await petstore(['auth', 'login', '--with-token', '--skip-verify', '--base-url', 'https://prod.example/v1'], `key-${i}\n`)).code,
-        ).toBe(0);
-        expect((await petstore(['config', 'set', 'base-url', 'https://scratch.example/v1', '--env', 'scratch'])).code).toBe(0);
-        expect((await petstore(['config', 'unset', 'base-url', '--env', 'scratch'])).code).toBe(0);
-      }
-      expect((await petstore(['auth', 'logout'])).code).toBe(0);
-      expect((await petstore(['auth', 'login', '--with-token', '--skip-verify'], 'final-key\n')).code).toBe(0);
-    })();
-    await Promise.all([...writers, churn]);
+    // One after another, the steps of a user who logs in and out of production and sets and unsets a scratch
+    // environment...
+    const churn: Array<[string[], string?]> = [
+      [['auth', 'login', '--with-token', '--skip-verify', '--base-url', 'https://prod.example/v1'], 'key-0\n'],
+      [['config', 'set', 'base-url', 'https://scratch.example/v1', '--env', 'scratch']],
+      [['config', 'unset', 'base-url', '--env', 'scratch']],
+      [['auth', 'logout']],
+      [['auth', 'login', '--with-token', '--skip-verify'], 'final-key\n'],
+    ];
+    // ...each started at the same moment as two processes that set environments of their own: processes started
+    // together read and write the file at about the same time.
+    for (const [step, [args, stdin]] of churn.entries()) {
+      const wave = await Promise.all([
+        petstore(args, stdin),
+        ...[0, 1].map((w) => petstore(['config', 'set', 'base-url', `https://w${w}-${step}.example/v1`, '--env', `w${w}-${step}`])),
+      ]);
+      expect(wave.map((r) => r.code), JSON.stringify(wave)).toEqual([0, 0, 0]);
+    }
     const file = path.join(home, 'petstore', 'config.json');
     const stored = JSON.parse(fs.readFileSync(file, 'utf8')).environments;
-    for (let w = 0; w < 3; w += 1) {
-      for (let i = 0; i < 8; i += 1) expect(stored[`w${w}-${i}`]).toEqual({ baseUrl: `https://w${w}-${i}.example/v1/` });
+    for (let w = 0; w < 2; w += 1) {
+      for (let i = 0; i < churn.length; i += 1) expect(stored[`w${w}-${i}`]).toEqual({ baseUrl: `https://w${w}-${i}.example/v1/` });
     }
     expect(stored.production).toEqual({ baseUrl: 'https://prod.example/v1/', apiKey: 'final-key', apiKeyOrigin: 'https://prod.example' });
     expect(stored.scratch).toEqual({});
