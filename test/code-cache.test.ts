@@ -47,10 +47,27 @@ const filesUnder = (dir: string) =>
         .sort()
     : [];
 
-/** A cache folder that one run has filled: the folder and its one cache file. */
-async function filledCache(): Promise<{ cacheHome: string; dir: string; file: string }> {
-  const cacheHome = tempHome();
-  expect(await getRex({ HOME: cacheHome, XDG_CACHE_HOME: cacheHome })).toEqual(GOT_REX);
+/** A cache home that one run has filled (the first test to need one runs it; the others copy it). */
+let filledOnce: Promise<string> | undefined;
+
+/**
+ * A cache folder that one run has filled, of its own: the folder and its one cache file. A run of its own
+ * (`fresh`), else a copy of the one filled once, modes kept: its tests change it, but need not watch it filled.
+ */
+async function filledCache(fresh = false): Promise<{ cacheHome: string; dir: string; file: string }> {
+  const fill = async () => {
+    const home = tempHome();
+    expect(await getRex({ HOME: home, XDG_CACHE_HOME: home })).toEqual(GOT_REX);
+    return home;
+  };
+  let cacheHome: string;
+  if (fresh) cacheHome = await fill();
+  else {
+    filledOnce ??= fill();
+    const source = path.join(await filledOnce, 'petstore');
+    cacheHome = tempHome();
+    fs.cpSync(source, path.join(cacheHome, 'petstore'), { recursive: true });
+  }
   const dir = path.join(cacheHome, 'petstore');
   const [file] = filesUnder(dir);
   return { cacheHome, dir, file: path.join(dir, file!) };
@@ -58,7 +75,7 @@ async function filledCache(): Promise<{ cacheHome: string; dir: string; file: st
 
 describe('compile cache', () => {
   test('a run writes it under $XDG_CACHE_HOME/petstore, a folder of mode 0700, and the next run uses it unchanged', async () => {
-    const { dir, file, cacheHome } = await filledCache();
+    const { dir, file, cacheHome } = await filledCache(true);
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
     // Node's own layout: a folder per Node version and architecture, a file per module.
     expect(path.relative(dir, file)).toMatch(new RegExp(`^v\\d+\\.\\d+\\.\\d+-${process.arch}-[^/]+/[^/]+$`));
