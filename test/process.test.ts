@@ -64,7 +64,10 @@ describe('process hygiene', () => {
         petstore(args, stdin),
         ...[0, 1].map((w) => petstore(['config', 'set', 'base-url', `https://w${w}-${step}.example/v1`, '--env', `w${w}-${step}`])),
       ]);
-      expect(wave.map((r) => r.code), JSON.stringify(wave)).toEqual([0, 0, 0]);
+      expect(
+        wave.map((r) => r.code),
+        JSON.stringify(wave),
+      ).toEqual([0, 0, 0]);
     }
     const file = path.join(home, 'petstore', 'config.json');
     const stored = JSON.parse(fs.readFileSync(file, 'utf8')).environments;
