@@ -1,7 +1,13 @@
 // Every test runs with real network connections refused: only nock mocks and
 // loopback servers started by the tests themselves answer.
+import os from 'node:os';
+import path from 'node:path';
 import nock from 'nock';
 import { afterEach, beforeAll, expect } from 'vitest';
+
+// In-process, each run's jq thread (src/output/jq-thread.ts) loads src/output/jq-worker.ts, whose types Node strips
+// anew in every thread; Node's compile cache, which threads started from here share, keeps the stripped code.
+process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), 'petstore-test-compile-cache');
 
 beforeAll(() => {
   nock.disableNetConnect();
