@@ -47,8 +47,8 @@ describe('add --file from a terminal against a slow service', () => {
     const env = await slowService(40);
     const file = petsFile(200);
     const run = runInPty(['add', '--file', file, '--concurrency', '4'], { env, cols: 100, rows: 30 });
-    // 200 requests of at least 40 ms, 4 at a time: two seconds at least, and the line estimates the time left from the
-    // first second on (src/bulk/progress.ts).
+    // 200 requests of at least 40 ms, 4 at a time: the load outlasts its first second, after which the line estimates the
+    // time left (src/bulk/progress.ts).
     await run.waitFor(/created \d+, failed \d+, \d+\/s, \d+% read, about \d+s left/);
     expect(await run.exited).toBe(1);
     const screen = await run.screen();
@@ -66,7 +66,7 @@ describe('add --file from a terminal against a slow service', () => {
 
   test('the same file as standard input (< pets.ndjson) is of known size too', async () => {
     const env = await slowService(40);
-    // 100 requests of at least 40 ms, 2 at a time: two seconds at least.
+    // 100 requests of at least 40 ms, 2 at a time: this load too outlasts its first second.
     const file = petsFile(100);
     const run = runInPty(['add', '--file', '-', '--concurrency', '2'], { env, shell: `exec $PETSTORE < ${file}` });
     await run.waitFor(/\d+% read, about \d+s left/);
