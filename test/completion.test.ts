@@ -25,12 +25,19 @@ const INSTALLED = { bash: has('bash'), zsh: has('zsh'), fish: has('fish') };
 const shellTests = (shell: keyof typeof INSTALLED) => test.skipIf(!INSTALLED[shell] && !process.env.CI);
 const requireShell = (shell: keyof typeof INSTALLED) =>
   expect(INSTALLED[shell], `${shell} is not installed (CI installs it in .ci/run)`).toBe(true);
-function shellTest(shell: keyof typeof INSTALLED, name: string, body: () => Promise<void>) {
-  shellTests(shell)(`${shell}: ${name}`, async () => {
-    requireShell(shell);
-    await body();
-  });
+/** A test of one shell; `timeoutMs` for one that completes many lines in one session (each line runs petstore). */
+function shellTest(shell: keyof typeof INSTALLED, name: string, body: () => Promise<void>, timeoutMs?: number) {
+  shellTests(shell)(
+    `${shell}: ${name}`,
+    async () => {
+      requireShell(shell);
+      await body();
+    },
+    timeoutMs,
+  );
 }
+/** The time-out of a test that completes many lines in one shell session, each running petstore: beyond the suite's (vitest.config.ts). */
+const SESSION_TIMEOUT_MS = 60_000;
 
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -132,25 +139,30 @@ async function fish(...lines: string[]): Promise<string[][]> {
 }
 
 describe('fish', () => {
-  shellTest('fish', 'commands and flags with their descriptions, flag values, an environment from the config', async () => {
-    expect(
-      await fish(
-        'petstore li',
-        'petstore list --st',
-        'petstore list --status ',
-        'petstore list --status=p',
-        'petstore list --env ',
-        'petstore get ',
-      ),
-    ).toEqual([
-      ['list\tList animals (listPets)'],
-      ['--status\tonly animals with this status'],
-      ['available', 'pending', 'sold'],
-      ['--status=pending'],
-      ['local', 'production', 'staging'],
-      [],
-    ]);
-  });
+  shellTest(
+    'fish',
+    'commands and flags with their descriptions, flag values, an environment from the config',
+    async () => {
+      expect(
+        await fish(
+          'petstore li',
+          'petstore list --st',
+          'petstore list --status ',
+          'petstore list --status=p',
+          'petstore list --env ',
+          'petstore get ',
+        ),
+      ).toEqual([
+        ['list\tList animals (listPets)'],
+        ['--status\tonly animals with this status'],
+        ['available', 'pending', 'sold'],
+        ['--status=pending'],
+        ['local', 'production', 'staging'],
+        [],
+      ]);
+    },
+    SESSION_TIMEOUT_MS,
+  );
 
   shellTest('fish', 'a file flag completes file names', async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-files-'));
@@ -177,19 +189,24 @@ async function zsh(lines: string[], fpath?: string): Promise<string[][]> {
 }
 
 describe('zsh', () => {
-  shellTest('zsh', 'Tab completes commands, flag values, an environment from the config, file names (one session)', async () => {
-    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-files-'));
-    fs.writeFileSync(path.join(folder, 'pets.ndjson'), '');
-    expect(
-      await zsh([
-        'petstore li',
-        'petstore list --status ',
-        'petstore list --status=p',
-        'petstore list --env ',
-        `petstore add --file ${path.join(folder, 'pe')}`,
-      ]),
-    ).toEqual([['list'], ['available', 'pending', 'sold'], ['pending'], ['production', 'staging', 'local'], ['pets.ndjson']]);
-  });
+  shellTest(
+    'zsh',
+    'Tab completes commands, flag values, an environment from the config, file names (one session)',
+    async () => {
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-files-'));
+      fs.writeFileSync(path.join(folder, 'pets.ndjson'), '');
+      expect(
+        await zsh([
+          'petstore li',
+          'petstore list --status ',
+          'petstore list --status=p',
+          'petstore list --env ',
+          `petstore add --file ${path.join(folder, 'pe')}`,
+        ]),
+      ).toEqual([['list'], ['available', 'pending', 'sold'], ['pending'], ['production', 'staging', 'local'], ['pets.ndjson']]);
+    },
+    SESSION_TIMEOUT_MS,
+  );
 
   shellTest('zsh', 'the script works as a file on $fpath (autoloaded by compinit)', async () => {
     const fpath = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-fpath-'));
