@@ -43,22 +43,21 @@ function expectCleanLines(screen: ScreenLine[], summary: string) {
 }
 
 describe('add --file from a terminal against a slow service', () => {
-  test('200 pets from a file: the progress line shows the share read and the time left; rows and messages each have their own line', async () => {
+  test('300 pets from a file: the progress line shows the share read and the time left; rows and messages each have their own line', async () => {
     const env = await slowService(40);
-    const file = petsFile(200);
+    const file = petsFile(300);
     const run = runInPty(['add', '--file', file, '--concurrency', '4'], { env, cols: 100, rows: 30 });
-    // 200 requests of at least 40 ms, 4 at a time: the load outlasts its first second, after which the line estimates the
-    // time left (src/bulk/progress.ts).
+    // 300 requests of at least 40 ms, 4 at a time: three seconds at least, so the line has time to estimate.
     await run.waitFor(/created \d+, failed \d+, \d+\/s, \d+% read, about \d+s left/);
     expect(await run.exited).toBe(1);
     const screen = await run.screen();
-    const summary = 'created 180 of 200 pets; 20 failed';
+    const summary = 'created 270 of 300 pets; 30 failed';
     expect(screen.at(-3)!.text).toBe(summary);
-    expect(screen.at(-2)!.text).toBe('error: 20 of 200 pets were not created');
+    expect(screen.at(-2)!.text).toBe('error: 30 of 300 pets were not created');
     expect(screen.at(-1)!.text).toBe(HINT);
     expectCleanLines(screen.slice(0, -2), summary);
-    expect(screen.filter((l) => ROW.test(l.text))).toHaveLength(180);
-    expect(screen.filter((l) => FAILED.test(l.text))).toHaveLength(20);
+    expect(screen.filter((l) => ROW.test(l.text))).toHaveLength(270);
+    expect(screen.filter((l) => FAILED.test(l.text))).toHaveLength(30);
     // The progress line was drawn, and erased at the end.
     expect(run.output()).toMatch(PROGRESS);
     expect(screen.some((l) => PROGRESS.test(l.text))).toBe(false);
@@ -66,12 +65,11 @@ describe('add --file from a terminal against a slow service', () => {
 
   test('the same file as standard input (< pets.ndjson) is of known size too', async () => {
     const env = await slowService(40);
-    // 100 requests of at least 40 ms, 2 at a time: this load too outlasts its first second.
-    const file = petsFile(100);
+    const file = petsFile(120);
     const run = runInPty(['add', '--file', '-', '--concurrency', '2'], { env, shell: `exec $PETSTORE < ${file}` });
     await run.waitFor(/\d+% read, about \d+s left/);
     expect(await run.exited).toBe(1);
-    expect((await run.text()).slice(-3)).toEqual(['created 90 of 100 pets; 10 failed', 'error: 10 of 100 pets were not created', HINT]);
+    expect((await run.text()).slice(-3)).toEqual(['created 108 of 120 pets; 12 failed', 'error: 12 of 120 pets were not created', HINT]);
   });
 
   test('rows to a file, progress on the terminal: the terminal shows only the progress line, then the summary', async () => {
