@@ -3,7 +3,8 @@
 // description), then `:4` (no file names) or `:0` (file names).
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { COMMANDS } from '../src/commands/registry.js';
 import { run, tempConfigHome } from './helpers.js';
 
 /** The whole answer: exit 0, nothing on stderr, no request. */
@@ -63,6 +64,91 @@ describe('__complete', () => {
     [['help', '--'], ':4\n'],
   ])('%j', async (words, expected) => {
     expect(await complete(words)).toBe(expected);
+  });
+
+  // The command lines the shells' scripts were tried on (test/completion.test.ts): the candidates, descriptions cut,
+  // then the directive. (Those shells keep a few of them, to prove each script wires Tab to __complete.)
+  describe('the candidate words, in order', () => {
+    // The top-level commands, as help lists them: the registry's, without the hidden ones, then help.
+    const ROOT = [...COMMANDS.map((c) => c.name).filter((name) => !name.startsWith('__')), 'help'];
+    const LIST_FLAGS = [
+      '--status',
+      '--limit',
+      '--all',
+      '--format',
+      '--jq',
+      '--help',
+      '--version',
+      '--env',
+      '--base-url',
+      '--json',
+      '--no-color',
+      '--timeout',
+      '--retries',
+      '--verbose',
+    ];
+    // A configured environment, local, besides the built-in ones.
+    let home: string;
+    beforeAll(async () => {
+      home = tempConfigHome();
+      expect((await run(['config', 'set', 'base-url', 'http://127.0.0.1:9/v1', '--env', 'local'], { configHome: home })).code).toBe(0);
+    });
+
+    test.each([
+      [['li'], ['list']],
+      [[''], ROOT],
+      [['list', '--status', 'p'], ['pending']],
+      // bash splits "--status=p" at "="; its script joins the words again
+      [
+        ['list', '--status='],
+        ['available', 'pending', 'sold'],
+      ],
+      [['list', '--status=p'], ['pending']],
+      [
+        ['list', '--format', ''],
+        ['table', 'kv', 'tsv', 'json', 'ndjson'],
+      ],
+      [['add', '--format', 'n'], ['ndjson']],
+      [
+        ['list', '--env', ''],
+        ['production', 'staging', 'local'],
+      ],
+      [['--env', 'l'], ['local']],
+      [['--env', 'local', 'li'], ['list']],
+      [['--timeout', '100', 'g'], ['get']],
+      [['list', ''], LIST_FLAGS],
+      [['get', '--f'], ['--format']],
+      [
+        ['auth', ''],
+        ['login', 'status', 'token', 'logout', 'help'],
+      ],
+      [['auth', 'login', '--w'], ['--with-token']],
+      [
+        ['config', ''],
+        ['list', 'get', 'set', 'unset', 'path', 'help'],
+      ],
+      [['config', 's'], ['set']],
+      [
+        ['completion', ''],
+        ['bash', 'zsh', 'fish', 'powershell', 'help'],
+      ],
+      [['help', ''], ROOT.filter((name) => name !== 'help')],
+      [
+        ['help', 'auth', ''],
+        ['login', 'status', 'token', 'logout'],
+      ],
+      [
+        ['auth', 'help', 'l'],
+        ['login', 'logout'],
+      ],
+    ])('%j: %j', async (words, expected) => {
+      const lines = (await complete(words, home)).split('\n').filter(Boolean);
+      expect(lines.map((line) => line.split('\t')[0])).toEqual([...expected, ':4']);
+    });
+
+    test('--failed, like --file, completes file names (the shell lists them)', async () => {
+      expect(await complete(['add', '--failed', '/tmp/o'])).toBe(':0\n');
+    });
   });
 
   test('a command with neither subcommands nor operands offers its flags on a bare Tab, as its help lists them', async () => {

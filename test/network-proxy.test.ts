@@ -49,27 +49,26 @@ function petstore(args: string[], extra: NodeJS.ProcessEnv, stdin?: string) {
   );
 }
 
+// Which variable names the proxy, and what NO_PROXY keeps off it, is decided in-process (test/proxy-choice.test.ts);
+// here one case of each kind goes through the test proxy end to end.
 describe('https through a proxy', () => {
-  test.each(['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY'])(
-    '%s: a CONNECT tunnel to petstore.invalid:443; the proxy never sees the key',
-    async (variable) => {
-      const p = await proxyTo(service);
-      const before = service.requests.length;
-      const r = await petstore(['list', '--all', '--limit', '3', '--format', 'ndjson'], { [variable]: p.url });
-      expect(r.stderr).toBe('');
-      expect(r.stdout.split('\n').map((line) => line && JSON.parse(line).name)).toEqual(['Rex', 'Tom', 'Bella', 'Goldie', '']);
-      expect(r.code).toBe(0);
-      expect(p.log.length).toBeGreaterThan(0);
-      expect(p.log.every((entry) => entry.method === 'CONNECT' && entry.target === 'petstore.invalid:443')).toBe(true);
-      expect(JSON.stringify(p.log)).not.toContain(KEY);
-      // The tunnel carried TLS: the name in the ClientHello shows, the key does not.
-      expect(p.tunneled()).toContain('petstore.invalid');
-      expect(p.tunneled()).not.toContain(KEY);
-      const seen = service.requests.slice(before);
-      expect(seen.map((q) => q.url)).toEqual(['/v1/pets?limit=3', expect.stringMatching(/^\/v1\/pets\?limit=3&cursor=\w+$/)]);
-      expect(seen.every((q) => q.headers.host === 'petstore.invalid' && q.headers.authorization === `Bearer ${KEY}`)).toBe(true);
-    },
-  );
+  test('HTTPS_PROXY: a CONNECT tunnel to petstore.invalid:443; the proxy never sees the key', async () => {
+    const p = await proxyTo(service);
+    const before = service.requests.length;
+    const r = await petstore(['list', '--all', '--limit', '3', '--format', 'ndjson'], { HTTPS_PROXY: p.url });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.split('\n').map((line) => line && JSON.parse(line).name)).toEqual(['Rex', 'Tom', 'Bella', 'Goldie', '']);
+    expect(r.code).toBe(0);
+    expect(p.log.length).toBeGreaterThan(0);
+    expect(p.log.every((entry) => entry.method === 'CONNECT' && entry.target === 'petstore.invalid:443')).toBe(true);
+    expect(JSON.stringify(p.log)).not.toContain(KEY);
+    // The tunnel carried TLS: the name in the ClientHello shows, the key does not.
+    expect(p.tunneled()).toContain('petstore.invalid');
+    expect(p.tunneled()).not.toContain(KEY);
+    const seen = service.requests.slice(before);
+    expect(seen.map((q) => q.url)).toEqual(['/v1/pets?limit=3', expect.stringMatching(/^\/v1\/pets\?limit=3&cursor=\w+$/)]);
+    expect(seen.every((q) => q.headers.host === 'petstore.invalid' && q.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+  });
 
   test('a proxy given as host:port, without a scheme, is taken as http', async () => {
     const p = await proxyTo(service);
@@ -158,25 +157,19 @@ describe('proxy credentials', () => {
 });
 
 describe('NO_PROXY', () => {
-  test.each(['petstore.invalid', 'PETSTORE.INVALID', '.invalid', 'other.example, petstore.invalid', 'petstore.invalid:443', '*'])(
-    'NO_PROXY=%s bypasses the proxy: petstore resolves petstore.invalid itself (and cannot)',
-    async (noProxy) => {
-      const p = await proxyTo(service);
-      const r = await petstore(['list', '--retries', '0'], { HTTPS_PROXY: p.url, NO_PROXY: noProxy });
-      expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: cannot reach petstore.invalid: ENOTFOUND\n' });
-      expect(p.log).toEqual([]);
-    },
-  );
+  test('NO_PROXY=petstore.invalid bypasses the proxy: petstore resolves petstore.invalid itself (and cannot)', async () => {
+    const p = await proxyTo(service);
+    const r = await petstore(['list', '--retries', '0'], { HTTPS_PROXY: p.url, NO_PROXY: 'petstore.invalid' });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: cannot reach petstore.invalid: ENOTFOUND\n' });
+    expect(p.log).toEqual([]);
+  });
 
-  test.each(['other.invalid', 'store.invalid', '*.petstore.invalid', 'petstore.invalid:8443'])(
-    'NO_PROXY=%s does not cover petstore.invalid: the proxy carries the request',
-    async (noProxy) => {
-      const p = await proxyTo(service);
-      const r = await petstore(['get', '1', '--json'], { HTTPS_PROXY: p.url, no_proxy: noProxy });
-      expect(r).toEqual({ code: 0, stdout: REX, stderr: '' });
-      expect(p.log.map((entry) => entry.target)).toEqual(['petstore.invalid:443']);
-    },
-  );
+  test('no_proxy=*.petstore.invalid does not cover petstore.invalid: the proxy carries the request', async () => {
+    const p = await proxyTo(service);
+    const r = await petstore(['get', '1', '--json'], { HTTPS_PROXY: p.url, no_proxy: '*.petstore.invalid' });
+    expect(r).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(p.log.map((entry) => entry.target)).toEqual(['petstore.invalid:443']);
+  });
 });
 
 describe('a loopback base URL never goes through a proxy', () => {

@@ -266,11 +266,15 @@ describe('a pager that fails loses no output', () => {
 });
 
 test('a table of over 1 MB, written at once, whose pager reads 1 MB of it and fails: a warning naming it, exit 1, nothing printed again', async () => {
-  server = await startPetService({ key: 'k', seed: Array.from({ length: 40_000 }, (_, i) => ({ name: `Pet${i}`, categoryId: 1 })) });
+  // 10,000 rows of 200 columns (2 MB): the names fill the width, so that few pages make the table.
+  server = await startPetService({
+    key: 'k',
+    seed: Array.from({ length: 10_000 }, (_, i) => ({ name: `Pet${i}`.padEnd(160, 'x'), categoryId: 1 })),
+  });
   const env = { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' };
   const run = runInPty(['list', '--all', '--limit', '100'], {
     env: { ...env, PETSTORE_PAGER: `sh -c "head -c 1000000 >/dev/null; echo '[pager failed]'; exit 3"` },
-    cols: 120,
+    cols: 200,
   });
   expect(await run.exited).toBe(1);
   const lines = await run.text();
