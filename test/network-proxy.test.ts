@@ -52,23 +52,27 @@ function petstore(args: string[], extra: NodeJS.ProcessEnv, stdin?: string) {
 // Which variable names the proxy, and what NO_PROXY keeps off it, is decided in-process (test/proxy-choice.test.ts);
 // here one case of each kind goes through the test proxy end to end.
 describe('https through a proxy', () => {
-  test('HTTPS_PROXY: a CONNECT tunnel to petstore.invalid:443; the proxy never sees the key', async () => {
-    const p = await proxyTo(service);
-    const before = service.requests.length;
-    const r = await petstore(['list', '--all', '--limit', '3', '--format', 'ndjson'], { HTTPS_PROXY: p.url });
-    expect(r.stderr).toBe('');
-    expect(r.stdout.split('\n').map((line) => line && JSON.parse(line).name)).toEqual(['Rex', 'Tom', 'Bella', 'Goldie', '']);
-    expect(r.code).toBe(0);
-    expect(p.log.length).toBeGreaterThan(0);
-    expect(p.log.every((entry) => entry.method === 'CONNECT' && entry.target === 'petstore.invalid:443')).toBe(true);
-    expect(JSON.stringify(p.log)).not.toContain(KEY);
-    // The tunnel carried TLS: the name in the ClientHello shows, the key does not.
-    expect(p.tunneled()).toContain('petstore.invalid');
-    expect(p.tunneled()).not.toContain(KEY);
-    const seen = service.requests.slice(before);
-    expect(seen.map((q) => q.url)).toEqual(['/v1/pets?limit=3', expect.stringMatching(/^\/v1\/pets\?limit=3&cursor=\w+$/)]);
-    expect(seen.every((q) => q.headers.host === 'petstore.invalid' && q.headers.authorization === `Bearer ${KEY}`)).toBe(true);
-  });
+  // Each variable a user may set for an https URL, end to end: that one is chosen is not that it is used.
+  test.each(['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY'])(
+    '%s: a CONNECT tunnel to petstore.invalid:443; the proxy never sees the key',
+    async (variable) => {
+      const p = await proxyTo(service);
+      const before = service.requests.length;
+      const r = await petstore(['list', '--all', '--limit', '3', '--format', 'ndjson'], { [variable]: p.url });
+      expect(r.stderr).toBe('');
+      expect(r.stdout.split('\n').map((line) => line && JSON.parse(line).name)).toEqual(['Rex', 'Tom', 'Bella', 'Goldie', '']);
+      expect(r.code).toBe(0);
+      expect(p.log.length).toBeGreaterThan(0);
+      expect(p.log.every((entry) => entry.method === 'CONNECT' && entry.target === 'petstore.invalid:443')).toBe(true);
+      expect(JSON.stringify(p.log)).not.toContain(KEY);
+      // The tunnel carried TLS: the name in the ClientHello shows, the key does not.
+      expect(p.tunneled()).toContain('petstore.invalid');
+      expect(p.tunneled()).not.toContain(KEY);
+      const seen = service.requests.slice(before);
+      expect(seen.map((q) => q.url)).toEqual(['/v1/pets?limit=3', expect.stringMatching(/^\/v1\/pets\?limit=3&cursor=\w+$/)]);
+      expect(seen.every((q) => q.headers.host === 'petstore.invalid' && q.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+    },
+  );
 
   test('a proxy given as host:port, without a scheme, is taken as http', async () => {
     const p = await proxyTo(service);
