@@ -11,7 +11,7 @@ import type { ApiOptions, FieldArg } from './request.js';
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Declares `api`; its action checks the flags and calls `runF` (runApi by default). */
-export function newApiCommand(f: Factory, runF: (options: ApiOptions) => Promise<void> = (options) => runApiLazily(f, options)) {
+export function newApiCommand(f: Factory, runF?: (options: ApiOptions) => Promise<void>) {
   // -f and -F in the order given: the JSON object's keys (and the query's) keep it.
   const fields: FieldArg[] = [];
   const field = (flag: FieldArg['flag']) => (text: string) => {
@@ -51,12 +51,8 @@ export function newApiCommand(f: Factory, runF: (options: ApiOptions) => Promise
         ),
     )
     .action(async (path, flags) => {
-      const { apiOptions } = await import('./request.js');
-      return runF(await apiOptions(path, { ...flags, fields }, f.io.raw.stdin, f.signal));
+      const { apiOptions, runApi } = await import('./run.js');
+      const options = await apiOptions(path, { ...flags, fields }, f.io.raw.stdin, f.signal);
+      return runF ? runF(options) : runApi(f, options);
     });
-}
-
-async function runApiLazily(f: Factory, options: ApiOptions): Promise<void> {
-  const { runApi } = await import('./run.js');
-  return runApi(f, options);
 }

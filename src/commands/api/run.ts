@@ -15,6 +15,8 @@ import type { IOStreams } from '../../iostreams.js';
 import { sanitizeLines } from '../../text.js';
 import type { ApiOptions } from './request.js';
 
+export { apiOptions } from './request.js';
+
 /** Every 2xx is a success: the interface does not show these operations. */
 const SUCCESS: readonly number[] = Array.from({ length: 100 }, (_, i) => 200 + i);
 

@@ -1,19 +1,67 @@
-/** `petstore auth`: the API key of each environment. */
+/** `petstore auth` declared: the API key of each environment (login, status, token, logout). Each run loads when it runs. */
 import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { examples } from '../kit.js';
-import { newLoginCommand } from './login.js';
-import { newLogoutCommand } from './logout.js';
-import { newStatusCommand } from './status.js';
-import { newTokenCommand } from './token.js';
+import { examples, withOutputFlags } from '../kit.js';
+import type { LoginOptions } from './login.js';
 
-/** Declares `auth` and its subcommands. */
-export function newAuthCommand(f: Factory) {
+/** The run of each subcommand, for tests to replace (gh's runF): by default the one in its file. */
+export interface AuthRuns {
+  login?: (options: LoginOptions) => Promise<void>;
+  status?: () => Promise<void>;
+  token?: () => Promise<void>;
+  logout?: () => Promise<void>;
+}
+
+/** Declares `auth` and its subcommands; `runs` replaces their runs. */
+export function newAuthCommand(f: Factory, runs: AuthRuns = {}) {
   return new Command('auth')
     .description('Store, check, print or remove the API key')
     .addHelpText('after', examples('petstore auth login', 'petstore auth status', 'petstore auth logout --env staging'))
-    .addCommand(newLoginCommand(f))
-    .addCommand(newStatusCommand(f))
-    .addCommand(newTokenCommand(f))
-    .addCommand(newLogoutCommand(f));
+    .addCommand(newLoginCommand(f, runs.login))
+    .addCommand(newStatusCommand(f, runs.status))
+    .addCommand(newTokenCommand(f, runs.token))
+    .addCommand(newLogoutCommand(f, runs.logout));
+}
+
+function newLoginCommand(f: Factory, runF?: (options: LoginOptions) => Promise<void>) {
+  return new Command('login')
+    .description('Check an API key against the service and store it for the selected environment')
+    .option('--with-token', 'read the key from standard input')
+    .option('--skip-verify', 'store the key without checking it against the service')
+    .addHelpText(
+      'after',
+      examples(
+        'petstore auth login',
+        'petstore auth login --with-token < key.txt',
+        'echo "$KEY" | petstore auth login --env staging --with-token',
+      ),
+    )
+    .action(async (flags) => {
+      const options = { withToken: flags.withToken ?? false, skipVerify: flags.skipVerify ?? false };
+      return runF ? runF(options) : (await import('./login.js')).runLogin(f, options);
+    });
+}
+
+function newStatusCommand(f: Factory, runF?: () => Promise<void>) {
+  return withOutputFlags(new Command('status'), 'record')
+    .description('Show the environment, base URL and key in effect (never the key) and check the key with the service')
+    .addHelpText('after', examples('petstore auth status', 'petstore auth status --env staging --json'))
+    .action(async () => {
+      f.exporter.choose('record');
+      return runF ? runF() : (await import('./status.js')).runStatus(f);
+    });
+}
+
+function newTokenCommand(f: Factory, runF?: () => Promise<void>) {
+  return new Command('token')
+    .description('Print the API key in effect (for scripts)')
+    .addHelpText('after', examples('petstore auth token', 'petstore auth token --env staging'))
+    .action(async () => (runF ? runF() : (await import('./token.js')).runToken(f)));
+}
+
+function newLogoutCommand(f: Factory, runF?: () => Promise<void>) {
+  return new Command('logout')
+    .description('Remove the stored key of the selected environment')
+    .addHelpText('after', examples('petstore auth logout', 'petstore auth logout --env staging'))
+    .action(async () => (runF ? runF() : (await import('./logout.js')).runLogout(f)));
 }

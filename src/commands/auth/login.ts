@@ -1,31 +1,12 @@
-/** `petstore auth login`: checks a key and stores it with the origin it was checked against, the only one it is sent to; prompts, or `--with-token`. */
-import { Command } from '@commander-js/extra-typings';
+/** `petstore auth login` run: checks a key and stores it with the origin it was checked against, the only one it is sent to; prompts, or `--with-token`. */
 import { CliError, ExitCode, InterruptedError, ServiceError, UsageError } from '../../errors.js';
 import { API_KEY_FORMAT, type Factory, type GlobalOptions } from '../../factory.js';
 import { missingBaseUrl } from '../../settings.js';
-import { examples } from '../kit.js';
 import { verifyKey } from './http.js';
 
 export interface LoginOptions {
   withToken: boolean;
   skipVerify: boolean;
-}
-
-/** Declares `auth login`. */
-export function newLoginCommand(f: Factory, runF: (options: LoginOptions) => Promise<void> = (options) => runLogin(f, options)) {
-  return new Command('login')
-    .description('Check an API key against the service and store it for the selected environment')
-    .option('--with-token', 'read the key from standard input')
-    .option('--skip-verify', 'store the key without checking it against the service')
-    .addHelpText(
-      'after',
-      examples(
-        'petstore auth login',
-        'petstore auth login --with-token < key.txt',
-        'echo "$KEY" | petstore auth login --env staging --with-token',
-      ),
-    )
-    .action(async (flags) => runF({ withToken: flags.withToken ?? false, skipVerify: flags.skipVerify ?? false }));
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

@@ -1,15 +1,5 @@
-/** `petstore auth logout`: removes the stored key (and its origin) of the selected environment. */
-import { Command } from '@commander-js/extra-typings';
+/** `petstore auth logout` run: removes the stored key (and its origin) of the selected environment. */
 import type { Factory } from '../../factory.js';
-import { examples } from '../kit.js';
-
-/** Declares `auth logout`. */
-export function newLogoutCommand(f: Factory, runF: () => Promise<void> = () => runLogout(f)) {
-  return new Command('logout')
-    .description('Remove the stored key of the selected environment')
-    .addHelpText('after', examples('petstore auth logout', 'petstore auth logout --env staging'))
-    .action(async () => runF());
-}
 
 /** Removes the key; says so, or that there was none. */
 export async function runLogout(f: Factory): Promise<void> {

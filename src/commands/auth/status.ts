@@ -1,21 +1,8 @@
-/** `petstore auth status`: environment, base URL, key source and origin (never the key), checked with the service. Exit 0 valid, 4 none or rejected, 1 no answer. */
-import { Command } from '@commander-js/extra-typings';
+/** `petstore auth status` run: environment, base URL, key source and origin (never the key), checked with the service. Exit 0 valid, 4 none or rejected, 1 no answer. */
 import { CliError, ExitCode, ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { missingApiKey, missingBaseUrl } from '../../settings.js';
-import { examples, withOutputFlags } from '../kit.js';
 import { verifyKey, type KeyCheck } from './http.js';
-
-/** Declares `auth status`. */
-export function newStatusCommand(f: Factory, runF: () => Promise<void> = () => runStatus(f)) {
-  return withOutputFlags(new Command('status'), 'record')
-    .description('Show the environment, base URL and key in effect (never the key) and check the key with the service')
-    .addHelpText('after', examples('petstore auth status', 'petstore auth status --env staging --json'))
-    .action(async () => {
-      f.exporter.choose('record');
-      return runF();
-    });
-}
 
 const CHECK_TEXT: Record<KeyCheck['result'], string> = {
   valid: 'valid',

@@ -1,16 +1,6 @@
-/** `petstore auth token`: prints the key in effect for scripts, as `gh auth token`; the only command that prints the key. */
-import { Command } from '@commander-js/extra-typings';
+/** `petstore auth token` run: prints the key in effect for scripts, as `gh auth token`; the only command that prints the key. */
 import type { Factory } from '../../factory.js';
 import { missingApiKey } from '../../settings.js';
-import { examples } from '../kit.js';
-
-/** Declares `auth token`. */
-export function newTokenCommand(f: Factory, runF: () => Promise<void> = () => runToken(f)) {
-  return new Command('token')
-    .description('Print the API key in effect (for scripts)')
-    .addHelpText('after', examples('petstore auth token', 'petstore auth token --env staging'))
-    .action(async () => runF());
-}
 
 /** PETSTORE_API_KEY, else the stored key, held to the base URL's origin when there is one. Exit 4 when there is none or it is another origin's. */
 export async function runToken(f: Factory): Promise<void> {

@@ -1,23 +1,13 @@
-/** `petstore config list|get|set|unset|path`: settings (only `base-url`) of the environment of `--env` or PETSTORE_ENV; `set` creates it if new. */
+/** `petstore config list|get|set|unset|path` declared: settings (only `base-url`) of the environment of `--env` or PETSTORE_ENV. Runs in ./run.ts. */
 import { Command } from '@commander-js/extra-typings';
 import { VERSION_SEGMENT } from '../../interface-values.js';
-import type { StoredEnvironment } from '../../config.js';
-import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { BUILT_IN_ENVS, envFlagOf, hasVersionSegment, parseBaseUrl } from '../../settings.js';
 import { examples, withOutputFlags } from '../kit.js';
-
-/** Settings a user may set with `petstore config set`, and the stored field of each. */
-export const CONFIG_KEYS: Readonly<Record<string, keyof StoredEnvironment>> = { 'base-url': 'baseUrl' };
-
-function fieldOf(key: string): keyof StoredEnvironment {
-  const field = CONFIG_KEYS[key];
-  if (!field) throw new UsageError(`unknown config key "${key}" (allowed: ${Object.keys(CONFIG_KEYS).join(', ')})`);
-  return field;
-}
+import { CONFIG_KEYS } from './keys.js';
 
 /** Declares `config` and its subcommands. */
 export function newConfigCommand(f: Factory) {
+  const run = () => import('./run.js');
   const config = new Command('config')
     .description(`Show or change settings: ${Object.keys(CONFIG_KEYS).join(', ')} per environment`)
     .addHelpText(
@@ -29,14 +19,14 @@ export function newConfigCommand(f: Factory) {
     withOutputFlags(new Command('list'), 'records')
       .description('Show the settings of every environment (never a key)')
       .addHelpText('after', examples('petstore config list', 'petstore config list --format json'))
-      .action(async () => listEnvironments(f)),
+      .action(async () => (await run()).listEnvironments(f)),
   );
   config.addCommand(
     new Command('get')
       .description('Print one setting of the selected environment')
       .argument('<key>', 'the setting: base-url')
       .addHelpText('after', examples('petstore config get base-url', 'petstore config get base-url --env staging'))
-      .action(async (key) => getSetting(f, key)),
+      .action(async (key) => (await run()).getSetting(f, key)),
   );
   config.addCommand(
     new Command('set')
@@ -50,77 +40,20 @@ export function newConfigCommand(f: Factory) {
           'petstore config set base-url http://127.0.0.1:4010/v1 --env local',
         ),
       )
-      .action(async (key, value) => setSetting(f, key, value)),
+      .action(async (key, value) => (await run()).setSetting(f, key, value)),
   );
   config.addCommand(
     new Command('unset')
       .description('Remove one setting of the selected environment')
       .argument('<key>', 'the setting: base-url')
       .addHelpText('after', examples('petstore config unset base-url', 'petstore config unset base-url --env staging'))
-      .action(async (key) => unsetSetting(f, key)),
+      .action(async (key) => (await run()).unsetSetting(f, key)),
   );
   config.addCommand(
     new Command('path')
       .description('Print the path of the config file')
       .addHelpText('after', examples('petstore config path', 'ls -l "$(petstore config path)"'))
-      .action(async () => void f.io.writeOut(`${(await f.store()).path}\n`)),
+      .action(async () => (await run()).printPath(f)),
   );
   return config;
-}
-
-/** Every environment (built-in and stored): its base URL, whether a key is stored and for which origin; through the pager at a terminal. */
-async function listEnvironments(f: Factory): Promise<void> {
-  f.io.pageOutput();
-  f.exporter.choose('records');
-  const stored = (await f.store()).environments();
-  const names = [...new Set([...BUILT_IN_ENVS, ...Object.keys(stored)])];
-  const rows = names.map((name) => ({
-    environment: name,
-    baseUrl: stored[name]?.baseUrl ?? null,
-    apiKeyStored: stored[name]?.apiKey !== undefined,
-    apiKeyOrigin: stored[name]?.apiKey === undefined ? null : (stored[name]?.apiKeyOrigin ?? null),
-  }));
-  const { recordView } = await import('../../output/views.js');
-  await f.exporter.printList(rows, recordView(['environment', 'baseUrl', 'apiKeyStored', 'apiKeyOrigin']));
-}
-
-/** Prints one setting; exits 1 when it is not set (like `git config --get`). */
-async function getSetting(f: Factory, key: string): Promise<void> {
-  const field = fieldOf(key);
-  const envName = (await f.settings.envName()).value;
-  const value = (await f.store()).environment(envName)[field];
-  if (value === undefined) throw new CliError(`${key} is not set for environment "${envName}"`, ExitCode.failure, 'not_set');
-  f.io.writeOut(`${value}\n`);
-}
-
-/** Stores one setting after checking it (a base URL must be https, or http on loopback); warns when it lacks /v1. */
-async function setSetting(f: Factory, key: string, value: string): Promise<void> {
-  const field = fieldOf(key);
-  const env = await f.settings.envName({ mayCreate: true });
-  const url = parseBaseUrl(value, 'the value given');
-  const store = await f.store();
-  await store.update(env.value, { [field]: url.href });
-  if (!env.exists) f.io.info(`Created environment ${env.value}`, 'environment_created');
-  f.io.info(`Set ${key} of ${env.value} to ${url.href}`, 'config_set');
-  if (!hasVersionSegment(url)) {
-    f.io.warn(
-      `${url.href} does not end in ${VERSION_SEGMENT}; the interface's base addresses do (as in https://petstore.example.com${VERSION_SEGMENT})`,
-      'base_url_without_version',
-    );
-  }
-  const keyOrigin = store.environment(env.value).apiKeyOrigin;
-  if (keyOrigin !== undefined && keyOrigin !== url.origin) {
-    f.io.warn(
-      `the stored key of ${env.value} belongs to ${keyOrigin} and will not be sent to ${url.origin}; run petstore auth login${envFlagOf(env.value)}`,
-      'key_for_other_origin',
-    );
-  }
-}
-
-/** Removes one setting. */
-async function unsetSetting(f: Factory, key: string): Promise<void> {
-  const field = fieldOf(key);
-  const envName = (await f.settings.envName()).value;
-  await (await f.store()).update(envName, { [field]: undefined });
-  f.io.info(`Unset ${key} of ${envName}`, 'config_unset');
 }
