@@ -4,7 +4,7 @@ import { stringifyJson } from './json.js';
 import { CliError, ExitCode, InterruptedError, type ErrorReport } from './errors.js';
 import { Factory, type Seams } from './factory.js';
 import { IOStreams, type IO } from './iostreams.js';
-import { buildProgram, readCommandLine, type CommandLine } from './program.js';
+import { buildProgram, readCommandLine, type CommandLine, type CommandMaker } from './program.js';
 import { commandPath, unknownCommandIn } from './commands/help.js';
 import { sanitizeText } from './text.js';
 
@@ -24,6 +24,8 @@ export interface RunOptions {
   seams?: Seams;
   /** False when the process exits right after `main`: idle keep-alive connections are left for the OS to close. */
   closeConnections?: boolean;
+  /** Test seam: the program's commands in place of the registry's, such as one built with its runF (gh's NewCmdX tests). */
+  commands?: readonly CommandMaker[];
   /** Told `--json` and `--verbose` before the command runs (entry.ts reports a stdout write error with them). */
   onCommandLine?(line: Pick<CommandLine, 'json' | 'verbose'>): void;
 }
@@ -57,7 +59,7 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
   const line = readCommandLine(args);
   options.onCommandLine?.({ json: line.json, verbose: line.verbose });
   const { json } = line;
-  const program = await buildProgram(f, line.command);
+  const program = await buildProgram(f, line.command, options.commands);
   const configure = (command: CommandUnknownOpts): void => {
     command.exitOverride();
     command.configureOutput({

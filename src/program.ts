@@ -80,11 +80,6 @@ export function readCommandLine(argv: readonly string[]): CommandLine {
   return { json: flags.json ?? false, verbose: flags.verbose ?? false, command: operands[0] };
 }
 
-/** The command `argv` asks for (see {@link readCommandLine}), if any. */
-export function commandWord(argv: readonly string[]): string | undefined {
-  return readCommandLine(argv).command;
-}
-
 /** The registry entries needed: the one named, or all for none (help), an unknown one (suggestions) or one reading the whole tree (completion). */
 function entriesFor(word: string | undefined): readonly CommandEntry[] {
   const named = COMMANDS.find((entry) => entry.name === word);
@@ -100,8 +95,14 @@ function outputFlagsOf(command: CommandUnknownOpts): OutputFlags {
   return { format: text('format'), jq: text('jq') };
 }
 
-/** Builds the program for one invocation, with only command `word` when it is one, else the whole tree; actions run with `f`. */
-export async function buildProgram(f: Factory, word?: string) {
+/** Makes one top-level command for a run's Factory (a registry entry's declaration, or a test's with its runF). */
+export type CommandMaker = (f: Factory) => CommandUnknownOpts;
+
+/**
+ * Builds the program for one invocation, with only command `word` when it is one, else the whole tree; actions run with `f`. `commands`,
+ * a test seam, replaces the registry's.
+ */
+export async function buildProgram(f: Factory, word?: string, commands?: readonly CommandMaker[]) {
   const program = declareProgram(f.version);
   program.hook('preAction', async (_program, action) => {
     const output = outputFlagsOf(action);
@@ -109,7 +110,7 @@ export async function buildProgram(f: Factory, word?: string) {
     // Compiled before the action, so a bad --jq exits 2 before any request; in a thread whose jq sees the run's environment.
     if (output.jq !== undefined) await (await f.jq()).compile(output.jq);
   });
-  const makers = await Promise.all(entriesFor(word).map((entry) => entry.load()));
+  const makers = commands ?? (await Promise.all(entriesFor(word).map((entry) => entry.load())));
   for (const make of makers) {
     const command = make(f);
     // `__complete` and the like serve the completion scripts, not users: hidden from help and suggestions.

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import nock from 'nock';
 import { onTestFinished } from 'vitest';
+import type { RunOptions } from '../src/main.js';
 
 export const BASE = 'https://api.petstore.test';
 export const BASE_URL = `${BASE}/v1`;
@@ -37,6 +38,8 @@ export interface RunSetup {
   random?: () => number;
   /** What a --jq thread may hold, in MiB (1024 when not given). */
   jqMemoryLimitMb?: number;
+  /** The program's commands in place of the registry's: a command built with its runF, to see what reaches its run. */
+  commands?: RunOptions['commands'];
 }
 
 /** A fresh XDG_CONFIG_HOME folder. */
@@ -73,6 +76,7 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
       signal: setup.signal,
       version: '1.2.3',
       seams: { random: setup.random, jqMemoryLimitMb: setup.jqMemoryLimitMb },
+      commands: setup.commands,
     });
     return { code, stdout, stderr, unmatched };
   } finally {
