@@ -6,7 +6,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, test } from 'vitest';
 import { COMMANDS } from '../src/commands/registry.js';
 import { commandTree } from '../src/main.js';
-import { commandWord } from '../src/program.js';
+import { readCommandLine } from '../src/program.js';
 import { run, spawnPetstore, tempConfigHome } from './helpers.js';
 
 const GLOBAL_FLAGS = ['--env <name>', '--base-url <url>', '--json', '--no-color', '--timeout <ms>', '--retries <n>', '--verbose'];
@@ -250,7 +250,7 @@ describe('only the command asked for is built', () => {
     [['--base-url', 'https://h/v1', '--', 'auth'], 'auth'],
     [['--json'], undefined],
   ])('%j names %s', (argv, word) => {
-    expect(commandWord(argv)).toBe(word);
+    expect(readCommandLine(argv).command).toBe(word);
   });
 
   test("a global flag's value that is also a command name is not taken for the command", async () => {

@@ -1,5 +1,5 @@
 /** Help as in gh: `help [<command>...]` and a group without a subcommand print help on stdout, exit 0; an unknown command exits 2. */
-import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Command, type CommandUnknownOpts, type Option } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import { closest } from '../suggest.js';
 import { examples } from './kit.js';
@@ -42,14 +42,13 @@ export function findCommand(root: CommandUnknownOpts, words: readonly string[]):
   return command;
 }
 
-/** True when `arg` is a flag (of `command` or an ancestor) that takes the next word as its value. */
-function takesNextWord(command: CommandUnknownOpts, arg: string): boolean {
-  if (!arg.startsWith('-') || arg.includes('=')) return false;
+/** The flag `name` (`--status`, `-X`) of `command` or an ancestor, if it takes a value (also for completion). */
+export function valueFlag(command: CommandUnknownOpts, name: string): Option | undefined {
   for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
-    const option = c.options.find((o) => o.long === arg || o.short === arg);
-    if (option) return option.required || option.optional;
+    const option = c.options.find((o) => o.long === name || o.short === name);
+    if (option) return option.required || option.optional ? option : undefined;
   }
-  return false;
+  return undefined;
 }
 
 /** The index of the first word from `start` that is neither a flag nor a flag's value. */
@@ -57,7 +56,7 @@ function nextWordAt(command: CommandUnknownOpts, argv: readonly string[], start:
   for (let i = start; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--') return i + 1 < argv.length ? i + 1 : undefined;
-    if (takesNextWord(command, arg)) i += 1;
+    if (arg.startsWith('-') && !arg.includes('=') && valueFlag(command, arg)) i += 1;
     else if (!arg.startsWith('-') || arg === '-') return i;
   }
   return undefined;

@@ -4,6 +4,7 @@
  * `:4` offer nothing else, `:0` offer file names (only when there is no candidate).
  */
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import { valueFlag } from '../commands/help.js';
 
 const Directive = { default: 0, noFileComp: 4 } as const;
 
@@ -16,15 +17,6 @@ const visibleCommands = (command: CommandUnknownOpts) => command.createHelp().vi
 function flagsOf(command: CommandUnknownOpts): Option[] {
   const help = command.createHelp();
   return [...help.visibleOptions(command), ...help.visibleGlobalOptions(command)];
-}
-
-/** The flag `name` (`--status`, `-X`) of `command` or an ancestor, if it takes a value. */
-function valueFlag(command: CommandUnknownOpts, name: string): Option | undefined {
-  for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
-    const option = c.options.find((o) => o.long === name || o.short === name);
-    if (option) return option.required || option.optional ? option : undefined;
-  }
-  return undefined;
 }
 
 const line = (name: string, description: string) => (description ? `${name}\t${description.replace(/\s+/g, ' ')}` : name);
