@@ -3,7 +3,7 @@
 // `--version`, `--help` and `get 1 --json` (against the sandbox on loopback),
 // each as a ratio to bare `node -e 0` on the same Node binary (alternating
 // runs, medians of N rounds, default 31), peak RSS of `get` (GNU time) and the
-// file size. Each tool has its own warmed compile cache folder. Run by hand after
+// file size. Each tool has its own warmed code cache folder. Run by hand after
 // `npm run build:standalone`:  npx node bench/standalone.mjs
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -67,7 +67,7 @@ function peakRssMiB({ command, args, env }) {
   });
 }
 
-// Three runs each first: the first run writes the compile cache.
+// Three runs each first: the first run of a command writes its code cache.
 for (let i = 0; i < 3; i += 1) for (const c of cases) await once(c);
 const times = cases.map(() => []);
 for (let i = 0; i < ROUNDS; i += 1) for (const [k, c] of cases.entries()) times[k].push(await once(c));

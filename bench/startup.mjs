@@ -3,7 +3,9 @@
 // alternating pairs (default 31; BENCH_PAIRS): `--version`, `--help` and
 // `get 1 --json` (key from PETSTORE_API_KEY, and key stored by `auth login`)
 // against bare `node -e 0` on the same Node binary, and the stored key against
-// the environment key; and peak RSS of `get` against bare node.
+// the environment key; Node's public loader with
+// its compile cache (bench/public-loader.cjs) against the bin's launcher
+// (src/launch.ts) for `get 1 --json`; and peak RSS of `get` against bare node.
 // The sandbox runs as its own process; every run's exit code is checked; each
 // figure is printed with the load average. Run by hand: npm run bench
 import { spawn, spawnSync } from 'node:child_process';
@@ -15,6 +17,7 @@ import { median } from './median.mjs';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 31);
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
+const PUBLIC_LOADER = fileURLToPath(new URL('./public-loader.cjs', import.meta.url));
 const NODE = process.execPath;
 const load = () => `load ${os.loadavg()[0].toFixed(2)}`;
 
@@ -88,6 +91,14 @@ const cases = [
     peer: { args: [BIN, ...GET], env: envKey, name: 'env key' },
     note: '(for information: ~1.00x)',
   },
+  // Issue 21: the launcher stays only while Node's public path is more than 10% slower.
+  {
+    name: 'public loader / launcher',
+    tool: { args: [PUBLIC_LOADER, ...GET], env: envKey },
+    peer: { args: [BIN, ...GET], env: envKey, name: 'bin' },
+    pairs: Math.max(30, PAIRS),
+    note: '(> 1.10x: the launcher stays)',
+  },
   // For information: every call as slow as the first, as where the cache folder does not persist.
   { name: 'get, no code cache', tool: { args: [BIN, ...GET], env: { ...envKey, NODE_DISABLE_COMPILE_CACHE: '1' } }, peer: bare },
 ];
@@ -95,14 +106,15 @@ const cases = [
 console.log(`node ${process.version}, ${os.cpus().length} CPUs, alternating pairs, medians`);
 let failed = false;
 for (const c of cases) {
-  // Warm-up, not counted: the first run writes the compile cache.
+  const pairs = c.pairs ?? PAIRS;
+  // Warm-up, not counted: the first run of a command writes its code cache.
   for (let i = 0; i < 3; i += 1) {
     await once(c.peer.args, c.peer.env);
     await once(c.tool.args, c.tool.env);
   }
   const peer = [];
   const tool = [];
-  for (let i = 0; i < PAIRS; i += 1) {
+  for (let i = 0; i < pairs; i += 1) {
     // The order within a pair alternates, so that neither side always runs second.
     if (i % 2) tool.push(await once(c.tool.args, c.tool.env));
     peer.push(await once(c.peer.args, c.peer.env));
@@ -113,7 +125,7 @@ for (const c of cases) {
   failed ||= !ok;
   const verdict = c.target === undefined ? (c.note ?? '(no target)') : `(target <= ${c.target}x) ${ok ? 'ok' : 'MISSED'}`;
   console.log(
-    `${c.name.padEnd(26)} ${median(tool).toFixed(1)} ms vs ${c.peer.name} ${median(peer).toFixed(1)} ms = ${ratio.toFixed(2)}x ${verdict}, ${PAIRS} pairs, ${load()}`,
+    `${c.name.padEnd(26)} ${median(tool).toFixed(1)} ms vs ${c.peer.name} ${median(peer).toFixed(1)} ms = ${ratio.toFixed(2)}x ${verdict}, ${pairs} pairs, ${load()}`,
   );
 }
 

@@ -32,46 +32,16 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   return;
 }
 
-var fs = require('node:fs');
+// The bundle runs through dist/launch.cjs, which keeps a V8 code cache of it.
 var path = require('node:path');
 var dist = path.join(__dirname, '..', 'dist');
-
-// The user's cache folder as env-paths names it, where src/standalone.ts finds it too.
-function cacheFolder() {
-  var home = require('node:os').homedir();
-  if (process.platform === 'darwin') return path.join(home, 'Library', 'Caches', 'petstore');
-  if (process.platform === 'win32') return path.join(process.env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'petstore', 'Cache');
-  return path.join(process.env.XDG_CACHE_HOME || path.join(home, '.cache'), 'petstore');
-}
-
-// Node's compile cache, in a folder that is this user's alone: a code cache is
-// code that runs, so one in a folder that others may write to is not used.
-// Without it a command only starts slower.
-function enableCompileCache() {
-  var nodeModule = require('node:module');
-  if (process.env.NODE_DISABLE_COMPILE_CACHE || typeof nodeModule.enableCompileCache !== 'function') return;
-  try {
-    var dir = cacheFolder();
-    fs.mkdirSync(dir, { recursive: true, mode: parseInt('700', 8) });
-    var stat = fs.statSync(dir);
-    var mine = typeof process.getuid !== 'function' || (stat.uid === process.getuid() && (stat.mode & parseInt('022', 8)) === 0);
-    if (stat.isDirectory() && mine) nodeModule.enableCompileCache(dir);
-  } catch (error) {
-    // An unwritable or unusable folder costs speed, never the command.
-  }
-}
-
 function fail(error) {
-  var notBuilt = error && error.code === 'MODULE_NOT_FOUND' && String(error.message).indexOf(dist) !== -1;
+  var notBuilt = error && (error.code === 'MODULE_NOT_FOUND' || error.code === 'ENOENT') && String(error.message).indexOf(dist) !== -1;
   process.stderr.write(notBuilt ? 'error: petstore is not built: run "npm run build" in ' + path.dirname(dist) + '\n' : 'error: ' + (error && error.message) + '\n');
   process.exitCode = 1;
 }
-
-enableCompileCache();
-// Stack traces name src/ files only when asked for: reading the map costs every other run.
-if (process.env.PETSTORE_DEBUG === '1') process.setSourceMapsEnabled(true);
 try {
-  require(path.join(dist, 'petstore.cjs')).start().catch(fail);
+  require(path.join(dist, 'launch.cjs')).launch(path.join(dist, 'petstore.cjs'), args).catch(fail);
 } catch (error) {
   fail(error);
 }

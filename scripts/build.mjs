@@ -1,14 +1,16 @@
 // Bundles src/ with esbuild into dist/petstore.cjs, one CommonJS file whose
 // modules start only when a command needs them (undici, conf and zod are
-// esbuild lazy-init wrappers), which bin/petstore.js loads through Node's own
-// loader, and src/standalone.ts into dist/standalone.cjs, the main script of
-// the standalone executable (scripts/build-standalone.mjs). Then writes
+// esbuild lazy-init wrappers), src/launch.ts into dist/launch.cjs, which
+// runs that bundle with a complete V8 code cache (see src/launch.ts), and
+// src/standalone.ts into dist/standalone.cjs, the main script of the
+// standalone executable (scripts/build-standalone.mjs). Then writes
 // dist/THIRD-PARTY-NOTICES.txt (scripts/notices.mjs; the licences of the
 // libraries compiled into jq.wasm come from licenses/). dist/metafile.json
 // (esbuild's account of what went into each bundle) is for the package test
 // and is not shipped. The man page is the next step of `npm run build`
 // (scripts/man.mjs).
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -72,7 +74,7 @@ const main = await build({
   ...shared,
   entryPoints: ['src/entry.ts'],
   outfile: dist('petstore.cjs'),
-  // Read only when a stack trace is asked for (PETSTORE_DEBUG=1); names src/ files, without their text.
+  // Read only when a stack trace is asked for (src/launch.ts); names src/ files, without their text.
   sourcemap: 'linked',
   sourcesContent: false,
   minify,
@@ -87,24 +89,40 @@ const main = await build({
   },
 });
 
+// src/launch.ts runs the bundle through vm.Script without a module loader.
+const dynamicImports = Object.entries(main.metafile.inputs).flatMap(([file, input]) =>
+  input.imports.filter((i) => i.kind === 'dynamic-import' && i.external).map((i) => `${file}: import('${i.path}')`),
+);
+if (dynamicImports.length > 0) throw new Error(`the bundle must not import() at run time:\n${dynamicImports.join('\n')}`);
+
+// The code cache files are named by this hash: a rebuilt bundle never meets an old cache.
+const bundleHash = createHash('sha256')
+  .update(readFileSync(dist('petstore.cjs')))
+  .digest('hex')
+  .slice(0, 16);
+const launcherDefine = {
+  PETSTORE_VERSION: JSON.stringify(version),
+  PETSTORE_BUNDLE_HASH: JSON.stringify(bundleHash),
+};
+const launcher = await build({ ...shared, entryPoints: ['src/launch.ts'], outfile: dist('launch.cjs'), minify, define: launcherDefine });
 const standalone = await build({
   ...shared,
   entryPoints: ['src/standalone.ts'],
   outfile: dist('standalone.cjs'),
   minify,
-  define: { PETSTORE_VERSION: JSON.stringify(version) },
+  define: launcherDefine,
 });
 
-const metafiles = [main.metafile, jqWorker.metafile, standalone.metafile];
+const metafiles = [main.metafile, jqWorker.metafile, launcher.metafile, standalone.metafile];
 writeFileSync(dist('metafile.json'), JSON.stringify(metafiles));
 let legalComments = jqWorkerText('jq-worker.cjs.LEGAL.txt').replace(/^Bundled license information:\n+/, '');
-for (const file of ['petstore.cjs', 'standalone.cjs'].map((f) => dist(`${f}.LEGAL.txt`))) {
+for (const file of ['petstore.cjs', 'launch.cjs', 'standalone.cjs'].map((f) => dist(`${f}.LEGAL.txt`))) {
   if (!existsSync(file)) continue;
   legalComments += readFileSync(file, 'utf8').replace(/^Bundled license information:\n+/, '');
   rmSync(file);
 }
 const packages = await collectLicences(root, bundledSources(metafiles));
-const files = 'dist/petstore.cjs and the standalone executable';
+const files = 'dist/petstore.cjs, dist/launch.cjs and the standalone executable';
 const compiled = [jqWasmContents(root, jqWasmFile, jqWasmBytes), undiciContents(root, dirname(require.resolve('undici/package.json')))];
 const notice = noticeText(`${name} ${version}`, files, packages, legalComments, compiled);
 writeFileSync(dist('THIRD-PARTY-NOTICES.txt'), notice);

@@ -6,7 +6,7 @@ import { InterruptedError, type StopSignal } from './errors.js';
 import { main } from './main.js';
 import type { PagerCount } from './terminal/pager.js';
 
-export { commandTree } from './main.js';
+export { commandNames, commandTree } from './main.js';
 import { sanitizeText } from './text.js';
 
 /** Signals closer together than this (milliseconds) count as one (see onSignal). */

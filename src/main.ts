@@ -4,6 +4,7 @@ import { stringifyJson } from './json.js';
 import { CliError, ExitCode, InterruptedError, type ErrorReport } from './errors.js';
 import { Factory, type Seams } from './factory.js';
 import { IOStreams, type IO } from './iostreams.js';
+import { COMMANDS } from './commands/registry.js';
 import { buildProgram, readCommandLine, type CommandLine, type CommandMaker } from './program.js';
 import { commandPath, unknownCommandIn } from './commands/help.js';
 import { sanitizeText } from './text.js';
@@ -39,6 +40,11 @@ export function commandTree(): Promise<CommandUnknownOpts> {
     VERSION,
   );
   return buildProgram(f);
+}
+
+/** The top-level command names: src/launch.ts keeps a code cache for each. */
+export function commandNames(): string[] {
+  return COMMANDS.map((entry) => entry.name);
 }
 
 /** Runs `petstore` with `argv` (arguments after the program name); returns the exit code. Never throws or calls process.exit. */

@@ -38,6 +38,7 @@ test('npm run build keeps the standalone executable and its notice, and removes 
   expect(fs.readdirSync(dist, { recursive: true }).map(String).sort()).toEqual(
     [
       'THIRD-PARTY-NOTICES.txt',
+      'launch.cjs',
       'man',
       'man/petstore.1',
       'metafile.json',

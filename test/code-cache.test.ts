@@ -1,140 +1,226 @@
-// Node's compile cache, as bin/petstore.js and the standalone executable turn
-// it on: where it lives, that a run uses it unchanged, and that a damaged
-// cache, an unusable folder or one that others may write to never changes
-// what a command does.
+// The V8 code cache of src/launch.ts, as bin/petstore.js and the standalone
+// executable keep it: where it lives, when it is written, that what it holds
+// does not depend on which run filled it first, and that a damaged cache, an
+// unusable folder or one that others may write to never changes what a
+// command does.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createRequire } from 'node:module';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { spawnPetstore, tempConfigHome } from './helpers.js';
 
+/** The built launcher. */
+const { cacheKey, runKind } = createRequire(import.meta.url)('../dist/launch.cjs') as {
+  cacheKey(argv: string[]): string;
+  runKind(argv: string[], env: NodeJS.ProcessEnv, stdoutIsTTY: boolean): number;
+};
 const KEY = 'cache-test-key-5f1e2d';
-const REX = '{"id":1,"name":"Rex","categoryId":1,"status":"available"}\n';
-const GOT_REX = { code: 0, stdout: REX, stderr: '' };
 
 let server: PetService;
+let baseUrl: string;
 
 beforeAll(async () => {
   server = await startPetService({ key: KEY });
+  baseUrl = server.baseUrl;
 });
 
 afterAll(async () => {
   await server.close();
 });
 
-/** A fresh folder for HOME. */
-const tempHome = () => fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
-
-/** Runs `get 1 --json` with `env` on top of a home of its own and the key from the environment. */
-function getRex(env: NodeJS.ProcessEnv) {
-  return spawnPetstore(['get', '1', '--json'], {
+/** Runs petstore (the bin, or PETSTORE_E2E_BIN) with `cacheHome` as HOME and XDG_CACHE_HOME. */
+function petstore(cacheHome: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  return spawnPetstore(args, {
     PATH: process.env.PATH,
+    HOME: cacheHome,
+    XDG_CACHE_HOME: cacheHome,
     XDG_CONFIG_HOME: tempConfigHome(),
-    PETSTORE_BASE_URL: server.baseUrl,
+    PETSTORE_BASE_URL: baseUrl,
     PETSTORE_API_KEY: KEY,
     PETSTORE_NO_DEPRECATION_WARNING: '1',
     ...env,
   });
 }
 
-/** Every file under `dir`, as paths relative to it, sorted. */
-const filesUnder = (dir: string) =>
-  fs.existsSync(dir)
-    ? fs
-        .readdirSync(dir, { recursive: true, encoding: 'utf8' })
-        .filter((name) => fs.statSync(path.join(dir, name)).isFile())
-        .sort()
-    : [];
+/** A fresh folder for HOME and XDG_CACHE_HOME. */
+const tempHome = () => fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
 
-/** A cache home that one run has filled (the first test to need one runs it; the others copy it). */
-let filledOnce: Promise<string> | undefined;
-
-/**
- * A cache folder that one run has filled, of its own: the folder and its one cache file. A run of its own
- * (`fresh`), else a copy of the one filled once, modes kept: its tests change it, but need not watch it filled.
- */
-async function filledCache(fresh = false): Promise<{ cacheHome: string; dir: string; file: string }> {
-  const fill = async () => {
-    const home = tempHome();
-    expect(await getRex({ HOME: home, XDG_CACHE_HOME: home })).toEqual(GOT_REX);
-    return home;
-  };
-  let cacheHome: string;
-  if (fresh) cacheHome = await fill();
-  else {
-    filledOnce ??= fill();
-    const source = path.join(await filledOnce, 'petstore');
-    cacheHome = tempHome();
-    fs.cpSync(source, path.join(cacheHome, 'petstore'), { recursive: true });
-  }
-  const dir = path.join(cacheHome, 'petstore');
-  const [file] = filesUnder(dir);
-  return { cacheHome, dir, file: path.join(dir, file!) };
+/** A home whose `get` cache one successful run has written: the home, the file's name and path. */
+async function homeWithGetCache(): Promise<{ home: string; name: string; file: string }> {
+  const home = tempHome();
+  expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+  const [name] = cacheFiles(home);
+  return { home, name: name!, file: path.join(home, 'petstore', name!) };
 }
 
-describe('compile cache', () => {
-  test('a run writes it under $XDG_CACHE_HOME/petstore, a folder of mode 0700, and the next run uses it unchanged', async () => {
-    const { dir, file, cacheHome } = await filledCache(true);
-    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
-    // Node's own layout: a folder per Node version and architecture, a file per module.
-    expect(path.relative(dir, file)).toMatch(new RegExp(`^v\\d+\\.\\d+\\.\\d+-${process.arch}-[^/]+/[^/]+$`));
-    expect(fs.statSync(file).mode & 0o077).toBe(0);
-    expect(fs.readFileSync(file).includes(KEY)).toBe(false);
+const cacheFiles = (cacheHome: string) => {
+  const dir = path.join(cacheHome, 'petstore');
+  return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+};
+
+const REX = '{"id":1,"name":"Rex","categoryId":1,"status":"available"}\n';
+
+/** V8's data in a cache file: after the header of src/launch.ts (size, count of run kinds, the kinds). */
+const v8Data = (file: Buffer) => file.subarray(6 + 4 * file.readUInt16LE(4));
+
+/** The one cache file of a home. */
+const cacheFile = (home: string) => path.join(home, 'petstore', cacheFiles(home)[0]!);
+const KEY_FROM_ENV = { PETSTORE_API_KEY: KEY };
+/** Runs with the key stored by `auth login` (PETSTORE_API_KEY empty counts as unset). */
+const KEY_STORED = { PETSTORE_API_KEY: '', PETSTORE_BASE_URL: '' };
+
+/** A config home where `auth login` stored the key for the test service. */
+function storedKeyHome(): string {
+  const home = tempConfigHome();
+  fs.mkdirSync(path.join(home, 'petstore'), { mode: 0o700 });
+  const origin = new URL(baseUrl).origin;
+  fs.writeFileSync(
+    path.join(home, 'petstore', 'config.json'),
+    JSON.stringify({ environments: { production: { baseUrl: `${baseUrl}/`, apiKey: KEY, apiKeyOrigin: origin }, staging: {} } }),
+    { mode: 0o600 },
+  );
+  return home;
+}
+
+describe('code cache', () => {
+  test('the first successful run writes it (0600 in a 0700 folder); the next run uses it unchanged', async () => {
+    const home = tempHome();
+    expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+    const files = cacheFiles(home);
+    expect(files).toEqual([expect.stringMatching(new RegExp(`^code-[0-9a-f]{16}-${process.version}-${process.arch}-get\\.v8cache$`))]);
+    const file = path.join(home, 'petstore', files[0]!);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    const written = fs.readFileSync(file);
+    expect(written.includes(KEY)).toBe(false);
 
     const before = fs.statSync(file);
-    expect(await getRex({ HOME: cacheHome, XDG_CACHE_HOME: cacheHome })).toEqual(GOT_REX);
-    expect(fs.statSync(file)).toMatchObject({ mtimeMs: before.mtimeMs, ino: before.ino });
-    expect(filesUnder(dir)).toEqual([path.relative(dir, file)]);
+    expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(fs.statSync(file).mtimeMs).toBe(before.mtimeMs);
+    expect(fs.statSync(file).ino).toBe(before.ino);
+  });
+
+  test('a corrupt cache is ignored and replaced; caches of other builds are removed, of other Node versions kept', async () => {
+    const { home, name, file } = await homeWithGetCache();
+    fs.writeFileSync(file, 'not a code cache');
+    const stale = path.join(home, 'petstore', `code-0000000000000000-${process.version}-${process.arch}-get.v8cache`);
+    const otherNode = path.join(home, 'petstore', name.replace(process.version, 'v99.0.0'));
+    const unrelated = path.join(home, 'petstore', 'notes.txt');
+    fs.writeFileSync(stale, 'old build');
+    fs.writeFileSync(otherNode, 'same build, another Node');
+    fs.writeFileSync(unrelated, 'kept');
+
+    expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(fs.readFileSync(file).length).toBeGreaterThan(1000);
+    expect(cacheFiles(home)).toEqual([name, path.basename(otherNode), 'notes.txt'].sort());
+  });
+
+  test('a failed run writes nothing, nor does NODE_DISABLE_COMPILE_CACHE', async () => {
+    const home = tempHome();
+    const missing = await petstore(home, ['get', '424242', '--json']);
+    expect(missing.code).toBe(3);
+    expect(missing.stdout).toBe('');
+    expect(cacheFiles(home)).toEqual([]);
+
+    expect(await petstore(home, ['get', '1', '--json'], { NODE_DISABLE_COMPILE_CACHE: '1' })).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(cacheFiles(home)).toEqual([]);
+  });
+
+  test('what it holds does not depend on which run filled it first: a stored key after an environment key, or the other way', async () => {
+    const sizes: number[] = [];
+    for (const order of [
+      [KEY_FROM_ENV, KEY_FROM_ENV, KEY_STORED, KEY_STORED],
+      [KEY_STORED, KEY_STORED, KEY_FROM_ENV, KEY_FROM_ENV],
+    ]) {
+      const home = tempHome();
+      const configHome = storedKeyHome();
+      const writes: string[] = [];
+      for (const env of order) {
+        const before = cacheFiles(home).length ? fs.readFileSync(cacheFile(home)) : undefined;
+        expect(await petstore(home, ['get', '1', '--json'], { XDG_CONFIG_HOME: configHome, ...env })).toEqual({
+          code: 0,
+          stdout: REX,
+          stderr: '',
+        });
+        const after = fs.readFileSync(cacheFile(home));
+        writes.push(!before ? 'written' : before.equals(after) ? 'kept' : v8Data(before).equals(v8Data(after)) ? 'checked' : 'grown');
+      }
+      sizes.push(v8Data(fs.readFileSync(cacheFile(home))).length);
+      // The second kind of run measures what it compiled: more than the cache held after the environment key's runs, nothing new after the stored key's.
+      expect(writes).toEqual(['written', 'kept', order[0] === KEY_FROM_ENV ? 'grown' : 'checked', 'kept']);
+    }
+    expect(Math.abs(sizes[0]! - sizes[1]!) / sizes[1]!).toBeLessThan(0.005);
+  });
+
+  test('a cache folder that others may write to is neither read nor written', async () => {
+    const { home, file } = await homeWithGetCache();
+    fs.writeFileSync(file, 'planted');
+    fs.chmodSync(path.dirname(file), 0o777);
+    expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+    // Had it been read, V8 would have rejected it and the run would have replaced it.
+    expect(fs.readFileSync(file, 'utf8')).toBe('planted');
+  });
+
+  test.runIf(process.getuid?.() === 0)('a cache folder owned by another user is neither read nor written', async () => {
+    const { home, file } = await homeWithGetCache();
+    fs.writeFileSync(file, 'planted');
+    fs.chownSync(path.dirname(file), 65534, 65534);
+    expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(fs.readFileSync(file, 'utf8')).toBe('planted');
   });
 
   test('without XDG_CACHE_HOME it is under ~/.cache/petstore', async () => {
     const home = tempHome();
-    expect(await getRex({ HOME: home })).toEqual(GOT_REX);
-    expect(filesUnder(path.join(home, '.cache', 'petstore'))).toHaveLength(1);
-  });
-
-  test('a damaged cache is ignored and replaced', async () => {
-    const { cacheHome, file } = await filledCache();
-    fs.writeFileSync(file, 'not a code cache');
-    expect(await getRex({ HOME: cacheHome, XDG_CACHE_HOME: cacheHome })).toEqual(GOT_REX);
-    expect(fs.statSync(file).size).toBeGreaterThan(1000);
-  });
-
-  test('NODE_DISABLE_COMPILE_CACHE: nothing is written, not even the folder', async () => {
-    const cacheHome = tempHome();
-    expect(await getRex({ HOME: cacheHome, XDG_CACHE_HOME: cacheHome, NODE_DISABLE_COMPILE_CACHE: '1' })).toEqual(GOT_REX);
-    expect(fs.readdirSync(cacheHome)).toEqual([]);
-  });
-
-  test('a cache folder that others may write to is neither read nor written', async () => {
-    const { cacheHome, dir, file } = await filledCache();
-    fs.writeFileSync(file, 'planted');
-    fs.chmodSync(dir, 0o777);
-    expect(await getRex({ HOME: cacheHome, XDG_CACHE_HOME: cacheHome })).toEqual(GOT_REX);
-    // Had it been read, Node would have rejected it and the run would have replaced it.
-    expect(fs.readFileSync(file, 'utf8')).toBe('planted');
-    expect(filesUnder(dir)).toEqual([path.relative(dir, file)]);
-  });
-
-  test.runIf(process.getuid?.() === 0)('a cache folder owned by another user is neither read nor written', async () => {
-    const { cacheHome, dir, file } = await filledCache();
-    fs.writeFileSync(file, 'planted');
-    fs.chownSync(dir, 65534, 65534);
-    expect(await getRex({ HOME: cacheHome, XDG_CACHE_HOME: cacheHome })).toEqual(GOT_REX);
-    expect(fs.readFileSync(file, 'utf8')).toBe('planted');
+    expect(await petstore(home, ['get', '1', '--json'], { XDG_CACHE_HOME: undefined })).toEqual({ code: 0, stdout: REX, stderr: '' });
+    expect(fs.readdirSync(path.join(home, '.cache', 'petstore'))).toEqual([expect.stringMatching(/-get\.v8cache$/)]);
   });
 
   test('a cache folder that cannot be made or written costs nothing but speed', async () => {
-    const fileInTheWay = tempHome();
-    fs.writeFileSync(path.join(fileInTheWay, 'petstore'), 'a file where the folder should be');
-    expect(await getRex({ HOME: fileInTheWay, XDG_CACHE_HOME: fileInTheWay })).toEqual(GOT_REX);
+    const home = tempHome();
+    fs.writeFileSync(path.join(home, 'petstore'), 'a file where the folder should be');
+    expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
 
-    const { cacheHome, dir, file } = await filledCache();
-    // Node's folder for this Node version cannot be made.
-    fs.rmSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(path.dirname(file), 'a file where Node wants its folder');
-    expect(await getRex({ HOME: cacheHome, XDG_CACHE_HOME: cacheHome })).toEqual(GOT_REX);
-    expect(filesUnder(dir)).toEqual([path.relative(dir, path.dirname(file))]);
+    const readOnly = tempHome();
+    fs.mkdirSync(path.join(readOnly, 'petstore'), { mode: 0o500 });
+    expect(await petstore(readOnly, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+    // Root writes anyway; anyone else finds the folder as it was.
+    if (process.getuid?.() !== 0) expect(cacheFiles(readOnly)).toEqual([]);
+  });
+});
+
+describe('cache key', () => {
+  test.each([
+    [['get', '1', '--json'], 'get'],
+    [['list', '--all'], 'list'],
+    [['get', '--help'], 'help'],
+    [['help', 'get'], 'help'],
+    [['-h'], 'help'],
+    [['--timeout', '5000', 'get', '1'], 'other'],
+    [[], 'other'],
+    [['auth', 'status'], 'auth'],
+  ])('%j -> %s', (argv, key) => {
+    expect(cacheKey(argv)).toBe(key);
+  });
+
+  test('a run kind: the options by name, the settings variables set, and a terminal or not; never the values', () => {
+    const kind = runKind(['get', '1', '--json'], { PETSTORE_API_KEY: 'a' }, false);
+    expect(runKind(['get', '42', '--json'], { PETSTORE_API_KEY: 'b', HOME: '/x' }, false)).toBe(kind);
+    for (const other of [
+      runKind(['get', '1'], { PETSTORE_API_KEY: 'a' }, false),
+      runKind(['get', '1', '--json'], {}, false),
+      runKind(['get', '1', '--json'], { PETSTORE_API_KEY: 'a' }, true),
+      runKind(['get', '1', '--json', '--timeout=5'], { PETSTORE_API_KEY: 'a' }, false),
+    ])
+      expect(other).not.toBe(kind);
+  });
+
+  test('a word that names no command gets no cache of its own: its run writes the shared one', async () => {
+    const home = tempHome();
+    const configHome = storedKeyHome();
+    const r = await petstore(home, ['--env', 'staging', 'config', 'list'], { XDG_CONFIG_HOME: configHome });
+    expect(r.code).toBe(0);
+    expect(cacheFiles(home)).toEqual([expect.stringMatching(/-other\.v8cache$/)]);
   });
 });

@@ -30,6 +30,7 @@ const LAYERS: [prefix: string, layer: number][] = [
   ['program.ts', 6],
   ['main.ts', 7],
   ['entry.ts', 8],
+  ['launch.ts', 8],
   ['standalone.ts', 8],
 ];
 

@@ -231,7 +231,7 @@ describe('npm package', () => {
     expect(manPages.length).toBeGreaterThan(0);
     expect(pkg.man.map((m: string) => path.normalize(m)).sort()).toEqual(manPages.sort());
     // The source map is read for stack traces; completion scripts, should the build make files of them, ship too.
-    const bundles = ['dist/petstore.cjs', 'dist/petstore.cjs.map', 'dist/THIRD-PARTY-NOTICES.txt'];
+    const bundles = ['dist/petstore.cjs', 'dist/petstore.cjs.map', 'dist/launch.cjs', 'dist/THIRD-PARTY-NOTICES.txt'];
     const expected = [
       'LICENSE',
       'README.md',
@@ -319,19 +319,24 @@ describe.runIf(process.env.PETSTORE_E2E_BIN)('standalone executable (PETSTORE_E2
     expect(verbose.stderr).not.toContain('    at ');
   });
 
-  test('adds and lists against the sandbox with only HOME and the key set, and keeps its compile cache under HOME', async () => {
+  test('adds and lists against the sandbox with only HOME and the key set, and keeps its code cache under HOME', async () => {
     const env = { HOME: tempDir('standalone-home') };
     expect(await addThenList(command, env)).toEqual(ADDED_AND_LISTED);
     const cache = path.join(env.HOME, '.cache', 'petstore');
-    // Node's layout: a folder for the pinned Node, one file for the bundle that both commands ran.
-    const files = fs
-      .readdirSync(cache, { recursive: true, encoding: 'utf8' })
-      .filter((name) => fs.statSync(path.join(cache, name)).isFile());
-    expect(files).toEqual([expect.stringMatching(new RegExp(`^v${pinnedNode(ROOT).replaceAll('.', '\\.')}-${process.arch}-[^/]+/[^/]+$`))]);
-    // A second round runs from it and leaves it as it was.
-    const written = fs.statSync(path.join(cache, files[0]!)).mtimeMs;
+    const prefix = `code-[0-9a-f]{16}-v${pinnedNode(ROOT)}-${process.arch}`;
+    expect(fs.readdirSync(cache).sort()).toEqual([
+      expect.stringMatching(new RegExp(`^${prefix}-add\\.v8cache$`)),
+      expect.stringMatching(new RegExp(`^${prefix}-list\\.v8cache$`)),
+    ]);
+    // A second round runs from those caches and leaves them as they were.
+    const written = fs.readdirSync(cache).map((name) => fs.statSync(path.join(cache, name)).mtimeMs);
     expect(await addThenList(command, env)).toEqual(ADDED_AND_LISTED);
-    expect(fs.statSync(path.join(cache, files[0]!)).mtimeMs).toBe(written);
+    expect(
+      fs
+        .readdirSync(cache)
+        .sort()
+        .map((name) => fs.statSync(path.join(cache, name)).mtimeMs),
+    ).toEqual(written);
   });
 });
 

@@ -44,8 +44,8 @@ describe('start-up path', () => {
       const { specifiers, status } = await resolvedModules(args, await storedConfigHome());
       expect(status).toBe(args[0]!.startsWith('--') ? 0 : 2);
       expect(specifiers.filter((s) => s === 'node:net' || s === 'node:crypto')).toEqual([]);
-      // --version is answered by bin/petstore.js itself, before the bundle loads.
-      expect(specifiers.some((s) => s.endsWith(`${path.sep}petstore.cjs`))).toBe(args[0] !== '--version');
+      // --version is answered by bin/petstore.js itself, before the launcher (and so the bundle) loads.
+      expect(specifiers.some((s) => s.endsWith(`${path.sep}launch.cjs`))).toBe(args[0] !== '--version');
     },
   );
 

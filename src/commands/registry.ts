@@ -1,4 +1,4 @@
-/** Every command once, its name and lazy declaration: the program (so help and the man page) and completion derive from it. A new command is its folder and a line here. */
+/** Every command once, its name and lazy declaration: the program, completion and launch.ts's cache keys derive from it. A new command is its folder and a line here. */
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Factory } from '../factory.js';
 
