@@ -13,42 +13,7 @@ import type { GetOptions } from '../src/commands/get/run.js';
 import { newListCommand } from '../src/commands/list/list.js';
 import type { ListOptions } from '../src/commands/list/run.js';
 import type { Factory } from '../src/factory.js';
-import type { OutputSpec } from '../src/output/format.js';
-import { run, type RunSetup } from './helpers.js';
-
-/** What one run of a command handed its runF: the options, and the output format settled before it (api settles none). */
-interface Reached<T> {
-  options: T;
-  output?: OutputSpec;
-}
-
-function settledOutput(f: Factory): OutputSpec | undefined {
-  try {
-    return f.exporter.spec;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Runs `argv` with the command `declare` makes (given its runF) as the program's only command; returns the result and what reached the run. */
-async function parse<T>(declare: (f: Factory, runF: (options: T) => Promise<void>) => unknown, argv: string[], setup: RunSetup = {}) {
-  const reached: Array<Reached<T>> = [];
-  const result = await run(argv, {
-    ...setup,
-    commands: [
-      (f) =>
-        declare(f, async (options) => {
-          reached.push({ options, output: settledOutput(f) });
-        }) as ReturnType<NonNullable<RunSetup['commands']>[number]>,
-    ],
-  });
-  return { ...result, reached };
-}
-
-/** A rejected command line: exit 2, `message` as the one error line, nothing reached the run. */
-function rejected(message: string) {
-  return { code: 2, stdout: '', stderr: `error: ${message}\n`, unmatched: [], reached: [] };
-}
+import { parseCommand as parse, refusedBeforeRun as rejected, run } from './helpers.js';
 
 const piped = { format: 'tsv' } as const;
 

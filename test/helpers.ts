@@ -12,7 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import nock from 'nock';
 import { onTestFinished } from 'vitest';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Factory } from '../src/factory.js';
 import type { RunOptions } from '../src/main.js';
+import type { OutputSpec } from '../src/output/format.js';
 
 export const BASE = 'https://api.petstore.test';
 export const BASE_URL = `${BASE}/v1`;
@@ -40,6 +43,41 @@ export interface RunSetup {
   jqMemoryLimitMb?: number;
   /** The program's commands in place of the registry's: a command built with its runF, to see what reaches its run. */
   commands?: RunOptions['commands'];
+}
+
+/** What one run of a command handed its runF: the options, and the output format settled before it (`api` settles none). */
+export interface Reached<T> {
+  options: T;
+  output?: OutputSpec;
+}
+
+function settledOutput(f: Factory): OutputSpec | undefined {
+  try {
+    return f.exporter.spec;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `argv` in-process (see {@link run}) with the command `declare` makes, given a runF that records what reached it, as the
+ * program's only command (gh's NewCmdX tests): the real parse and checks run, the command's run does not. Returns the result and
+ * what reached the run.
+ */
+export async function parseCommand<T>(
+  declare: (f: Factory, runF: (options: T) => Promise<void>) => CommandUnknownOpts,
+  argv: string[],
+  setup: RunSetup = {},
+): Promise<Result & { reached: Array<Reached<T>> }> {
+  const reached: Array<Reached<T>> = [];
+  const runF = (f: Factory) => async (options: T) => void reached.push({ options, output: settledOutput(f) });
+  const result = await run(argv, { ...setup, commands: [(f) => declare(f, runF(f))] });
+  return { ...result, reached };
+}
+
+/** What {@link parseCommand} returns for a command line refused before the run: exit 2, `message` as the one error line. */
+export function refusedBeforeRun(message: string) {
+  return { code: 2, stdout: '', stderr: `error: ${message}\n`, unmatched: [], reached: [] };
 }
 
 /** A fresh XDG_CONFIG_HOME folder. */
