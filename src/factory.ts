@@ -118,24 +118,22 @@ export class Factory {
           `the API key from ${apiKey.origin} is not usable: it must be printable ASCII without spaces (the key is not shown)`,
         );
       }
-      return this.clientFor(baseUrl.value, apiKey.value, envName, `${baseUrl.origin}`, apiKey.source);
+      return this.clientFor(baseUrl.value, apiKey.value, envName, baseUrl.origin, apiKey.source);
     })();
     return this.clientPromise;
   }
 
-  /** A client for `baseUrl` with `apiKey`, for checking a key before storing it (auth login). Not cached; the caller closes it. */
-  async clientFor(
-    baseUrl: URL,
-    apiKey: string,
-    envName: string,
-    baseUrlOrigin = 'the command line',
-    keySource = 'input',
-  ): Promise<PetstoreClient> {
+  /**
+   * A client for `baseUrl` (from `baseUrlOrigin`: `--base-url`, `PETSTORE_BASE_URL` or the config file) with `apiKey` (from
+   * `keySource`), for checking a key (auth login, auth status). Not cached; the caller closes it.
+   */
+  async clientFor(baseUrl: URL, apiKey: string, envName: string, baseUrlOrigin: string, keySource: string): Promise<PetstoreClient> {
     const { PetstoreClient } = await import('./api/client.js');
     const options = this.globals;
     this.io.debug(`* environment ${envName}, base URL ${baseUrl.href} (from ${baseUrlOrigin}), key from ${keySource}`);
     return new PetstoreClient({
       baseUrl,
+      baseUrlFrom: baseUrlOrigin,
       apiKey,
       userAgent: `petstore/${this.version}`,
       timeoutMs: options.timeout,

@@ -74,7 +74,8 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
       getOutHelpWidth: () => (io.raw.stdoutIsTTY ? io.termColumns : 80),
       getErrHelpWidth: () => io.errColumns ?? 80,
       outputError: (text) => {
-        const message = text.replace(/^error: /, '').trim();
+        // One line, as the plain message prints it (commander puts its "Did you mean" on a line of its own).
+        const message = sanitizeText(text.replace(/^error: /, '').trim());
         const report: ErrorReport = { code: 'invalid_usage', message, status: null, hint: usageHint(command) };
         if (json) io.writeError(`${stringifyJson(report)}\n`);
         else io.writeMessage(sanitizeText(text));

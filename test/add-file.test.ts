@@ -43,6 +43,36 @@ const env = () => ({ PETSTORE_BASE_URL: server!.baseUrl, PETSTORE_API_KEY: 'k' }
 const ndjson = (names: string[]) => names.map((name, i) => `{"name":"${name}","categoryId":${i}}`).join('\n');
 
 describe('add --file', () => {
+  test('a service nothing answers for: each item is named not sent with the reason, in the --failed file as on stderr', async () => {
+    const failed = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bulk-')), 'failed.ndjson');
+    const nobody = { PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1', PETSTORE_API_KEY: 'k' };
+    const r = await run(['add', '--file', '-', '--concurrency', '1', '--failed', failed], {
+      env: nobody,
+      stdin: ndjson(['Z', 'Y']),
+      random: () => 0,
+    });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'not sent: line 1 "Z": cannot reach 127.0.0.1:9: ECONNREFUSED\n' +
+        'not sent: line 2 "Y": cannot reach 127.0.0.1:9: ECONNREFUSED\n' +
+        `created 0 of 2 pets; 0 failed, 2 not sent (written to ${failed})\n` +
+        'error: 2 of 2 pets were not created\n',
+      // Each POST tried three times (--retries 2): its connection never opened, so nothing was sent.
+      unmatched: Array(6).fill('POST '),
+    });
+    const reason = { code: 'network_error', message: 'cannot reach 127.0.0.1:9: ECONNREFUSED', status: null };
+    expect(readNdjson(failed).map((record) => [record.outcome, record.error])).toEqual([
+      ['not_sent', reason],
+      ['not_sent', reason],
+    ]);
+    const json = await run(['add', '--file', '-', '--json'], { env: nobody, stdin: ndjson(['Z']), random: () => 0 });
+    expect(json.stderr.split('\n')[0]).toBe(
+      `{"info":"not sent: line 1 \\"Z\\": cannot reach 127.0.0.1:9: ECONNREFUSED","code":"not_sent","line":1,"source":"-","error":${JSON.stringify(reason)}}`,
+    );
+  });
+
   test('creates every item of a JSON array; --json prints one created Pet per line and messages as JSON', async () => {
     server = await startPetServer();
     const file = tempFile('pets.json', '[\n{"name":"a","categoryId":1},\n{"name":"b","categoryId":9007199254740993,"status":"sold"}\n]');
@@ -212,7 +242,7 @@ describe('every item has one known outcome', () => {
         'failed: line 1 "a": the service has no /pets: HTTP 404 (no route /pets); the base URL may be wrong (HTTP 404)\n' +
         `stopped: created 0 of 3 pets; 1 failed, 2 not sent (written to ${failed})\n` +
         'error: the service has no /pets: HTTP 404 (no route /pets); the base URL may be wrong\n' +
-        `Check the base URL ${origin}/ (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n`,
+        `Check the base URL ${origin}/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n`,
     });
     expect(posts()).toHaveLength(1);
     expect(readNdjson(failed).map((l) => [l.line, l.outcome])).toEqual([
@@ -286,7 +316,7 @@ describe('every item has one known outcome', () => {
     );
     if ('drip' in step) {
       expect(r.stderr).toMatch(
-        /^unknown: line 2 "lost": the service answered HTTP 201, but its body did not arrive whole: request to \S+ timed out after 300 ms \(HTTP 201\)\n/,
+        /^unknown: line 2 "lost": the service answered HTTP 201, but its body did not arrive whole: request to \S+ timed out after 300 ms \(--timeout\) \(HTTP 201\)\n/,
       );
     }
     const [line] = readNdjson(path.join(dir, 'f1.ndjson'));

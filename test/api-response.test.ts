@@ -42,7 +42,7 @@ describe('exit codes and the error body on stderr', () => {
   });
 
   test("every 404 exits 3, also one whose body is not an Error (a proxy's page, an empty body): the base URL named as a hint", async () => {
-    const hint = `Check the base URL ${BASE}/v1/ (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1`;
+    const hint = `Check the base URL ${BASE}/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1`;
     nock(BASE).get('/v1/store/orders').reply(404, '<h1>Not Found</h1>', { 'content-type': 'text/html' });
     expect(await run(['api', '/store/orders'], { env: serviceEnv() })).toEqual({
       code: 3,

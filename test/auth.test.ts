@@ -45,6 +45,21 @@ describe('auth login', () => {
     expect(stored(home)).toEqual({ environments: { production: { apiKey: 's3cret-key', apiKeyOrigin: BASE, baseUrl: `${BASE_URL}/` } } });
   });
 
+  test('--verbose names where the base URL and the key came from (never the key)', async () => {
+    const home = tempConfigHome();
+    keyCheck('s3cret-key');
+    const r = await run(['auth', 'login', '--with-token', '--verbose'], {
+      configHome: home,
+      stdin: 's3cret-key\n',
+      env: { PETSTORE_BASE_URL: BASE_URL },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `* environment production, base URL ${BASE_URL}/ (from PETSTORE_BASE_URL), key from standard input`,
+    );
+    expect(r.stderr).not.toContain('s3cret-key');
+  });
+
   test('a key the service rejects is not stored: exit 4', async () => {
     const home = tempConfigHome();
     keyCheck('wrongkey', 401);

@@ -285,4 +285,19 @@ describe('the program hands the Factory the parsed flags', () => {
       hint: 'run "petstore list --help" for usage',
     });
   });
+
+  test("commander's suggestion for a mistyped flag: one line in plain output and in the JSON message", async () => {
+    const plain = await run(['list', '--stauts', 'available']);
+    expect(plain).toMatchObject({ code: 2, stdout: '' });
+    expect(plain.stderr).toBe('error: unknown option \'--stauts\' (Did you mean --status?) (run "petstore list --help" for usage)\n');
+    const r = await run(['list', '--stauts', 'available', '--json']);
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr.endsWith('\n') && r.stderr.indexOf('\n') === r.stderr.length - 1).toBe(true);
+    expect(JSON.parse(r.stderr)).toEqual({
+      code: 'invalid_usage',
+      message: "unknown option '--stauts' (Did you mean --status?)",
+      status: null,
+      hint: 'run "petstore list --help" for usage',
+    });
+  });
 });

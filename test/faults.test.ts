@@ -22,6 +22,10 @@ async function against(script: Step[], argv: string[], env: NodeJS.ProcessEnv = 
 
 const ok = (json: unknown): Step => ({ status: 200, json });
 
+/** The hint of a POST of `add` that got no answer. */
+const MAYBE_CREATED =
+  'The pet may have been created; petstore does not send it again. See whether it was (petstore list) before adding it again.';
+
 describe('retries', () => {
   test('a GET answered 503 then 200 is retried and succeeds', async () => {
     const r = await against([{ status: 503, json: { code: 'busy', message: 'busy', status: 503 } }, ok([PET])], ['list']);
@@ -94,13 +98,35 @@ describe('retries', () => {
     }
   });
 
-  test('a POST whose connection drops after sending is not retried', async () => {
+  test('a POST whose connection drops after sending is not retried, and the user is told it may have created the pet', async () => {
     const r = await against([{ destroy: true }, { status: 201, json: PET }], ['add', '--name', 'Rex', '--category-id', '1']);
     expect(r.code).toBe(1);
     expect(r.requests).toHaveLength(1);
     expect(r.stderr).toMatch(
-      /^error: the connection to 127\.0\.0\.1:\d+ closed before its answer came \((UND_ERR_SOCKET|ECONNRESET)\); the request may have reached it\n$/,
+      /^error: the connection to 127\.0\.0\.1:\d+ closed before its answer came \((UND_ERR_SOCKET|ECONNRESET)\); the request may have reached it\n/,
     );
+    expect(r.stderr.split('\n').slice(1)).toEqual([MAYBE_CREATED, '']);
+  });
+
+  test('a POST that times out may have created the pet: the message and the hint say so; a GET that times out says neither', async () => {
+    const r = await against([{ hang: true }], ['add', '--name', 'Rex', '--category-id', '1', '--timeout', '300']);
+    expect(r).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `error: request to ${r.host} timed out after 300 ms (--timeout); the request may have reached it\n${MAYBE_CREATED}\n`,
+    });
+    expect(r.requests).toHaveLength(1);
+  });
+
+  test('with --json the same error is one object, the hint in its hint field', async () => {
+    const json = await against([{ hang: true }], ['add', '--name', 'Rex', '--category-id', '1', '--timeout', '300', '--json']);
+    expect(json).toMatchObject({ code: 1, stdout: '' });
+    expect(JSON.parse(json.stderr)).toEqual({
+      code: 'timeout',
+      message: `request to ${json.host} timed out after 300 ms (--timeout); the request may have reached it`,
+      status: null,
+      hint: MAYBE_CREATED,
+    });
   });
 
   test('a POST to a port nobody listens on fails after retrying the connection only', async () => {
@@ -116,7 +142,7 @@ describe('retries', () => {
 describe('timeouts', () => {
   test('a server that never answers ends at --timeout with a message naming the host', async () => {
     const r = await against([{ hang: true }], ['list', '--timeout', '300']);
-    expect(r).toMatchObject({ code: 1, stdout: '', stderr: `error: request to ${r.host} timed out after 300 ms\n` });
+    expect(r).toMatchObject({ code: 1, stdout: '', stderr: `error: request to ${r.host} timed out after 300 ms (--timeout)\n` });
   });
 });
 

@@ -9,7 +9,7 @@ const GONE =
   'warning: getPet has been removed from the service; looking the pet up through listPets, page by page (limit 100), which reads the catalogue\n';
 const FORCED = 'warning: PETSTORE_GET_VIA_LIST=1: looking the pet up through listPets, page by page (limit 100), instead of getPet\n';
 const ROUTE_HINT =
-  "Check the base URL https://api.petstore.test/v1/ (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n";
+  "Check the base URL https://api.petstore.test/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n";
 
 const pet = (id: number | string) => `{"id":${id},"name":"p${id}","categoryId":1,"status":"available"}`;
 const page = (...ids: (number | string)[]) => `[${ids.map(pet).join(',')}]`;

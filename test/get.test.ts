@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { describe, expect, test } from 'vitest';
-import { BASE, errorBody, run, serviceEnv } from './helpers.js';
+import { BASE, errorBody, run, serviceEnv, tempConfigHome } from './helpers.js';
 
 const WARNING = 'warning: getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter\n';
 
@@ -80,7 +80,7 @@ describe('petstore get', () => {
       // No word of getPet's removal: listPets is not there either.
       stderr:
         'error: the service has no /v1/pets: HTTP 404 ("<html>Not Found</html>"); the base URL may be wrong\n' +
-        "Check the base URL https://api.petstore.test/v1/ (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n",
+        "Check the base URL https://api.petstore.test/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n",
       unmatched: [],
     });
   });
@@ -101,9 +101,24 @@ describe('petstore get', () => {
       stdout: '',
       stderr:
         `error: the service has no /v1/pets: HTTP 404 (${message}); the base URL may be wrong\n` +
-        "Check the base URL https://api.petstore.test/v1/ (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n",
+        "Check the base URL https://api.petstore.test/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n",
       unmatched: [],
     });
+  });
+
+  test.each([
+    ['--base-url', ['--base-url', `${BASE}/api`], false, 'from --base-url'],
+    ['the config', [], true, 'petstore config get base-url'],
+  ])('the hint of a wrong base URL from %s says where to look', async (_name, flags, store, where) => {
+    const configHome = tempConfigHome();
+    if (store) expect((await run(['config', 'set', 'base-url', `${BASE}/api`], { configHome })).code).toBe(0);
+    nock(BASE).get('/api/pets').query({ limit: '20' }).reply(404, '<html>Not Found</html>', { 'content-type': 'text/html' });
+    const r = await run(['list', ...flags], { configHome, env: { PETSTORE_API_KEY: 'test-key' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').slice(1)).toEqual([
+      `Check the base URL ${BASE}/api/ (${where}): the interface's paths are under its /v1, as in https://petstore.example.com/v1`,
+      '',
+    ]);
   });
 
   test('a 404 whose Error says only "Not Found" is a missing pet under a /v1 base URL (exit 3), a route under another (exit 1)', async () => {

@@ -237,7 +237,7 @@ describe('failures on the way through a proxy', () => {
     const p = await proxyTo(hanging);
     const r = await petstore(['list', '--timeout', '500'], { HTTPS_PROXY: p.url });
     await hanging.close();
-    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: request to petstore.invalid timed out after 500 ms\n' });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: request to petstore.invalid timed out after 500 ms (--timeout)\n' });
     expect(hanging.requests.map((q) => q.url)).toEqual(['/v1/pets?limit=20']);
   });
 

@@ -108,7 +108,7 @@ describe('the Prism contract run', () => {
       stdout: '',
       stderr:
         'error: the service has no /v2/pets: HTTP 404 ("{"type":"https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR","title":"Route not resolved, no path matched","status"…"); the base URL may be wrong\n' +
-        `Check the base URL ${base}/ (petstore config get base-url): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n`,
+        `Check the base URL ${base}/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n`,
     });
     expect(prism.takeViolations()).toEqual([expect.stringMatching(/^GET \/v2\/pets\?limit=20 -> 404: .*NO_PATH_MATCHED_ERROR/)]);
     expect(received()).toEqual([]);

@@ -116,7 +116,7 @@ describe('npm run sandbox', () => {
     expect(await petstore(['list', '--timeout', '200'], baseUrl)).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: request to ${host} timed out after 200 ms\n`,
+      stderr: `error: request to ${host} timed out after 200 ms (--timeout)\n`,
     });
     const codes = [];
     for (const name of ['a', 'b']) codes.push((await petstore(['add', '--name', name, '--category-id', '1'], baseUrl)).code);

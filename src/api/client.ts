@@ -107,7 +107,7 @@ export class PetstoreClient {
       if (error instanceof BodyReadError) {
         throw new BodyReadError(error.answeredStatus, error.headers, this.describeFailure(error.cause, url, signal));
       }
-      throw this.describeFailure(error, url, signal);
+      throw this.describeFailure(error, url, signal, request.method.toUpperCase());
     }
   }
 
@@ -169,8 +169,8 @@ export class PetstoreClient {
     return data as z.infer<T>;
   }
 
-  private describeFailure(error: unknown, url: URL, signal: AbortSignal | null): Error {
-    return describeSendFailure(error, url.host, signal, this.options.timeoutMs, this.proxy);
+  private describeFailure(error: unknown, url: URL, signal: AbortSignal | null, method?: string): Error {
+    return describeSendFailure(error, url.host, signal, this.options.timeoutMs, this.proxy, method);
   }
 
   private noticeDeprecation(headers: Exchange['headers']): void {

@@ -5,10 +5,17 @@ import { describeBody, retryHint, tryParse } from './response.js';
 import { retryAfterMs } from './retry.js';
 import { ServiceErrorBody } from './schemas.js';
 
-/** The base URL (named when a path does not exist) and a 401's last line (the command that fixes it). */
+/** The base URL (named when a path does not exist) and where it came from, and a 401's last line (the command that fixes it). */
 export interface FailureContext {
   baseUrl: URL;
+  /** `--base-url`, `PETSTORE_BASE_URL` or the config file's path; undefined: given for this command alone (a key check). */
+  baseUrlFrom?: string;
   loginHint?: string;
+}
+
+/** Where to check the base URL: the flag or variable that gave it, else the config (`petstore config get base-url`). */
+function baseUrlSource(from: string | undefined): string {
+  return from === '--base-url' || from === 'PETSTORE_BASE_URL' ? `from ${from}` : 'petstore config get base-url';
 }
 
 /**
@@ -34,7 +41,7 @@ export function failureOf(response: Exchange, ok: readonly number[], notFound: N
   const path = response.url ? new URL(response.url).pathname : 'such path';
   const route = notFound === 'route' || (notFound === 'pet' && (!parsed.success || !isMissingAnimal(parsed.data, path, context.baseUrl)));
   const baseUrlHint =
-    `Check the base URL ${context.baseUrl.href} (petstore config get base-url): ` +
+    `Check the base URL ${context.baseUrl.href} (${baseUrlSource(context.baseUrlFrom)}): ` +
     "the interface's paths are under its /v1, as in https://petstore.example.com/v1";
   if (status === 404 && route) {
     const said = parsed.success ? parsed.data.message : describeBody(response);

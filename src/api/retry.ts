@@ -9,7 +9,8 @@
 import { interceptors, type Dispatcher, type RetryHandler } from 'undici';
 
 const RETRY_STATUS_CODES = [408, 429, 502, 503, 504];
-const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS'];
+/** Methods that change nothing (RFC 9110 §9.2.1): retried, and never said to have maybe taken effect. */
+export const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
 /** Connection errors after which a safe method is sent again. */
 const SAFE_ERROR_CODES = [
   'ECONNRESET',

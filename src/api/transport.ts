@@ -3,7 +3,7 @@ import { maxHeaderSize } from 'node:http';
 import { Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { InterruptedError, RequestError, UsageError } from '../errors.js';
 import { isTimeout } from './response.js';
-import { provesNotSent } from './retry.js';
+import { provesNotSent, SAFE_METHODS } from './retry.js';
 import { isLoopback } from '../settings.js';
 
 /** The proxy in use and the variable that named it (for messages; its credentials are never shown). */
@@ -195,17 +195,28 @@ export function describeNetworkFailure(error: unknown, host: string, proxy?: Pro
   return new RequestError(`cannot reach ${host}: ${code ?? message}`, 'network_error');
 }
 
-/** A request with no answer ends as the InterruptedError of `signal`, a timeout after `timeoutMs`, or a network failure (`notSent` when provable). */
+/**
+ * A request with no answer ends as the InterruptedError of `signal`, a timeout after `timeoutMs`, or a network failure; `notSent`
+ * when that is provable. A timeout of a `method` that is not safe says the request may have reached the service, unless its
+ * connection never opened (no `method`: a body that timed out after its status came, which says so itself).
+ */
 export function describeSendFailure(
   error: unknown,
   host: string,
   signal: AbortSignal | null,
   timeoutMs: number,
   proxy?: ProxyChoice,
+  method?: string,
 ): Error {
   if (error instanceof RequestError || error instanceof InterruptedError) return error;
   if (signal?.aborted && signal.reason instanceof InterruptedError) return signal.reason;
-  if (signal?.aborted || isTimeout(error)) return new RequestError(`request to ${host} timed out after ${timeoutMs} ms`, 'timeout');
+  if (signal?.aborted || isTimeout(error)) {
+    const neverSent = provesNotSent(codeOf(error));
+    const reached = neverSent || method === undefined || SAFE_METHODS.includes(method) ? '' : '; the request may have reached it';
+    const timeout = new RequestError(`request to ${host} timed out after ${timeoutMs} ms (--timeout)${reached}`, 'timeout');
+    timeout.notSent = neverSent;
+    return timeout;
+  }
   const failure = describeNetworkFailure(error, host, proxy);
   // A proxy that refused or dropped the CONNECT: no byte of the request left.
   failure.notSent = provesNotSent(codeOf(error)) || failure.code === 'proxy_refused' || failure.code === 'proxy_failed';

@@ -282,16 +282,18 @@ class BulkLoad {
     }
   }
 
-  /** Counts an item not created, says why, writes it to --failed (and the journal, as item `sent`, when it was sent). */
+  /**
+   * Counts an item not created, says why (not for the items a stop leaves unsent: the stop is said once), writes it to --failed (and
+   * the journal, as item `sent`, when it was sent).
+   */
   private record(item: ResolvedItem, outcome: Outcome, report: ErrorReport, sent?: number): void {
     this.tally[outcome === 'failed' ? 'failed' : outcome === 'unknown' ? 'unknown' : 'notSent'] += 1;
-    if (outcome !== 'not_sent') {
+    if (outcome !== 'not_sent' || report.code !== 'not_sent') {
       const status = report.status ? ` (HTTP ${report.status})` : '';
-      this.message(
-        `${outcome === 'failed' ? 'failed' : 'unknown'}: ${where(item)} ${itemName(item.value)}: ${report.message}${status}`,
-        outcome,
-        { ...this.firstRead(item), error: report },
-      );
+      this.message(`${outcome.replace('_', ' ')}: ${where(item)} ${itemName(item.value)}: ${report.message}${status}`, outcome, {
+        ...this.firstRead(item),
+        error: report,
+      });
     }
     const text = item.value === undefined ? item.text : undefined;
     const record = {

@@ -1,6 +1,6 @@
 /** `petstore add` run: flags checked, then one pet created (asked for at a terminal) or a bulk load; those two load only when used. */
-import { Int64Text, NewPet, PetStatus } from '../../api/schemas.js';
-import { UsageError } from '../../errors.js';
+import { Int64Text, NewPet, type Pet, PetStatus } from '../../api/schemas.js';
+import { RequestError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { CONCURRENCY } from '../../flag-bounds.js';
 import type { Exporter } from '../../output/exporter.js';
@@ -106,5 +106,23 @@ export async function runAdd(f: Factory, options: AddOptions): Promise<void> {
   const client = await f.client();
   // The client first: a missing key or base URL fails before anything is asked.
   const pet = options.kind === 'one' ? options.pet : await (await import('./prompt-pet.js')).promptNewPet(f, options.given);
-  await f.exporter.printOne(await createPet(client, pet), PET_VIEW);
+  let created: Pet;
+  try {
+    created = await createPet(client, pet);
+  } catch (error) {
+    throw withMaybeCreatedHint(error);
+  }
+  await f.exporter.printOne(created, PET_VIEW);
+}
+
+/** A POST sent that got no answer (a timeout, a dropped connection) may have created the pet, and petstore never sends it again: say how to look. */
+function withMaybeCreatedHint(error: unknown): unknown {
+  if (!(error instanceof RequestError) || error.notSent || error.hint || !['timeout', 'connection_closed'].includes(error.code))
+    return error;
+  return new RequestError(
+    error.message,
+    error.code,
+    error.status,
+    'The pet may have been created; petstore does not send it again. See whether it was (petstore list) before adding it again.',
+  );
 }

@@ -1,13 +1,17 @@
 /** auth's endpoint call: checks a key with `GET /pets?limit=1` (listPets, the cheapest operation every key may call). */
 import { CliError, ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import type { Resolved } from '../../settings.js';
 
 /** A key accepted, rejected (a 401), or no usable answer (network, 5xx, anything else). */
 export type KeyCheck = { result: 'valid' } | { result: 'rejected'; error: ServiceError } | { result: 'unreachable'; error: Error };
 
-/** Never throws for the service's answer or a network failure (they are the result); throws the InterruptedError of Ctrl-C. */
-export async function verifyKey(f: Factory, baseUrl: URL, apiKey: string, envName: string): Promise<KeyCheck> {
-  const client = await f.clientFor(baseUrl, apiKey, envName);
+/**
+ * Checks `apiKey` (from `keySource`) against `baseUrl` (resolved with where it came from). Never throws for the service's answer or a
+ * network failure (they are the result); throws the InterruptedError of Ctrl-C.
+ */
+export async function verifyKey(f: Factory, baseUrl: Resolved<URL>, apiKey: string, keySource: string, envName: string): Promise<KeyCheck> {
+  const client = await f.clientFor(baseUrl.value, apiKey, envName, baseUrl.origin, keySource);
   try {
     const response = await client.send({ method: 'GET', path: 'pets', query: new URLSearchParams({ limit: '1' }) });
     const failure = client.failureOf(response, [200]);

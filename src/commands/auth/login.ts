@@ -82,7 +82,7 @@ export async function runLogin(f: Factory, options: LoginOptions): Promise<void>
   const key = checkApiKey(raw);
   const origin = baseUrl.value.origin;
   if (!options.skipVerify) {
-    const check = await verifyKey(f, baseUrl.value, key, env.value);
+    const check = await verifyKey(f, baseUrl, key, options.withToken ? 'standard input' : 'the prompt', env.value);
     if (check.result === 'rejected') {
       const message = `${origin} rejected the key (HTTP 401, code ${check.error.serviceCode}); nothing was stored`;
       throw new ServiceError(401, 'invalid_api_key', message, 'Check the key, then run petstore auth login again.', message);

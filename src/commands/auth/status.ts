@@ -18,7 +18,7 @@ export async function runStatus(f: Factory): Promise<void> {
   const baseUrl = await settings.baseUrl();
   const apiKey = await settings.apiKey();
   const usable = apiKey && baseUrl && (apiKey.source !== 'config' || apiKey.boundTo === baseUrl.value.origin);
-  const check = usable ? await verifyKey(f, baseUrl.value, apiKey.value, env.value) : undefined;
+  const check = usable ? await verifyKey(f, baseUrl, apiKey.value, apiKey.source, env.value) : undefined;
   const record = {
     environment: env.value,
     environmentSource: env.source === 'default' ? 'default' : env.origin,
