@@ -261,19 +261,39 @@ describe('only the command asked for is built', () => {
 describe('help wraps at word boundaries at the terminal width, 80 when not a terminal', () => {
   const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
+  const uncommented = (text: string) => words(text).filter((word) => word !== '#');
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion in the help text, not a template
+  const ZSH_FOLDER = '"${fpath[1]}/_petstore"';
+
   test.each(paths.map((p) => [p.join(' ') || '(root)', p]))('"petstore %s --help" at 60, 40 and 80 columns', async (_, path) => {
     const wide = await run([...path, '--help'], { stdoutIsTTY: true, columns: 1000 });
     for (const columns of [60, 40]) {
       const r = await run([...path, '--help'], { stdoutIsTTY: true, columns });
-      // The same words in the same order: only line breaks moved, no word split.
-      expect(words(r.stdout)).toEqual(words(wide.stdout));
+      // The same words in the same order: only line breaks moved, no word split (a wrapped shell comment repeats its "#").
+      expect(uncommented(r.stdout)).toEqual(uncommented(wide.stdout));
       for (const line of r.stdout.split('\n')) {
         // A line is wider only when it is one word wider than the terminal.
         if (line.length > columns) expect(line.trim()).not.toContain(' ');
       }
     }
     const piped = await run([...path, '--help']);
-    expect(words(piped.stdout)).toEqual(words(wide.stdout));
+    expect(uncommented(piped.stdout)).toEqual(uncommented(wide.stdout));
     for (const line of piped.stdout.split('\n')) if (line.length > 80) expect(line.trim()).not.toContain(' ');
+  });
+
+  test("an example's shell comment wraps as comment lines, so that pasting the example runs nothing but the command", async () => {
+    const r = await run(['completion', '--help']);
+    expect(r.stdout).toContain(
+      `  petstore completion zsh > ${ZSH_FOLDER}   # a folder on $fpath,\n` +
+        '                                                      # before compinit runs\n',
+    );
+    const narrow = await run(['completion', 'zsh', '--help'], { stdoutIsTTY: true, columns: 40 });
+    expect(narrow.stdout).toContain(
+      'To install it, run one of:\n' +
+        '  petstore completion zsh >\n' +
+        `      ${ZSH_FOLDER}\n` +
+        '      # a folder on $fpath, before\n' +
+        '      # compinit runs\n',
+    );
   });
 });

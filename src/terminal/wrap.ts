@@ -68,12 +68,15 @@ export function wrapHelpText(text: string, width: number): string {
         original.push(lines[i]!);
         description += ` ${lines[i]!.trim()}`;
       }
+      // An example's shell comment stays one on every line it wraps to, so that pasted lines do not run.
+      const hash = description.startsWith('# ') ? '# ' : '';
+      const words = description.slice(hash.length);
       if (original.every((l) => columnsOf(l) <= width)) out.push(...original);
       else if (width - column >= 24) {
-        out.push(...wrapLine(description, width, `${indent}${term}${gap}`, ' '.repeat(column)));
+        out.push(...wrapLine(words, width, `${indent}${term}${gap}${hash}`, `${' '.repeat(column)}${hash}`));
       } else {
         const inner = `${indent}    `;
-        out.push(...wrapLine(term, width, indent, inner), ...wrapLine(description, width, inner, inner));
+        out.push(...wrapLine(term, width, indent, inner), ...wrapLine(words, width, inner + hash, inner + hash));
       }
       continue;
     }
