@@ -8,13 +8,13 @@ import { ServiceErrorBody } from './schemas.js';
 /** The base URL (named when a path does not exist) and where it came from, and a 401's last line (the command that fixes it). */
 export interface FailureContext {
   baseUrl: URL;
-  /** `--base-url`, `PETSTORE_BASE_URL` or the config file's path; undefined: given for this command alone (a key check). */
-  baseUrlFrom?: string;
+  /** `--base-url`, `PETSTORE_BASE_URL` or the config file's path. */
+  baseUrlFrom: string;
   loginHint?: string;
 }
 
 /** Where to check the base URL: the flag or variable that gave it, else the config (`petstore config get base-url`). */
-function baseUrlSource(from: string | undefined): string {
+function baseUrlSource(from: string): string {
   return from === '--base-url' || from === 'PETSTORE_BASE_URL' ? `from ${from}` : 'petstore config get base-url';
 }
 

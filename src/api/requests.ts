@@ -3,7 +3,7 @@ export interface ClientOptions {
   /** Ends in "/" (settings.parseBaseUrl), so endpoint paths join onto it. */
   baseUrl: URL;
   /** Where the base URL came from: `--base-url`, `PETSTORE_BASE_URL` or the config file's path (named in hints). */
-  baseUrlFrom?: string;
+  baseUrlFrom: string;
   apiKey: string;
   userAgent: string;
   /** Deadline of the whole command in milliseconds; also the connect, header and body timeout. */
