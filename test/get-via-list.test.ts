@@ -123,6 +123,76 @@ describe('get when getPet is gone', () => {
   });
 });
 
+describe('get through listPets over a large store: no page cap', () => {
+  const viaList = (service: { baseUrl: string }) => ({
+    PETSTORE_BASE_URL: service.baseUrl,
+    PETSTORE_API_KEY: 'k',
+    PETSTORE_GET_VIA_LIST: '1',
+  });
+
+  test('the last pet of 1,200 pages is found, exit 0; a pet on an early page stops the reading there', async () => {
+    const service = await startPetService({ key: 'k', seed: 1200, pageSize: 1 });
+    try {
+      const last = await run(['get', '1200', '--json'], { env: viaList(service) });
+      expect(last).toMatchObject({
+        code: 0,
+        stdout: '{"id":1200,"name":"pet-1200","categoryId":4,"status":"available"}\n',
+        stderr: `${JSON.stringify({ warning: FORCED.slice('warning: '.length, -1), code: 'get_via_list' })}\n`,
+      });
+      expect(service.requests).toHaveLength(1200);
+      expect(service.requests.every((r) => r.url.startsWith('/v1/pets?limit=100'))).toBe(true);
+      const early = await run(['get', '3', '--json'], { env: viaList(service) });
+      expect(early).toMatchObject({ code: 0, stdout: '{"id":3,"name":"pet-3","categoryId":4,"status":"available"}\n' });
+      expect(service.requests).toHaveLength(1203);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('a missing id reads the whole store, then exits 3 with "no animal with id N"', async () => {
+    const service = await startPetService({ key: 'k', seed: 1100, pageSize: 1 });
+    try {
+      const r = await run(['get', '5000'], { env: viaList(service) });
+      expect(r).toMatchObject({
+        code: 3,
+        stdout: '',
+        stderr: `${FORCED}error: no animal with id 5000: none on the 1100 pages of listPets (1100 pets)\n`,
+      });
+      expect(service.requests).toHaveLength(1100);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('at a terminal, a lookup that lasts over 2 seconds shows how far it has read, and clears it', async () => {
+    const service = await startPetService({
+      key: 'k',
+      seed: 12,
+      pageSize: 1,
+      faults: (request) => (request.url.startsWith('/v1/pets?') ? { serve: true, delayMs: 250 } : undefined),
+    });
+    try {
+      const r = await run(['get', '12'], { env: viaList(service), stdoutIsTTY: true });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/\r\u001b\[Klooking for pet 12 in listPets: \d+ pets read on \d+ pages/);
+      expect(r.stderr.endsWith('\r\u001b[K')).toBe(true);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('a lookup that ends before 2 seconds shows no progress', async () => {
+    const service = await startPetService({ key: 'k', seed: 30, pageSize: 1 });
+    try {
+      const r = await run(['get', '30'], { env: viaList(service), stdoutIsTTY: true });
+      expect(r.code).toBe(0);
+      expect(r.stderr).not.toContain('looking for pet');
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe('get through listPets, the built bin against the fake service', () => {
   let stop: (() => Promise<void>) | undefined;
   afterEach(async () => {
