@@ -11,6 +11,13 @@ import { type JqLimits, JqThreads } from './jq-thread.js';
 // "--" ends jq's options, so that an expression such as "-1" is a program, not a flag.
 const FLAGS = ['-c', '--'];
 
+/**
+ * Put before an expression (on its line, so that `$__loc__` is the user's) for jq to see the run's environment as `$ENV`
+ * and `env`, given with `--argjson __petstore_env`: jq-wasm offers no way to set jq's environment, whose own is
+ * Emscripten's stand-in (HOME=/home/web_user). `$ARGS` stays as jq without arguments has it.
+ */
+const WITH_ENV = '$__petstore_env as $ENV | {positional: [], named: {}} as $ARGS | def env: $ENV; ';
+
 /** What one run printed, and the error jq stopped on (the results before it are in `text`). */
 export interface JqRun {
   text: string;
@@ -22,6 +29,8 @@ export class JqFilter {
   constructor(
     readonly expression: string,
     private readonly threads: JqThreads,
+    /** The run's environment, as JSON text. */
+    private readonly env: string,
   ) {}
 
   /**
@@ -30,7 +39,8 @@ export class JqFilter {
    * JqThreads.run does.
    */
   async run(json: string, out: OutputTarget, limits?: JqLimits): Promise<JqRun> {
-    const result = await this.threads.run({ json, expression: this.expression, flags: FLAGS }, limits);
+    const flags = ['-c', '--argjson', '__petstore_env', this.env, '--'];
+    const result = await this.threads.run({ json, expression: WITH_ENV + this.expression, flags }, limits);
     const lines = result.stderr.split('\n').filter((line) => line !== '');
     let errors = lines.filter((line) => line.startsWith('jq: error')).map((line) => this.errorMessage(line));
     let messages = lines.filter((line) => !line.startsWith('jq: error'));
@@ -71,13 +81,15 @@ function formatResults(stdout: string, isTTY: boolean): string {
 export class Jq {
   private readonly threads: JqThreads;
   private readonly compiled = new Map<string, Promise<JqFilter>>();
+  private readonly env: string;
 
   constructor(
     env: NodeJS.ProcessEnv,
     private readonly limits: JqLimits,
     memoryLimitMb?: number,
   ) {
-    this.threads = new JqThreads(env, memoryLimitMb);
+    this.threads = new JqThreads(memoryLimitMb);
+    this.env = JSON.stringify(env);
   }
 
   /** Compiles `expression` once; rejects with a UsageError (exit 2) carrying jq's message when it does not compile. */
@@ -113,7 +125,7 @@ export class Jq {
     // Without input jq compiles the program and runs nothing.
     const { stderr, exitCode } = await this.threads.run({ json: '', expression, flags: FLAGS });
     if (exitCode !== 0) throw compileError(stderr);
-    return new JqFilter(expression, this.threads);
+    return new JqFilter(expression, this.threads, this.env);
   }
 }
 
