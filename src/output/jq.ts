@@ -6,7 +6,7 @@ import { escapeRawControls } from '../json.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { OutputTarget, Writable } from '../iostreams.js';
 import { sanitizeLines } from '../text.js';
-import { type JqLimits, JqThreads } from './jq-thread.js';
+import { type JqLimits, type JqRequest, JqThreads } from './jq-thread.js';
 
 // "--" ends jq's options, so that an expression such as "-1" is a program, not a flag.
 const FLAGS = ['-c', '--'];
@@ -39,8 +39,7 @@ export class JqFilter {
    * JqThreads.run does.
    */
   async run(json: string, out: OutputTarget, limits?: JqLimits): Promise<JqRun> {
-    const flags = ['-c', '--argjson', '__petstore_env', this.env, '--'];
-    const result = await this.threads.run({ json, expression: WITH_ENV + this.expression, flags }, limits);
+    const result = await this.threads.run(this.request(json), limits);
     const lines = result.stderr.split('\n').filter((line) => line !== '');
     let errors = lines.filter((line) => line.startsWith('jq: error')).map((line) => this.errorMessage(line));
     let messages = lines.filter((line) => !line.startsWith('jq: error'));
@@ -53,6 +52,11 @@ export class JqFilter {
     if (result.exitCode === 0 && errors.length === 0) return { text };
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
     return { text, error: new CliError(`--jq: ${errors[0]}${more}`, ExitCode.failure, 'jq_error') };
+  }
+
+  /** The run of the expression, with the environment, on `json` ('': compile only). */
+  request(json: string): JqRequest {
+    return { json, expression: WITH_ENV + this.expression, flags: ['-c', '--argjson', '__petstore_env', this.env, '--'] };
   }
 
   /** `jq: error (at /dev/stdin:0): message` → message. */
@@ -122,10 +126,13 @@ export class Jq {
   }
 
   private async compileNow(expression: string): Promise<JqFilter> {
+    const filter = new JqFilter(expression, this.threads, this.env);
     // Without input jq compiles the program and runs nothing.
-    const { stderr, exitCode } = await this.threads.run({ json: '', expression, flags: FLAGS });
-    if (exitCode !== 0) throw compileError(stderr);
-    return new JqFilter(expression, this.threads, this.env);
+    const withEnv = await this.threads.run(filter.request(''));
+    if (withEnv.exitCode === 0) return filter;
+    // The expression alone, for the user's own text and columns in the message (a module directive fails only after WITH_ENV).
+    const alone = await this.threads.run({ json: '', expression, flags: FLAGS });
+    throw compileError(alone.exitCode === 0 ? withEnv.stderr : alone.stderr);
   }
 }
 
