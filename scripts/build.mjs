@@ -59,8 +59,6 @@ const jqWorker = await build({
   outfile: dist('jq-worker.cjs'),
   write: false,
   minify,
-  // src/output/jq-worker.ts finds two functions of jq-wasm by their names.
-  keepNames: true,
   define: {
     PETSTORE_JQ_WASM: JSON.stringify(jqWasm.toString('base64')),
     // jq-wasm's ES module reads its own URL when it starts (unused: it is given

@@ -200,6 +200,26 @@ describe("$ENV and env are the run's environment, as in jq (not the WebAssembly 
       await service.close();
     }
   });
+
+  // The environment reaches jq as a binding put before the expression (src/output/jq.ts): nothing else may show it.
+  test("$ARGS is jq's own without arguments (the environment is not in it); $__loc__ is the expression's line", async () => {
+    listOnce();
+    const r = await run(['list', '--jq', '$ARGS, $__loc__'], { env: serviceEnv() });
+    expect(r).toEqual({ code: 0, stdout: '{"positional":[],"named":{}}\n{"file":"<top-level>","line":1}\n', stderr: '', unmatched: [] });
+  });
+
+  test('a program that begins with a module directive, which the binding must follow, is refused: exit 2, before any request', async () => {
+    const r = await run(['list', '--jq', 'module {a:1}; .'], { env: serviceEnv() });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: invalid --jq expression: syntax error, unexpected module at <top-level>, line 1, column 81:\n' +
+        '    $__petstore_env as $ENV | {positional: [], named: {}} as $ARGS | def env: $ENV; module {a:1}; .\n' +
+        `    ${' '.repeat(80)}^^^^^^\n`,
+      unmatched: [],
+    });
+  });
 });
 
 describe('--jq on add --file (each created pet, batch by batch)', () => {

@@ -42,21 +42,14 @@ export const MEMORY_LIMIT_MB = 1024;
 const MEMORY_CHECK_MS = 100;
 
 /**
- * The jq threads of one petstore run, whose jq sees `env` as `$ENV` and `env` (read once, when jq starts), each holding
- * at most `memoryLimitMb` MiB. A thread is kept, unreferenced, between runs of jq; one that was terminated is replaced;
- * close() ends it.
+ * The jq threads of one petstore run, each holding at most `memoryLimitMb` MiB. A thread is kept, unreferenced, between
+ * runs of jq; one that was terminated is replaced; close() ends it.
  */
 export class JqThreads {
-  private readonly env: Record<string, string> = {};
   private idle?: JqThread;
   private closed = false;
 
-  constructor(
-    env: NodeJS.ProcessEnv,
-    private readonly memoryLimitMb = MEMORY_LIMIT_MB,
-  ) {
-    for (const [name, value] of Object.entries(env)) if (value !== undefined) this.env[name] = value;
-  }
+  constructor(private readonly memoryLimitMb = MEMORY_LIMIT_MB) {}
 
   /**
    * Runs jq within `limits`. Resolves with jq's output, its runtime errors included; rejects with `limits.stop`'s reason
@@ -64,7 +57,7 @@ export class JqThreads {
    */
   async run(request: JqRequest, limits: JqLimits = {}): Promise<JqOutput> {
     limits.stop?.throwIfAborted();
-    const thread = this.idle?.alive ? this.idle : new JqThread(this.env, this.memoryLimitMb);
+    const thread = this.idle?.alive ? this.idle : new JqThread(this.memoryLimitMb);
     this.idle = undefined;
     const output = await thread.run(request, limits);
     // Two runs at once each have their own thread; one is kept.
@@ -86,12 +79,9 @@ class JqThread {
   private readonly worker: Worker;
   alive = true;
 
-  constructor(
-    env: Record<string, string>,
-    private readonly memoryLimitMb: number,
-  ) {
+  constructor(private readonly memoryLimitMb: number) {
     const { Worker } = process.getBuiltinModule('node:worker_threads');
-    const options = { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb }, workerData: { env } };
+    const options = { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } };
     this.worker =
       typeof PETSTORE_JQ_WORKER === 'string'
         ? new Worker(PETSTORE_JQ_WORKER, { ...options, eval: true })

@@ -6,10 +6,17 @@ import { escapeRawControls } from '../json.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { OutputTarget, Writable } from '../iostreams.js';
 import { sanitizeLines } from '../text.js';
-import { type JqLimits, JqThreads } from './jq-thread.js';
+import { type JqLimits, type JqRequest, JqThreads } from './jq-thread.js';
 
 // "--" ends jq's options, so that an expression such as "-1" is a program, not a flag.
 const FLAGS = ['-c', '--'];
+
+/**
+ * Put before an expression (on its line, so that `$__loc__` is the user's) for jq to see the run's environment as `$ENV`
+ * and `env`, given with `--argjson __petstore_env`: jq-wasm offers no way to set jq's environment, whose own is
+ * Emscripten's stand-in (HOME=/home/web_user). `$ARGS` stays as jq without arguments has it.
+ */
+const WITH_ENV = '$__petstore_env as $ENV | {positional: [], named: {}} as $ARGS | def env: $ENV; ';
 
 /** What one run printed, and the error jq stopped on (the results before it are in `text`). */
 export interface JqRun {
@@ -22,6 +29,8 @@ export class JqFilter {
   constructor(
     readonly expression: string,
     private readonly threads: JqThreads,
+    /** The run's environment, as JSON text. */
+    private readonly env: string,
   ) {}
 
   /**
@@ -30,7 +39,7 @@ export class JqFilter {
    * JqThreads.run does.
    */
   async run(json: string, out: OutputTarget, limits?: JqLimits): Promise<JqRun> {
-    const result = await this.threads.run({ json, expression: this.expression, flags: FLAGS }, limits);
+    const result = await this.threads.run(this.request(json), limits);
     const lines = result.stderr.split('\n').filter((line) => line !== '');
     let errors = lines.filter((line) => line.startsWith('jq: error')).map((line) => this.errorMessage(line));
     let messages = lines.filter((line) => !line.startsWith('jq: error'));
@@ -43,6 +52,11 @@ export class JqFilter {
     if (result.exitCode === 0 && errors.length === 0) return { text };
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
     return { text, error: new CliError(`--jq: ${errors[0]}${more}`, ExitCode.failure, 'jq_error') };
+  }
+
+  /** The run of the expression, with the environment, on `json` ('': compile only). */
+  request(json: string): JqRequest {
+    return { json, expression: WITH_ENV + this.expression, flags: ['-c', '--argjson', '__petstore_env', this.env, '--'] };
   }
 
   /** `jq: error (at /dev/stdin:0): message` → message. */
@@ -71,13 +85,15 @@ function formatResults(stdout: string, isTTY: boolean): string {
 export class Jq {
   private readonly threads: JqThreads;
   private readonly compiled = new Map<string, Promise<JqFilter>>();
+  private readonly env: string;
 
   constructor(
     env: NodeJS.ProcessEnv,
     private readonly limits: JqLimits,
     memoryLimitMb?: number,
   ) {
-    this.threads = new JqThreads(env, memoryLimitMb);
+    this.threads = new JqThreads(memoryLimitMb);
+    this.env = JSON.stringify(env);
   }
 
   /** Compiles `expression` once; rejects with a UsageError (exit 2) carrying jq's message when it does not compile. */
@@ -110,10 +126,13 @@ export class Jq {
   }
 
   private async compileNow(expression: string): Promise<JqFilter> {
+    const filter = new JqFilter(expression, this.threads, this.env);
     // Without input jq compiles the program and runs nothing.
-    const { stderr, exitCode } = await this.threads.run({ json: '', expression, flags: FLAGS });
-    if (exitCode !== 0) throw compileError(stderr);
-    return new JqFilter(expression, this.threads);
+    const withEnv = await this.threads.run(filter.request(''));
+    if (withEnv.exitCode === 0) return filter;
+    // The expression alone, for the user's own text and columns in the message (a module directive fails only after WITH_ENV).
+    const alone = await this.threads.run({ json: '', expression, flags: FLAGS });
+    throw compileError(alone.exitCode === 0 ? withEnv.stderr : alone.stderr);
   }
 }
 

@@ -182,12 +182,8 @@ export class Pager {
     return !this.direct;
   }
 
-  /** Writes data to the pager; false when it asks the writer to wait for 'drain' (as a stream's write). */
+  /** Writes data to the pager, while {@link active}; false when it asks the writer to wait for 'drain' (as a stream's write). */
   write(text: string): boolean {
-    if (this.direct) {
-      this.fallback.write(text);
-      return true;
-    }
     // Kept even once the input broke: the pager may yet fail, and this would be printed too.
     if (this.kept) {
       this.kept.push(text);
