@@ -150,19 +150,17 @@ describe('petstore api against the sandbox', () => {
     expect(got).toEqual({ code: 0, stdout: `${id}\n9007199254740995\n`, stderr: '' });
   });
 
-  test("--paginate follows the sandbox's next links, --jq on each page, the pages as one array without it; --input sends a body as is", async () => {
+  test("--paginate follows the sandbox's next links and merges the pages; --input sends a body as is", async () => {
     const body = '{"name":"Fido","categoryId":9007199254740997}';
     const posted = await petstore(['api', 'pets', '--input', '-'], body);
     expect(posted).toMatchObject({ code: 0, stdout: expect.stringContaining('"categoryId":9007199254740997'), stderr: '' });
     const before = sandbox.requests.length;
-    const all = await petstore(['api', '/pets', '--paginate', '--jq', '.[].categoryId']);
+    const all = await petstore(['api', '/pets', '--paginate', '--jq', 'map(.categoryId)']);
     expect(all.code).toBe(0);
     const pages = sandbox.requests.slice(before);
     expect(pages.length).toBeGreaterThan(2);
     expect(pages.every((r) => r.method === 'GET' && r.url.startsWith('/v1/pets'))).toBe(true);
-    expect(all.stdout).toMatch(/^9223372036854775807\n2\n3\n9007199254740995\n(.*\n)*9007199254740997\n$/);
-    const merged = await petstore(['api', '/pets', '--paginate']);
-    expect(merged.stdout).toMatch(/^\[\{"id":.*"categoryId":9007199254740997[^\n]*\]\n$/);
+    expect(all.stdout).toMatch(/^\[9223372036854775807,2,3,9007199254740995,.*9007199254740997\]\n$/);
   });
 
   test('a wrong key exits 4; a URL of another origin exits 2 and sends nothing', async () => {

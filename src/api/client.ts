@@ -118,41 +118,22 @@ export class PetstoreClient {
   /**
    * GETs `first` and, with `all`, its RFC 8288 `rel="next"` pages until none is linked, each via {@link expect}; `next` is the page
    * linked (fetched next when `all`). With `all` each page has its own deadline of `--timeout` (a whole store takes as long as it
-   * takes), and with `readAhead` the next page is asked for before this one is handed over, so that the service's wait and the
-   * caller's printing overlap (one request more than read when the caller stops early). Throws {@link PageTrail}'s RequestError (after
-   * yielding the page whose link it refused) and what {@link send} and {@link expect} throw.
+   * takes). Throws {@link PageTrail}'s RequestError and what {@link send} and {@link expect} throw.
    */
   async *pages<T extends z.ZodMiniType>(
     first: string,
     expected: Expectation<T>,
     all: boolean,
-    readAhead = false,
   ): AsyncGenerator<{ items: z.infer<T>; hasNext: boolean; next?: URL }> {
     let url = this.url(first);
     const trail = new PageTrail(this.origin, url);
-    const get = (page: URL) => this.send({ method: 'GET', path: page, ...(all && this.pageLimits) });
-    let pending = get(url);
     for (;;) {
-      const response = await pending;
+      const response = await this.send({ method: 'GET', path: url, ...(all && this.pageLimits) });
       const items = this.expect(response, expected);
       const next = nextLink(response.headers, url);
-      let stop: unknown;
-      if (all && next) {
-        try {
-          url = trail.follow(next, Array.isArray(items) ? items.length : undefined);
-          if (readAhead) {
-            pending = get(url);
-            // Awaited on the next turn; until then its failure must not count as unhandled.
-            pending.catch(() => undefined);
-          }
-        } catch (error) {
-          stop = error;
-        }
-      }
       yield { items, hasNext: next !== undefined, next };
-      if (stop) throw stop;
       if (!all || !next) return;
-      if (!readAhead) pending = get(url);
+      url = trail.follow(next, Array.isArray(items) ? items.length : undefined);
     }
   }
 

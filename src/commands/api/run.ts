@@ -35,12 +35,11 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
   // Pages that are JSON arrays print as one array, streamed; -i prints each page whole after its head.
   const printer = new BodyPrinter(f, options.paginate && !options.include && f.exporter.jq === undefined);
   const limits = options.paginate ? client.pageLimits : {};
-  const send = (page: URL) => client.send({ method: options.method, path: page, headers: options.headers, body: options.body, ...limits });
-  let pending = send(url);
   let linked: URL | undefined;
   try {
     for (;;) {
-      const response = await pending;
+      const request = { method: options.method, path: url, headers: options.headers, body: options.body, ...limits };
+      const response = await client.send(request);
       if (options.include) f.exporter.writeText(head(response));
       // 'as-sent': a 404 with an Error body answers this path (exit 3); it is no sign of a wrong base URL.
       const failure = client.failureOf(response, SUCCESS, 'as-sent');
@@ -53,22 +52,11 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
         throw failure;
       }
       const body = response.text === '' ? undefined : bodyOf(response);
-      const next = options.paginate ? nextLink(response.headers, url) : undefined;
-      let stop: unknown;
-      if (next) {
-        linked = next;
-        try {
-          url = trail.follow(next, body && 'json' in body && Array.isArray(body.json) ? body.json.length : undefined);
-          // The next page is on its way while this one prints; its failure is awaited on the next turn.
-          pending = send(url);
-          pending.catch(() => undefined);
-        } catch (error) {
-          stop = error;
-        }
-      }
       if (body) await printer.print(body);
-      if (stop) throw stop;
+      const next = options.paginate ? nextLink(response.headers, url) : undefined;
       if (!next) break;
+      linked = next;
+      url = trail.follow(next, body && 'json' in body && Array.isArray(body.json) ? body.json.length : undefined);
     }
   } catch (error) {
     if (trail.pages === 1 && printer.printed === 0) throw error;

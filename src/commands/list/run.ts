@@ -48,7 +48,7 @@ export async function runList(f: Factory, options: ListOptions): Promise<void> {
   let printed = 0;
   let next: URL | undefined;
   try {
-    for await (const page of listPetPages(client, options.query, options.all, true)) {
+    for await (const page of listPetPages(client, options.query, options.all)) {
       pages += 1;
       last = { length: page.pets.length, hasNext: page.hasNext };
       next = page.next;
