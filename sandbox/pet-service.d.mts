@@ -84,8 +84,8 @@ export interface PetServiceOptions {
   key: string;
   /** Id of the first pet created (seeds included), default 1n; ids go up by one. */
   firstId?: bigint;
-  /** true: four seed pets (default); false: empty; the NewPets to start with; or a number of generated pets (`pet-1`, ...). */
-  seed?: boolean | NewPet[] | number;
+  /** true: four seed pets (default); false: empty; or the NewPets to start with. */
+  seed?: boolean | NewPet[];
   /** Most pets in one page of GET /pets, whatever `limit` asks (1..100, default 100). */
   pageSize?: number;
   /** RFC 8288 `Link: <...>; rel="next"` on a GET /pets page that has more after it (default true). */

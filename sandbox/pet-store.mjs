@@ -29,14 +29,10 @@ export function toJson(value) {
 /**
  * A store: `pets` by id in creation order, and `add(newPet)` which assigns the
  * next id (from `firstId`, one up each time) and returns the stored Pet.
- * `seed` is true (SEED_PETS), false (empty), the NewPets to start with, or a
- * number: that many generated pets (`pet-1`, ... in every status), for a
- * large store without as many POSTs.
+ * `seed` is true (SEED_PETS), false (empty) or the NewPets to start with.
  */
 export function createPetStore({ firstId = 1n, seed = true } = {}) {
   const pets = new Map();
-  // Where each cursor handed out goes on: paging a large store reads each pet once, not once per page before it.
-  const resumes = new Map();
   let nextId = BigInt(firstId);
   const add = (pet) => {
     const stored = { id: nextId, name: pet.name, categoryId: BigInt(pet.categoryId) };
@@ -45,10 +41,8 @@ export function createPetStore({ firstId = 1n, seed = true } = {}) {
     nextId += 1n;
     return stored;
   };
-  if (typeof seed === 'number') {
-    for (let i = 1; i <= seed; i += 1) add({ name: `pet-${i}`, categoryId: BigInt((i % 7) + 1), status: STATUSES[i % 3] });
-  } else for (const pet of seed === true ? SEED_PETS : seed || []) add(pet);
-  return { pets, add, resumes };
+  for (const pet of seed === true ? SEED_PETS : seed || []) add(pet);
+  return { pets, add };
 }
 
 /**
@@ -76,10 +70,9 @@ export function answer(store, { method, url, headers, body }, { key, pageSize = 
     const after = cursor === null ? undefined : readCursor(cursor);
     if (after === null) return fail(400, 'invalid_cursor', 'cursor is not one this service gave');
     const size = Math.min(Number(limitText), pageSize);
-    const { page, more, rest } = pageOf(store, status, after, size, cursor);
+    const { page, more } = pageOf(store.pets, status, after, size);
     if (!links || !more) return send(200, page);
     query.set('cursor', Buffer.from(page.at(-1).id.toString()).toString('base64url'));
-    rememberResume(store.resumes, `${status}|${query.get('cursor')}`, rest);
     return send(200, page, { link: `</v1/pets?${query}>; rel="next"` });
   }
   if (path === '/pets' && method === 'POST') {
@@ -109,31 +102,16 @@ function readCursor(cursor) {
   return /^-?\d{1,19}$/.test(text) && Buffer.from(text).toString('base64url') === cursor ? BigInt(text) : null;
 }
 
-/**
- * Up to `size` pets of `status` (any when null) with ids above `after`, whether more follow, and where the next page goes on (`rest`:
- * the live iterator and the pet it has read ahead). A cursor this store handed out goes on from there; any other starts from the top.
- */
-function pageOf(store, status, after, size, cursor) {
-  const resume = cursor === null ? undefined : store.resumes.get(`${status}|${cursor}`);
-  if (resume) store.resumes.delete(`${status}|${cursor}`);
-  const iterator = resume?.iterator ?? store.pets.values();
+/** Up to `size` pets of `status` (any when null) with ids above `after`, and whether more follow. */
+function pageOf(pets, status, after, size) {
   const page = [];
-  let pet = resume?.ahead ?? iterator.next().value;
-  for (; pet !== undefined; pet = iterator.next().value) {
-    pet = store.pets.get(pet.id);
-    if (pet === undefined) continue;
+  for (const pet of pets.values()) {
     if (after !== undefined && pet.id <= after) continue;
     if (status !== null && pet.status !== status) continue;
-    if (page.length === size) return { page, more: true, rest: { iterator, ahead: pet } };
+    if (page.length === size) return { page, more: true };
     page.push(pet);
   }
   return { page, more: false };
-}
-
-/** Keeps where a cursor goes on, for the few most recent cursors (a client that never asks for them costs little). */
-function rememberResume(resumes, key, rest) {
-  resumes.set(key, rest);
-  if (resumes.size > 64) resumes.delete(resumes.keys().next().value);
 }
 
 /** Why `pet` is not a NewPet (a message for the 400), or undefined when it is one. */

@@ -14,7 +14,6 @@ Options:
   --key <key>         the API key it accepts as "Authorization: Bearer <key>" (default demo)
   --first-id <id>     id of the first pet, an int64 (default 1; try 9007199254740993)
   --no-seed           start empty instead of with four pets
-  --pets <n>          start with n generated pets (pet-1, pet-2, ...) instead of four, 0 to 10000000
   --page-size <n>     most pets per page of GET /pets, 1 to 100 (default 100: the limit asked)
   --no-links          no Link rel="next" header: the first page is all a client gets
   --tls-cert <file>   serve https with this PEM certificate (needs --tls-key)
@@ -54,7 +53,6 @@ try {
       key: { type: 'string', default: 'demo' },
       'first-id': { type: 'string', default: '1' },
       'no-seed': { type: 'boolean', default: false },
-      pets: { type: 'string' },
       'page-size': { type: 'string', default: '100' },
       'no-links': { type: 'boolean', default: false },
       'tls-cert': { type: 'string' },
@@ -77,8 +75,6 @@ const firstId = /^-?\d+$/.test(values['first-id']) ? BigInt(values['first-id']) 
 if (firstId === undefined || firstId < -(2n ** 63n) || firstId >= 2n ** 63n) {
   usageError(`invalid value for --first-id: "${values['first-id']}": must be an int64 integer`);
 }
-const generated = values.pets === undefined ? undefined : wholeNumber('--pets', values.pets, 0, 10_000_000);
-if (generated !== undefined && values['no-seed']) usageError('--pets and --no-seed go apart: --pets 0 starts empty');
 const pageSize = wholeNumber('--page-size', values['page-size'], 1, 100);
 if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) usageError('--tls-cert and --tls-key go together');
 const tls =
@@ -99,7 +95,7 @@ try {
   service = await startPetService({
     key: values.key,
     firstId,
-    seed: generated ?? !values['no-seed'],
+    seed: !values['no-seed'],
     pageSize,
     links: !values['no-links'],
     record: false,

@@ -24,16 +24,6 @@ export interface ErrorReport {
   hint?: string;
   /** The answer's body (`petstore api`): its JSON, or its text. */
   body?: unknown;
-  /** A listing that failed partway: how many items it had printed, and the URL of the page it could not read. */
-  printed?: number;
-  next?: string;
-}
-
-/** A listing that failed partway: `printed` items (`what`: "pets"), and `next`, the URL of the page it could not read. */
-export interface PartialOutput {
-  printed: number;
-  what: string;
-  next?: string;
 }
 
 /** Base class: a failure the user is expected to see, printed without a stack trace. */
@@ -53,29 +43,14 @@ export class CliError extends Error {
 
   body?: unknown;
 
-  /** Set when the command had printed part of a listing (api/pages.ts). */
-  partial?: PartialOutput;
-
-  /** The hint lines, then what a listing had printed: the plain message's extra lines, and `--json`'s `hint`. */
-  get hintLines(): string | undefined {
-    if (!this.partial) return this.hint;
-    const { printed, what, next } = this.partial;
-    const said = `${printed} ${what} printed before this${next ? `; the listing stopped at ${next}` : ''}`;
-    return this.hint === undefined ? said : `${this.hint}\n${said}`;
-  }
-
   /** The error as `--json` writes it. */
   report(): ErrorReport {
     return this.withDetails({ code: this.code, message: this.message, status: null });
   }
 
   protected withDetails(report: ErrorReport): ErrorReport {
-    const hint = this.hintLines;
-    const hinted = hint === undefined ? report : { ...report, hint };
-    const bodied = this.body === undefined ? hinted : { ...hinted, body: this.body };
-    if (!this.partial) return bodied;
-    const { printed, next } = this.partial;
-    return next === undefined ? { ...bodied, printed } : { ...bodied, printed, next };
+    const hinted = this.hint === undefined ? report : { ...report, hint: this.hint };
+    return this.body === undefined ? hinted : { ...hinted, body: this.body };
   }
 }
 

@@ -38,8 +38,6 @@ export interface IO {
 /** Where data output goes and how it may look. */
 export interface OutputTarget {
   write(text: string): void;
-  /** Resolves once stdout has taken what it was given (at once unless a write was pushed back): back-pressure for long listings. */
-  drained(): Promise<void>;
   isTTY: boolean;
   /** chalk colour level: 0 for none. */
   colorLevel: 0 | 1 | 2 | 3;
@@ -65,8 +63,6 @@ export class IOStreams {
   private pageWanted = false;
   private pager?: Pager;
   private held: string[] = [];
-  /** Set while stdout pushes back: resolves at its next 'drain'. */
-  private drain?: Promise<void>;
 
   constructor(
     readonly raw: IO,
@@ -96,7 +92,6 @@ export class IOStreams {
     const isTTY = this.raw.stdoutIsTTY;
     return {
       write: (text) => this.writeOut(text),
-      drained: () => this.drain ?? Promise.resolve(),
       isTTY,
       colorLevel: colorLevel(this.style.color, this.env, isTTY),
       columns: isTTY ? this.termColumns : undefined,
@@ -112,13 +107,6 @@ export class IOStreams {
     if (shared) this.clearStatus();
     const accepted = this.raw.stdout.write(text);
     if (shared) this.drawStatus();
-    const stdout = this.raw.stdout;
-    if (accepted === false && !this.drain && stdout.once) {
-      // A write error ends the process (entry.ts) or the command that took it over, so no waiter is left behind.
-      this.drain = new Promise<void>((resolve) => stdout.once!('drain', () => resolve())).then(() => {
-        this.drain = undefined;
-      });
-    }
     return accepted !== false;
   }
 

@@ -124,7 +124,7 @@ function reportError(error: unknown, io: IOStreams, json: boolean, traces: Stack
       if (json) write(stringifyJson(error.report()));
       else {
         say(`error: ${sanitizeText(error.message)}`);
-        if (error.hintLines) for (const line of error.hintLines.split('\n')) say(sanitizeText(line));
+        if (error.hint) for (const line of error.hint.split('\n')) say(sanitizeText(line));
       }
     }
     // Ctrl-C is the user's choice, not a failure: no trace even with PETSTORE_DEBUG=1.

@@ -115,31 +115,22 @@ export class PetstoreClient {
     return this.expect(await this.send(request), expected);
   }
 
-  /**
-   * GETs `first` and, with `all`, its RFC 8288 `rel="next"` pages until none is linked, each via {@link expect}; `next` is the page
-   * linked (fetched next when `all`). With `all` each page has its own deadline of `--timeout` (a whole store takes as long as it
-   * takes). Throws {@link PageTrail}'s RequestError and what {@link send} and {@link expect} throw.
-   */
+  /** GETs `first` and, with `all`, its RFC 8288 `rel="next"` pages, each via {@link expect}; throws {@link PageTrail}'s RequestError. */
   async *pages<T extends z.ZodMiniType>(
     first: string,
     expected: Expectation<T>,
     all: boolean,
-  ): AsyncGenerator<{ items: z.infer<T>; hasNext: boolean; next?: URL }> {
+  ): AsyncGenerator<{ items: z.infer<T>; hasNext: boolean }> {
     let url = this.url(first);
     const trail = new PageTrail(this.origin, url);
     for (;;) {
-      const response = await this.send({ method: 'GET', path: url, ...(all && this.pageLimits) });
+      const response = await this.send({ method: 'GET', path: url });
       const items = this.expect(response, expected);
       const next = nextLink(response.headers, url);
-      yield { items, hasNext: next !== undefined, next };
+      yield { items, hasNext: next !== undefined };
       if (!all || !next) return;
-      url = trail.follow(next, Array.isArray(items) ? items.length : undefined);
+      url = trail.follow(next);
     }
-  }
-
-  /** A page of a whole listing ends at `--timeout` after it was asked for, or at Ctrl-C: not at the command's deadline. */
-  get pageLimits(): Pick<SendRequest, 'signal' | 'deadlineMs'> {
-    return { signal: this.options.signal, deadlineMs: this.options.timeoutMs };
   }
 
   /** Ends every request in flight with `reason` (a bulk load's second Ctrl-C, whose POSTs carry no signal); nothing is sent after. */

@@ -189,8 +189,6 @@ export class ListPrinter {
       await printList(this.out, items, this.view, this.spec, this.jq);
     }
     this.printed ||= items.length > 0;
-    // The next part is not asked for until stdout has taken this one: a slow reader holds the listing, not memory.
-    await this.out.drained();
   }
 
   /** Prints what was kept, or ends the JSON array. */

@@ -7,7 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { PetstoreClient } from '../../api/client.js';
 import type { Exchange } from '../../api/exchange.js';
 import { parseJson, stringifyJson } from '../../json.js';
-import { PageTrail, withPartialOutput } from '../../api/pages.js';
+import { PageTrail } from '../../api/pages.js';
 import { describeBody, isJsonType, nextLink } from '../../api/response.js';
 import { CliError, RequestError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -23,46 +23,34 @@ const SUCCESS: readonly number[] = Array.from({ length: 100 }, (_, i) => 200 + i
 type Body = { json: unknown } | { text: string; response: Exchange };
 
 /**
- * Sends the request and prints the answer; with `--paginate`, each page as it arrives (gh api --paginate). Throws UsageError (nothing
- * sent) for another origin, the errors of `client()` and `send()`, the failureOf error of a non-2xx status, PageTrail's RequestError,
- * RequestError when `--jq` meets a non-JSON body, and jq's errors; after a first page, each carries what was printed (PartialOutput).
+ * Sends the request and prints the answer. Throws UsageError (nothing sent) for another origin, the errors of `client()` and `send()`,
+ * the failureOf error of a non-2xx status, PageTrail's RequestError, RequestError when `--jq` meets a non-JSON body, and jq's errors.
  */
 export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
   f.io.pageOutput();
   const client = await f.client();
   let url = targetUrl(client, options);
   const trail = new PageTrail(client.origin, url);
-  // Pages that are JSON arrays print as one array, streamed; -i prints each page whole after its head.
-  const printer = new BodyPrinter(f, options.paginate && !options.include && f.exporter.jq === undefined);
-  const limits = options.paginate ? client.pageLimits : {};
-  let linked: URL | undefined;
-  try {
-    for (;;) {
-      const request = { method: options.method, path: url, headers: options.headers, body: options.body, ...limits };
-      const response = await client.send(request);
-      if (options.include) f.exporter.writeText(head(response));
-      // 'as-sent': a 404 with an Error body answers this path (exit 3); it is no sign of a wrong base URL.
-      const failure = client.failureOf(response, SUCCESS, 'as-sent');
-      if (failure) {
-        // With --json the body goes inside the one error object; else before the error line.
-        if (f.io.json && failure instanceof CliError && response.text !== '') {
-          const body = bodyOf(response);
-          failure.body = 'json' in body ? body.json : body.text;
-        } else writeErrorBody(f.io, response);
-        throw failure;
-      }
-      const body = response.text === '' ? undefined : bodyOf(response);
-      if (body) await printer.print(body);
-      const next = options.paginate ? nextLink(response.headers, url) : undefined;
-      if (!next) break;
-      linked = next;
-      url = trail.follow(next, body && 'json' in body && Array.isArray(body.json) ? body.json.length : undefined);
+  const bodies: Body[] = [];
+  for (;;) {
+    const response = await client.send({ method: options.method, path: url, headers: options.headers, body: options.body });
+    if (options.include) f.exporter.writeText(head(response));
+    // 'as-sent': a 404 with an Error body answers this path (exit 3); it is no sign of a wrong base URL.
+    const failure = client.failureOf(response, SUCCESS, 'as-sent');
+    if (failure) {
+      // With --json the body goes inside the one error object; else before the error line.
+      if (f.io.json && failure instanceof CliError && response.text !== '') {
+        const body = bodyOf(response);
+        failure.body = 'json' in body ? body.json : body.text;
+      } else writeErrorBody(f.io, response);
+      throw failure;
     }
-  } catch (error) {
-    if (trail.pages === 1 && printer.printed === 0) throw error;
-    throw withPartialOutput(error, { printed: printer.printed, what: printer.printed === 1 ? 'item' : 'items', next: linked?.href });
+    if (response.text !== '') bodies.push(bodyOf(response));
+    const next = options.paginate ? nextLink(response.headers, url) : undefined;
+    if (!next) break;
+    url = trail.follow(next);
   }
-  printer.end();
+  await printBodies(f, options.paginate ? merged(bodies) : bodies);
 }
 
 /** The URL of `options.path` with the query fields; another origin is refused (UsageError) before anything is sent. */
@@ -104,61 +92,31 @@ function bodyOf(response: Exchange): Body {
   return { text: response.text, response };
 }
 
-/**
- * Prints bodies as they come: through `--jq` one by one when given, else JSON compact and other text as received. With `merge`, JSON
- * arrays in a row are one array, opened at the first and closed by {@link end} or the next body that is not one (`[1,2][3]` prints
- * `[1,2,3]`); a page that fails after them leaves the array open, so that a JSON reader fails too.
- */
-class BodyPrinter {
-  /** Items of JSON arrays, and other bodies, printed so far. */
-  printed = 0;
-  private open = false;
-  private wroteItem = false;
-
-  constructor(
-    private readonly f: Factory,
-    private readonly merge: boolean,
-  ) {}
-
-  async print(body: Body): Promise<void> {
-    const { f } = this;
-    if (f.exporter.jq !== undefined) {
-      if ('response' in body) throw notJson(body.response);
-      await f.exporter.printJq(stringifyJson(body.json));
-      this.printed += Array.isArray(body.json) ? body.json.length : 1;
-      return;
-    }
-    if (this.merge && 'json' in body && Array.isArray(body.json)) {
-      const items = body.json.length ? stringifyJson(body.json).slice(1, -1) : '';
-      f.io.writeOut(`${this.open ? '' : '['}${items && this.wroteItem ? ',' : ''}${items}`);
-      this.open = true;
-      this.wroteItem ||= items !== '';
-      this.printed += body.json.length;
-    } else {
-      this.end();
-      if ('json' in body) f.io.writeOut(`${stringifyJson(body.json)}\n`);
-      else f.exporter.writeText(body.text);
-      this.printed += 'json' in body && Array.isArray(body.json) ? body.json.length : 1;
-    }
-    await f.io.out.drained();
-  }
-
-  /** Closes the merged array, if one is open. */
-  end(): void {
-    if (this.open) this.f.io.writeOut(']\n');
-    this.open = false;
-    this.wroteItem = false;
-  }
+/** Pages that are all JSON arrays become one array (gh 2.23 prints them one after another); other pages stay one value each. */
+function merged(bodies: Body[]): Body[] {
+  if (bodies.length < 2 || !bodies.every((body) => 'json' in body && Array.isArray(body.json))) return bodies;
+  return [{ json: bodies.flatMap((body) => (body as { json: unknown[] }).json) }];
 }
 
-/** `--jq` on a body that is not JSON: RequestError `not_json` (exit 1). */
-function notJson(response: Exchange): RequestError {
-  const type = response.headers['content-type'];
-  return new RequestError(
-    `--jq needs a JSON body; the service answered HTTP ${response.status} (${type ?? 'no content type'}): ${describeBody(response)}`,
-    'not_json',
-    response.status,
-  );
+/** Through `--jq` when given, else JSON compact and other text as received. */
+async function printBodies(f: Factory, bodies: readonly Body[]): Promise<void> {
+  if (f.exporter.jq !== undefined) {
+    const text = bodies.find((body) => 'text' in body);
+    if (text && 'response' in text) {
+      const type = text.response.headers['content-type'];
+      throw new RequestError(
+        `--jq needs a JSON body; the service answered HTTP ${text.response.status} (${type ?? 'no content type'}): ${describeBody(text.response)}`,
+        'not_json',
+        text.response.status,
+      );
+    }
+    if (bodies.length === 0) return;
+    return f.exporter.printJq(bodies.map((body) => stringifyJson((body as { json: unknown }).json)).join('\n'));
+  }
+  for (const body of bodies) {
+    if ('json' in body) f.io.writeOut(`${stringifyJson(body.json)}\n`);
+    else f.exporter.writeText(body.text);
+  }
 }
 
 /** A non-2xx answer's body on stderr: JSON as one compact line, other text as received, terminal-safe. */

@@ -20,29 +20,22 @@ function idOf(pet: Pet): bigint | undefined {
   return typeof pet.id === 'bigint' ? pet.id : wholeInt64(pet.id.source);
 }
 
-/** What {@link findPetViaList} has read so far: pages and pets. */
-export interface ListProgress {
-  pages: number;
-  read: number;
-}
-
 /**
- * Follows listPets' pages (limit 100) until a pet has `petId` (exact int64) and returns it as sent, reading the whole catalogue if it
- * must; `onPage` is called after each page (the first tells that listPets answered, so a wrong base URL is reported alone). Throws
- * CliError exit 3 (`not_found`) when no page holds it, else what listPets throws.
+ * Follows listPets' pages (limit 100) until a pet has `petId` (exact int64) and returns it as sent; `onFirstPage` is called once listPets
+ * answered, so a wrong base URL is reported alone. Throws CliError exit 3 (`not_found`) when no page holds it, else what listPets throws.
  */
-export async function findPetViaList(client: PetstoreClient, petId: bigint, onPage: (progress: ListProgress) => void): Promise<Pet> {
-  const progress: ListProgress = { pages: 0, read: 0 };
+export async function findPetViaList(client: PetstoreClient, petId: bigint, onFirstPage: () => void): Promise<Pet> {
+  let pages = 0;
+  let read = 0;
   let lastFull = false;
   for await (const { pets, hasNext } of listPetPages(client, { limit: LIMIT.max }, true)) {
-    progress.pages += 1;
-    progress.read += pets.length;
-    onPage(progress);
+    if (pages === 0) onFirstPage();
+    pages += 1;
+    read += pets.length;
     const found = pets.find((pet) => idOf(pet) === petId);
     if (found) return found;
-    lastFull = pets.length >= LIMIT.max && !hasNext && progress.pages === 1;
+    lastFull = pets.length >= LIMIT.max && !hasNext;
   }
-  const { pages, read } = progress;
   const where = `${pages === 1 ? '1 page' : `${pages} pages`} of listPets (${read === 1 ? '1 pet' : `${read} pets`})`;
   throw new CliError(
     `no animal with id ${petId}: none on the ${where}`,

@@ -5,9 +5,8 @@ import type { Factory } from '../../factory.js';
 import { GET_PET_REMOVAL_DATE } from '../../interface-values.js';
 import type { Exporter } from '../../output/exporter.js';
 import { PET_VIEW } from '../../output/views.js';
-import { petCount } from '../../text.js';
 import { parseFlag } from '../parse-flag.js';
-import { findPetViaList, isGetPetGone, type ListProgress, VIA_LIST_FORCED, VIA_LIST_GONE } from './find-via-list.js';
+import { findPetViaList, isGetPetGone, VIA_LIST_FORCED, VIA_LIST_GONE } from './find-via-list.js';
 import { getPet } from './http.js';
 
 /** Printed on every call unless PETSTORE_NO_DEPRECATION_WARNING=1 ("Versioning", item 2; under 100 columns). */
@@ -32,24 +31,10 @@ export async function runGet(f: Factory, options: GetOptions): Promise<void> {
   let pet = viaList ? undefined : await getPetUnlessGone(f, client, options.petId);
   if (pet === undefined) {
     if (viaList) f.io.warn(VIA_LIST_FORCED, 'get_via_list');
-    const started = performance.now();
-    const onPage = ({ pages, read }: ListProgress) => {
-      if (pages === 1 && !viaList) f.io.warn(VIA_LIST_GONE, 'get_via_list');
-      // A lookup that keeps a person waiting says how far it has read.
-      if (performance.now() - started >= PROGRESS_AFTER_MS)
-        f.io.setStatus(`looking for pet ${options.petId} in listPets: ${petCount(read)} read on ${pages} pages`);
-    };
-    try {
-      pet = await findPetViaList(client, options.petId, onPage);
-    } finally {
-      f.io.clearStatusLine();
-    }
+    pet = await findPetViaList(client, options.petId, () => viaList || f.io.warn(VIA_LIST_GONE, 'get_via_list'));
   }
   await f.exporter.printOne(pet, PET_VIEW);
 }
-
-/** How long a lookup through listPets runs before it shows its progress at a terminal, in milliseconds. */
-const PROGRESS_AFTER_MS = 2000;
 
 /** getPet's Pet, or undefined when the service has no getPet any more. */
 async function getPetUnlessGone(f: Factory, client: PetstoreClient, petId: bigint): Promise<Pet | undefined> {

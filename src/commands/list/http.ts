@@ -20,17 +20,17 @@ export type ListPetsQuery = z.infer<typeof ListPetsQuery>;
 export const LimitText = wholeNumberText(Limit, LIMIT_RANGE);
 
 /**
- * listPets page by page: each Pets array as sent, whether a next page is linked, and its URL. With `all`, follows the links (the interface
+ * listPets page by page: each Pets array as sent, and whether a next page is linked. With `all`, follows the links (the interface
  * promises no pagination: without one the first page is everything). Throws what {@link PetstoreClient.pages} throws.
  */
 export async function* listPetPages(
   client: PetstoreClient,
   query: ListPetsQuery,
   all: boolean,
-): AsyncGenerator<{ pets: Pet[]; hasNext: boolean; next?: URL }> {
+): AsyncGenerator<{ pets: Pet[]; hasNext: boolean }> {
   const params = new URLSearchParams({ limit: String(query.limit) });
   if (query.status) params.set('status', query.status);
-  for await (const { items, hasNext, next } of client.pages(`pets?${params}`, { ok: [200], schema: Pets, root: 'pets' }, all)) {
-    yield { pets: items, hasNext, next };
+  for await (const { items, hasNext } of client.pages(`pets?${params}`, { ok: [200], schema: Pets, root: 'pets' }, all)) {
+    yield { pets: items, hasNext };
   }
 }

@@ -9,12 +9,8 @@ function declareList() {
   return withOutputFlags(new Command('list'), 'pets')
     .description('List animals (listPets)')
     .addOption(valueOption('--status <status>', 'only animals with this status', { choices: PET_STATUSES }))
-    .addOption(
-      valueOption('--limit <n>', `animals per page, ${LIMIT.min} to ${LIMIT.max}`, {
-        defaultText: `${LIMIT.default}, ${LIMIT.max} with --all`,
-      }),
-    )
-    .option('--all', 'follow the service\'s next-page links (Link rel="next") to the last page, however many')
+    .addOption(valueOption('--limit <n>', `animals per page, ${LIMIT.min} to ${LIMIT.max}`, { defaultText: String(LIMIT.default) }))
+    .option('--all', 'follow the service\'s next-page links (Link rel="next") to the last page')
     .addHelpText(
       'after',
       examples('petstore list --status available', "petstore list --limit 100 --jq '.[].name'", 'petstore list --all --format ndjson'),

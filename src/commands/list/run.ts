@@ -1,5 +1,4 @@
 /** `petstore list` run: the flags checked, the pages fetched and printed. */
-import { withPartialOutput } from '../../api/pages.js';
 import { PetStatus } from '../../api/schemas.js';
 import type { Factory } from '../../factory.js';
 import { LIMIT } from '../../interface-values.js';
@@ -26,42 +25,26 @@ export function listOptions(flags: ListFlags, exporter: Exporter): ListOptions {
   exporter.choose('pets');
   return {
     query: {
-      // A whole listing asks for the largest pages: a fifth of the requests of the interface's default.
-      limit: flags.limit === undefined ? (flags.all ? LIMIT.max : LIMIT.default) : parseFlag(LimitText, flags.limit, '--limit'),
+      limit: flags.limit === undefined ? LIMIT.default : parseFlag(LimitText, flags.limit, '--limit'),
       status: flags.status === undefined ? undefined : parseFlag(PetStatus, flags.status, '--status'),
     },
     all: flags.all ?? false,
   };
 }
 
-/**
- * Prints the pets page by page (paged at a terminal), waiting when stdout pushes back; a full last page warns that there may be more,
- * so a listing is never cut short silently. A page that fails after others were printed leaves them printed (a `--json` array
- * unclosed) and throws its error with what was printed and the page it stopped at (errors.ts PartialOutput).
- */
+/** Prints the pets page by page (paged at a terminal); a full last page warns that there may be more, so a listing is never cut short silently. */
 export async function runList(f: Factory, options: ListOptions): Promise<void> {
   f.io.pageOutput();
   const client = await f.client();
   const printer = f.exporter.pages(PET_VIEW);
   let last = { length: 0, hasNext: false };
-  let pages = 0;
-  let printed = 0;
-  let next: URL | undefined;
-  try {
-    for await (const page of listPetPages(client, options.query, options.all)) {
-      pages += 1;
-      last = { length: page.pets.length, hasNext: page.hasNext };
-      next = page.next;
-      await printer.add(page.pets);
-      printed += page.pets.length;
-    }
-  } catch (error) {
-    throw pages === 0 ? error : withPartialOutput(error, { printed, what: printed === 1 ? 'pet' : 'pets', next: next?.href });
+  for await (const { pets, hasNext } of listPetPages(client, options.query, options.all)) {
+    last = { length: pets.length, hasNext };
+    await printer.add(pets);
   }
   await printer.end();
-  // A full last page may not be the end, unless the service paged with links and this one linked nothing.
-  const paged = options.all && pages > 1;
-  if ((last.length >= options.query.limit && !paged) || last.hasNext) f.io.warn(fullPageWarning(options, last), 'full_page');
+  // A full last page may not be the end; a next link not followed (no --all) is not.
+  if (last.length >= options.query.limit || last.hasNext) f.io.warn(fullPageWarning(options, last), 'full_page');
 }
 
 function fullPageWarning({ query: { limit }, all }: ListOptions, last: { length: number; hasNext: boolean }): string {
