@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { RequestError } from '../errors.js';
 import { BodyReadError, exchange, type Exchange, type ExchangeLimits } from './exchange.js';
-import { PageTrail } from './pages.js';
+import { PageWalk } from './pages.js';
 import { deprecationNotice, nextLink, parseBody } from './response.js';
 import { retryInterceptor } from './retry.js';
 import { describeIssue } from './schemas.js';
@@ -115,22 +115,39 @@ export class PetstoreClient {
     return this.expect(await this.send(request), expected);
   }
 
-  /** GETs `first` and, with `all`, its RFC 8288 `rel="next"` pages, each via {@link expect}; throws {@link PageTrail}'s RequestError. */
+  /**
+   * GETs `first` and, with `all`, its RFC 8288 `rel="next"` pages until the service links none, each via {@link expect}. `--timeout`
+   * bounds each page (its retries included), not the whole walk. Throws PageTrail's RequestError, and a failure of a page after the
+   * first as a ListingCutError naming its link.
+   */
   async *pages<T extends z.ZodMiniType>(
     first: string,
     expected: Expectation<T>,
     all: boolean,
   ): AsyncGenerator<{ items: z.infer<T>; hasNext: boolean }> {
-    let url = this.url(first);
-    const trail = new PageTrail(this.origin, url);
+    const walk = this.walk(this.url(first));
     for (;;) {
-      const response = await this.send({ method: 'GET', path: url });
-      const items = this.expect(response, expected);
-      const next = nextLink(response.headers, url);
-      yield { items, hasNext: next !== undefined };
-      if (!all || !next) return;
-      url = trail.follow(next);
+      const response = await walk.fetch();
+      let items: z.infer<T>;
+      try {
+        items = this.expect(response, expected);
+      } catch (error) {
+        throw walk.cut(error);
+      }
+      const hasNext = nextLink(response.headers, walk.url) !== undefined;
+      yield { items, hasNext };
+      if (!all || !hasNext) return;
+      walk.advance(response, Array.isArray(items) ? items.length : undefined);
     }
+  }
+
+  /** A {@link PageWalk} of GETs (or `request`) from `first`: each page has its own `--timeout` and stops on Ctrl-C. */
+  walk(first: URL, request: Omit<SendRequest, 'path'> = { method: 'GET' }): PageWalk {
+    return new PageWalk((r) => this.send(r), this.origin, first, {
+      signal: this.options.signal,
+      deadlineMs: this.options.timeoutMs,
+      ...request,
+    });
   }
 
   /** Ends every request in flight with `reason` (a bulk load's second Ctrl-C, whose POSTs carry no signal); nothing is sent after. */
