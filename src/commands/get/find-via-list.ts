@@ -41,7 +41,8 @@ export async function findPetViaList(client: PetstoreClient, petId: bigint, onPa
     onPage(counts);
     const found = pets.find((pet) => idOf(pet) === petId);
     if (found) return found;
-    lastFull = pets.length >= LIMIT.max && !hasNext;
+    // A service that linked pages ends its listing by linking none; one that links none may cut a full page short.
+    lastFull = pets.length >= LIMIT.max && !hasNext && counts.pages === 1;
   }
   const { pages, read } = counts;
   const where = `${pages === 1 ? '1 page' : `${pages} pages`} of listPets (${read === 1 ? '1 pet' : `${read} pets`})`;

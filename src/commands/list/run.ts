@@ -45,9 +45,11 @@ export async function runList(f: Factory, options: ListOptions): Promise<void> {
   const client = await f.client();
   const printer = f.exporter.pages(PET_VIEW);
   let last = { length: 0, hasNext: false };
+  let pages = 0;
   try {
     for await (const { pets, hasNext } of listPetPages(client, options.query, options.all)) {
       last = { length: pets.length, hasNext };
+      pages += 1;
       await printer.add(pets);
     }
   } catch (error) {
@@ -56,8 +58,9 @@ export async function runList(f: Factory, options: ListOptions): Promise<void> {
     throw error;
   }
   await printer.end();
-  // A full last page may not be the end; a next link not followed (no --all) is not.
-  if (last.length >= options.query.limit || last.hasNext) f.io.warn(fullPageWarning(options, last), 'full_page');
+  // A full page may not be the end when the service links no pages; a next link not followed (no --all) is not. A service that linked
+  // pages ends its listing by linking none.
+  if ((pages === 1 && last.length >= options.query.limit) || last.hasNext) f.io.warn(fullPageWarning(options, last), 'full_page');
 }
 
 function fullPageWarning({ query: { limit }, all }: ListOptions, last: { length: number; hasNext: boolean }): string {
