@@ -32,7 +32,7 @@ export async function runGet(f: Factory, options: GetOptions): Promise<void> {
   if (pet === undefined) {
     if (viaList) f.io.warn(VIA_LIST_FORCED, 'get_via_list');
     // The lookup may read the whole store: --timeout bounds each page, not the whole command.
-    f.deadlinePerRequest();
+    f.readsWholeListing();
     const progress = new LookupProgress(f.io, options.petId);
     try {
       pet = await findPetViaList(client, options.petId, (counts) => {

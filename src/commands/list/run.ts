@@ -41,7 +41,7 @@ export function listOptions(flags: ListFlags, exporter: Exporter): ListOptions {
 export async function runList(f: Factory, options: ListOptions): Promise<void> {
   f.io.pageOutput();
   // --all reads the whole store: --timeout bounds each page and each --jq run, not the whole command.
-  if (options.all) f.deadlinePerRequest();
+  if (options.all) f.readsWholeListing();
   const client = await f.client();
   const printer = f.exporter.pages(PET_VIEW);
   let last = { length: 0, hasNext: false };
