@@ -2,12 +2,14 @@
 // The peer of `petstore list --all --json` in bench/list-all.mjs: a plain
 // node:http client that fetches GET /pets?limit=100 and follows Link
 // rel="next" to the last page, writing the pages to stdout as one JSON array
-// as they come (each page's text as sent: no checks, no exact ids).
+// as they come (each page's text as sent: no checks, no exact ids); with
+// `ndjson`, each page parsed and its items written one a line, as
+// `list --all --format ndjson` writes them.
 //
-//   node bench/http-pager.mjs <base-url> <key>
+//   node bench/http-pager.mjs <base-url> <key> [ndjson]
 import http from 'node:http';
 
-const [baseUrl, key] = process.argv.slice(2);
+const [baseUrl, key, mode] = process.argv.slice(2);
 const agent = new http.Agent({ keepAlive: true });
 const headers = { authorization: `Bearer ${key}`, accept: 'application/json' };
 
@@ -31,12 +33,19 @@ let url = new URL(`${baseUrl}/pets?limit=100`);
 let first = true;
 for (;;) {
   const { text, link } = await get(url);
-  const items = text.trim().slice(1, -1);
-  if (items) process.stdout.write(`${first ? '[' : ','}${items}`);
-  first &&= !items;
+  if (mode === 'ndjson') {
+    let lines = '';
+    for (const item of JSON.parse(text)) lines += `${JSON.stringify(item)}\n`;
+    if (!process.stdout.write(lines)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+  } else {
+    const items = text.trim().slice(1, -1);
+    if (items && !process.stdout.write(`${first ? '[' : ','}${items}`))
+      await new Promise((resolve) => process.stdout.once('drain', resolve));
+    first &&= !items;
+  }
   const next = /<([^>]*)>;\s*rel="next"/.exec(link ?? '');
   if (!next) break;
   url = new URL(next[1], url);
 }
-process.stdout.write(first ? '[]\n' : ']\n');
+if (mode !== 'ndjson') process.stdout.write(first ? '[]\n' : ']\n');
 agent.destroy();

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// `petstore list --all --json` of N pets (default 100,000: 1000 pages of 100)
-// against a plain node:http pager over the same pages (bench/http-pager.mjs),
-// both fresh processes writing to /dev/null, in alternating pairs (medians):
-// the time ratio, and petstore's peak RSS (GNU time). The service holds the
-// pets in a process of its own (bench/list-sandbox.mjs). Run by hand: npm run bench
+// Reading a whole store of N pets (default 100,000; issue 29 asks 1,000,000:
+// BENCH_LIST_PETS=1000000), pages of 100: `petstore list --all --json`,
+// `list --all --format ndjson` and `api /pets --paginate` against a plain
+// node:http pager over the same pages writing the same bytes
+// (bench/http-pager.mjs), both fresh processes writing to /dev/null, in
+// alternating pairs (medians): the time ratio, and petstore's peak RSS (GNU
+// time). The service holds the pets in a process of its own
+// (bench/list-sandbox.mjs). Run by hand: npm run bench
 import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
@@ -15,7 +18,7 @@ const PAGER = fileURLToPath(new URL('./http-pager.mjs', import.meta.url));
 const SANDBOX = fileURLToPath(new URL('./list-sandbox.mjs', import.meta.url));
 const COUNT = Number(process.env.BENCH_LIST_PETS ?? 100_000);
 const PAIRS = Number(process.env.BENCH_LIST_PAIRS ?? 7);
-const TIME_TARGET = 1.8;
+const TIME_TARGET = 1.5;
 const RSS_TARGET_MIB = 150;
 
 const child = spawn(process.execPath, [SANDBOX, String(COUNT), 'bench'], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -35,32 +38,43 @@ function timed(name, args, env) {
 }
 
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'bench' };
-const ours = () => timed('petstore list --all --json', [BIN, 'list', '--all', '--limit', '100', '--json'], env);
-const peer = () => timed('http-pager', [PAGER, baseUrl, 'bench'], env);
-ours();
-peer();
-const runs = { ours: [], peer: [] };
-for (let i = 0; i < PAIRS; i += 1) {
-  // The order within a pair alternates, so that neither side always runs on a warmer machine.
-  for (const side of i % 2 ? ['peer', 'ours'] : ['ours', 'peer']) runs[side].push(side === 'ours' ? ours() : peer());
-}
-child.stdin.end();
-const seconds = (side) => median(runs[side].map((r) => r.seconds));
-const rss = (side) => median(runs[side].map((r) => r.rssMiB));
-const ratio = seconds('ours') / seconds('peer');
-const timeOk = ratio <= TIME_TARGET;
-const rssOk = rss('ours') <= RSS_TARGET_MIB;
+const CASES = [
+  { name: 'list --all --json', ours: ['list', '--all', '--json'], peer: [] },
+  { name: 'list --all --format ndjson', ours: ['list', '--all', '--format', 'ndjson'], peer: ['ndjson'] },
+  { name: 'api /pets -F limit=100 -X GET --paginate', ours: ['api', '/pets', '-F', 'limit=100', '-X', 'GET', '--paginate'], peer: [] },
+];
+const only = process.env.BENCH_LIST_CASES?.split(',');
 console.log(
   `node ${process.version}, load average ${os
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}`,
 );
-console.log(
-  `list --all --json of ${COUNT} pets: ${seconds('ours').toFixed(2)} s vs node:http pager ${seconds('peer').toFixed(2)} s = ${ratio.toFixed(2)}x, ` +
-    `medians of ${PAIRS} alternating pairs (target <= ${TIME_TARGET}x) ${timeOk ? 'ok' : 'MISSED'}`,
-);
-console.log(
-  `  peak RSS ${rss('ours').toFixed(1)} MiB (target <= ${RSS_TARGET_MIB} MiB) ${rssOk ? 'ok' : 'MISSED'}; the pager's ${rss('peer').toFixed(1)} MiB = ${(rss('ours') / rss('peer')).toFixed(2)}x`,
-);
-process.exitCode = timeOk && rssOk ? 0 : 1;
+let ok = true;
+for (const { name, ours: args, peer: mode } of CASES.filter((_, i) => !only || only.includes(String(i)))) {
+  const ours = () => timed(`petstore ${name}`, [BIN, ...args], env);
+  const peer = () => timed('http-pager', [PAGER, baseUrl, 'bench', ...mode], env);
+  ours();
+  peer();
+  const runs = { ours: [], peer: [] };
+  for (let i = 0; i < PAIRS; i += 1) {
+    // The order within a pair alternates, so that neither side always runs on a warmer machine.
+    for (const side of i % 2 ? ['peer', 'ours'] : ['ours', 'peer']) runs[side].push(side === 'ours' ? ours() : peer());
+  }
+  const seconds = (side) => median(runs[side].map((r) => r.seconds));
+  const rss = (side) => median(runs[side].map((r) => r.rssMiB));
+  const maxRss = Math.max(...runs.ours.map((r) => r.rssMiB));
+  const ratio = seconds('ours') / seconds('peer');
+  const timeOk = ratio <= TIME_TARGET;
+  const rssOk = maxRss <= RSS_TARGET_MIB;
+  ok &&= timeOk && rssOk;
+  console.log(
+    `${name} of ${COUNT} pets: ${seconds('ours').toFixed(2)} s vs node:http pager ${seconds('peer').toFixed(2)} s = ${ratio.toFixed(2)}x, ` +
+      `medians of ${PAIRS} alternating pairs (target <= ${TIME_TARGET}x) ${timeOk ? 'ok' : 'MISSED'}; load ${os.loadavg()[0].toFixed(2)}`,
+  );
+  console.log(
+    `  peak RSS median ${rss('ours').toFixed(1)} MiB, most ${maxRss.toFixed(1)} MiB (target <= ${RSS_TARGET_MIB} MiB) ${rssOk ? 'ok' : 'MISSED'}; the pager's ${rss('peer').toFixed(1)} MiB`,
+  );
+}
+child.stdin.end();
+process.exitCode = ok ? 0 : 1;

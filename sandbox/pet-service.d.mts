@@ -84,12 +84,15 @@ export interface PetServiceOptions {
   key: string;
   /** Id of the first pet created (seeds included), default 1n; ids go up by one. */
   firstId?: bigint;
-  /** true: four seed pets (default); false: empty; or the NewPets to start with. */
-  seed?: boolean | NewPet[];
+  /** true: four seed pets (default); false: empty; the NewPets to start with; or how many to generate ({@link generatedPet}), without a POST each. */
+  seed?: boolean | NewPet[] | number;
   /** Most pets in one page of GET /pets, whatever `limit` asks (1..100, default 100). */
   pageSize?: number;
-  /** RFC 8288 `Link: <...>; rel="next"` on a GET /pets page that has more after it (default true). */
-  links?: boolean;
+  /**
+   * RFC 8288 `Link: <...>; rel="next"` on a GET /pets page that has more after it (default true); `'endless'`: also after the last pet,
+   * to an empty page that links another, forever (a service that never ends a listing).
+   */
+  links?: boolean | 'endless';
   /** Keep every request in `requests` (default true; the long-running CLI turns it off). */
   record?: boolean;
   faults?: Faults;
@@ -125,6 +128,19 @@ export function startPetService(options: PetServiceOptions): Promise<PetService>
 
 /** Faults that serve every request but drop the answer of every `n`-th POST /pets after creating the pet. */
 export function dropEvery(n: number): (request: Recorded) => Step | undefined;
+
+/** The page number (1: the first) of a GET /pets request of an unfiltered listing, from its cursor and limit; undefined for other requests. */
+export function listPageOf(request: Recorded, store?: { firstId?: bigint; pageSize?: number }): number | undefined;
+
+/** Faults: every request for page `page` of GET /pets (see {@link listPageOf}) takes `step`, its retries too; other requests are served. */
+export function pageFault(
+  page: number,
+  step: Step,
+  store?: { firstId?: bigint; pageSize?: number },
+): (request: Recorded) => Step | undefined;
+
+/** The `index`-th (0-based) pet of a generated store: `pet-<index + 1>`, categoryId 1 to 7, the three statuses in turn. */
+export function generatedPet(index: number): NewPet;
 
 /** JSON.parse keeping integer literals exact as bigint. */
 export function parseJson(text: string): unknown;

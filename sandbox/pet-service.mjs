@@ -8,14 +8,15 @@ import https from 'node:https';
 import { perform } from './faults.mjs';
 import { answer, createPetStore } from './pet-store.mjs';
 
-export { parseJson, toJson, SEED_PETS } from './pet-store.mjs';
+export { generatedPet, parseJson, toJson, SEED_PETS } from './pet-store.mjs';
 
 /**
  * Starts the service and resolves once it listens (rejects with the listen
  * error, e.g. EADDRINUSE). Options (all optional but `key`): firstId (bigint),
  * seed, pageSize (1..100), links, record, faults (steps or a function of the
  * request), tls ({key, cert} PEM: serve https), host (default 127.0.0.1), port
- * (default 0: a free one).
+ * (default 0: a free one). `links: 'endless'` links empty pages after the
+ * last pet, forever; `seed` a number generates that many pets at once.
  */
 export async function startPetService(options) {
   const { key, pageSize = 100, links = true, record = true, faults, tls, host = '127.0.0.1', port = 0 } = options;
@@ -88,6 +89,27 @@ function stepPicker(faults) {
   if (typeof faults === 'function') return faults;
   if (!Array.isArray(faults) || faults.length === 0) throw new TypeError('faults must be a non-empty list of steps or a function');
   return (_request, index) => faults[Math.min(index, faults.length - 1)];
+}
+
+/**
+ * The page number (1: the first) of a `GET /pets` request of an unfiltered
+ * listing, from its cursor and limit, in a store whose ids start at `firstId`
+ * and whose pages hold at most `pageSize`; undefined for any other request.
+ */
+export function listPageOf(request, { firstId = 1n, pageSize = 100 } = {}) {
+  if (request.method !== 'GET') return undefined;
+  const url = new URL(request.url, 'http://sandbox');
+  if (url.pathname !== '/v1/pets') return undefined;
+  const size = Math.min(Number(url.searchParams.get('limit') ?? 20), pageSize);
+  const cursor = url.searchParams.get('cursor');
+  if (cursor === null) return 1;
+  const after = BigInt(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return Math.floor(Number(after - BigInt(firstId) + 1n) / size) + 1;
+}
+
+/** A `faults` function: every request for page `page` of GET /pets ({@link listPageOf}) takes `step`, its retries too; others are served. */
+export function pageFault(page, step, store = {}) {
+  return (request) => (listPageOf(request, store) === page ? step : undefined);
 }
 
 /**

@@ -26,23 +26,34 @@ export function toJson(value) {
   return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? JSON.rawJSON(v.toString()) : v));
 }
 
+/** The `index`-th (0-based) of a generated store's pets: `pet-<index + 1>`, categories 1 to 7, the three statuses in turn. */
+export function generatedPet(index) {
+  return { name: `pet-${index + 1}`, categoryId: BigInt((index % 7) + 1), status: STATUSES[index % 3] };
+}
+
 /**
- * A store: `pets` by id in creation order, and `add(newPet)` which assigns the
- * next id (from `firstId`, one up each time) and returns the stored Pet.
- * `seed` is true (SEED_PETS), false (empty) or the NewPets to start with.
+ * A store: `pets` by id in creation order, `list` the same pets as an array
+ * (ids are consecutive, so a page finds its first pet by index), and
+ * `add(newPet)` which assigns the next id (from `firstId`, one up each time)
+ * and returns the stored Pet. `seed` is true (SEED_PETS), false (empty), the
+ * NewPets to start with, or a number of pets to generate ({@link generatedPet}).
  */
 export function createPetStore({ firstId = 1n, seed = true } = {}) {
   const pets = new Map();
-  let nextId = BigInt(firstId);
+  const list = [];
+  const first = BigInt(firstId);
+  let nextId = first;
   const add = (pet) => {
     const stored = { id: nextId, name: pet.name, categoryId: BigInt(pet.categoryId) };
     if (pet.status !== undefined) stored.status = pet.status;
     pets.set(nextId, stored);
+    list.push(stored);
     nextId += 1n;
     return stored;
   };
-  for (const pet of seed === true ? SEED_PETS : seed || []) add(pet);
-  return { pets, add };
+  if (typeof seed === 'number') for (let i = 0; i < seed; i += 1) add(generatedPet(i));
+  else for (const pet of seed === true ? SEED_PETS : seed || []) add(pet);
+  return { pets, list, firstId: first, add };
 }
 
 /**
@@ -52,6 +63,7 @@ export function createPetStore({ firstId = 1n, seed = true } = {}) {
  * `Link: <...>; rel="next"` whose `cursor` parameter is opaque to clients.
  */
 export function answer(store, { method, url, headers, body }, { key, pageSize = 100, links = true }) {
+  // links 'endless': a service that links a next page after the last pet, and after every empty page, forever.
   const send = (status, value, extra = {}) => ({ status, headers: { 'content-type': 'application/json', ...extra }, body: toJson(value) });
   const fail = (status, code, message) => send(status, { code, message, status });
   const target = new URL(url, 'http://sandbox');
@@ -70,9 +82,11 @@ export function answer(store, { method, url, headers, body }, { key, pageSize = 
     const after = cursor === null ? undefined : readCursor(cursor);
     if (after === null) return fail(400, 'invalid_cursor', 'cursor is not one this service gave');
     const size = Math.min(Number(limitText), pageSize);
-    const { page, more } = pageOf(store.pets, status, after, size);
-    if (!links || !more) return send(200, page);
-    query.set('cursor', Buffer.from(page.at(-1).id.toString()).toString('base64url'));
+    const { page, more } = pageOf(store, status, after, size);
+    if (!links || (!more && links !== 'endless')) return send(200, page);
+    // Endless: past the last pet, each empty page links the id after its cursor, so no link repeats.
+    const last = page.length ? page.at(-1).id : (after ?? store.firstId - 1n) + 1n;
+    query.set('cursor', Buffer.from(last.toString()).toString('base64url'));
     return send(200, page, { link: `</v1/pets?${query}>; rel="next"` });
   }
   if (path === '/pets' && method === 'POST') {
@@ -103,10 +117,12 @@ function readCursor(cursor) {
 }
 
 /** Up to `size` pets of `status` (any when null) with ids above `after`, and whether more follow. */
-function pageOf(pets, status, after, size) {
+function pageOf({ list, firstId }, status, after, size) {
   const page = [];
-  for (const pet of pets.values()) {
-    if (after !== undefined && pet.id <= after) continue;
+  // Ids are consecutive from firstId: the first pet after `after` is found by index, so a page costs the same deep in a large store.
+  const start = after === undefined || after < firstId ? 0 : Number(after - firstId) + 1;
+  for (let i = start; i < list.length; i += 1) {
+    const pet = list[i];
     if (status !== null && pet.status !== status) continue;
     if (page.length === size) return { page, more: true };
     page.push(pet);

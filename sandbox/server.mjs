@@ -3,7 +3,7 @@
 // 127.0.0.1 for trying petstore by hand. Not part of the CLI. `--help` lists the flags.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { dropEvery, startPetService } from './pet-service.mjs';
+import { dropEvery, pageFault, startPetService } from './pet-service.mjs';
 
 const USAGE = `Usage: npm run sandbox -- [options]
 
@@ -14,12 +14,16 @@ Options:
   --key <key>         the API key it accepts as "Authorization: Bearer <key>" (default demo)
   --first-id <id>     id of the first pet, an int64 (default 1; try 9007199254740993)
   --no-seed           start empty instead of with four pets
+  --pets <n>          start with n generated pets (pet-1, pet-2, ...) instead of four, 0 to 10000000
   --page-size <n>     most pets per page of GET /pets, 1 to 100 (default 100: the limit asked)
   --no-links          no Link rel="next" header: the first page is all a client gets
   --tls-cert <file>   serve https with this PEM certificate (needs --tls-key)
   --tls-key <file>    the PEM private key of --tls-cert
   --drop-every <n>    drop the answer of every n-th POST /pets after creating the pet
   --delay <ms>        wait this long before answering each request (a slow service), 0 to 60000
+  --fail-page <k>     every GET /pets of page k of a listing answers 500 (its retries too)
+  --drop-page <k>     every GET /pets of page k of a listing has its connection dropped
+  --endless           after the last pet, link an empty next page, forever
   -h, --help          show this help
 `;
 
@@ -59,6 +63,10 @@ try {
       'tls-key': { type: 'string' },
       'drop-every': { type: 'string' },
       delay: { type: 'string', default: '0' },
+      pets: { type: 'string' },
+      'fail-page': { type: 'string' },
+      'drop-page': { type: 'string' },
+      endless: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }));
@@ -83,11 +91,23 @@ const tls =
     : { cert: readPem('--tls-cert', values['tls-cert']), key: readPem('--tls-key', values['tls-key']) };
 const drop = values['drop-every'] === undefined ? undefined : wholeNumber('--drop-every', values['drop-every'], 1, 1_000_000);
 const delayMs = wholeNumber('--delay', values.delay, 0, 60_000);
+const generated = values.pets === undefined ? undefined : wholeNumber('--pets', values.pets, 0, 10_000_000);
+if (generated !== undefined && values['no-seed']) usageError('--pets and --no-seed go apart: --pets 0 starts empty');
+const failPage = values['fail-page'] === undefined ? undefined : wholeNumber('--fail-page', values['fail-page'], 1, 1_000_000_000);
+const dropPage = values['drop-page'] === undefined ? undefined : wholeNumber('--drop-page', values['drop-page'], 1, 1_000_000_000);
+const store = { firstId, pageSize };
+const SERVER_ERROR = { status: 500, json: { code: 'internal', message: 'the sandbox fails this page (--fail-page)', status: 500 } };
 
-/** The faults of --drop-every, each step (and every request it serves) delayed by --delay. */
-function faultsOf(dropping, delay) {
-  if (!delay) return dropping;
-  return (request, index) => ({ ...(dropping?.(request, index) ?? { serve: true }), delayMs: delay });
+/** The faults of --drop-every, --fail-page and --drop-page, each step (and every request it serves) delayed by --delay. */
+function faultsOf(delay) {
+  const dropping = drop === undefined ? undefined : dropEvery(drop);
+  const failing = failPage === undefined ? undefined : pageFault(failPage, SERVER_ERROR, store);
+  const cutting = dropPage === undefined ? undefined : pageFault(dropPage, { destroy: true }, store);
+  if (!dropping && !failing && !cutting && !delay) return undefined;
+  return (request, index) => {
+    const step = failing?.(request) ?? cutting?.(request) ?? dropping?.(request, index) ?? { serve: true };
+    return delay ? { ...step, delayMs: delay } : step;
+  };
 }
 
 let service;
@@ -95,11 +115,11 @@ try {
   service = await startPetService({
     key: values.key,
     firstId,
-    seed: !values['no-seed'],
+    seed: generated ?? !values['no-seed'],
     pageSize,
-    links: !values['no-links'],
+    links: values['no-links'] ? false : values.endless ? 'endless' : true,
     record: false,
-    faults: faultsOf(drop === undefined ? undefined : dropEvery(drop), delayMs),
+    faults: faultsOf(delayMs),
     tls,
     port,
   });
@@ -111,6 +131,9 @@ try {
 process.stdout.write(`petstore sandbox listening on ${service.baseUrl}\n`);
 if (drop !== undefined) process.stderr.write(`dropping the answer of one POST /pets in ${drop}, after creating the pet\n`);
 if (delayMs) process.stderr.write(`answering every request after ${delayMs} ms\n`);
+if (failPage !== undefined) process.stderr.write(`answering 500 to every GET /pets of page ${failPage}\n`);
+if (dropPage !== undefined) process.stderr.write(`dropping the connection of every GET /pets of page ${dropPage}\n`);
+if (values.endless) process.stderr.write('linking empty pages after the last pet, forever\n');
 const stop = () => service.close().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

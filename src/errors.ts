@@ -24,6 +24,9 @@ export interface ErrorReport {
   hint?: string;
   /** The answer's body (`petstore api`): its JSON, or its text. */
   body?: unknown;
+  /** A listing that failed after its first page: how many items it printed, and the link of the page that failed. */
+  printed?: number;
+  next?: string;
 }
 
 /** Base class: a failure the user is expected to see, printed without a stack trace. */
@@ -128,6 +131,44 @@ export function excerptOf(text: string): string {
   if (space >= head.length * 0.8) head = head.slice(0, space);
   head = head.trimEnd();
   return `${head}… (${chars.length - Array.from(head).length} more characters; --json shows all)`;
+}
+
+/**
+ * A page of a listing after the first could not be read (an error status after its retries, a dropped connection, the timeout):
+ * `cause` says why, `next` is the link of that page, and the command sets `printed`, how many items it printed before (they stay
+ * printed). Exit code and report of `cause`, with `printed` and `next` added.
+ */
+export class ListingCutError extends CliError {
+  override name = 'ListingCutError';
+  /** Items printed before the failure; undefined until the command that printed them says ({@link setPrinted}). */
+  printed?: number;
+
+  constructor(
+    override readonly cause: CliError,
+    readonly page: number,
+    readonly next: string,
+  ) {
+    const rest = `the rest of the listing starts at the page that failed: ${next}`;
+    super(
+      `the listing stopped at page ${page}: ${cause.message}`,
+      cause.exitCode,
+      cause.code,
+      cause.hint ? `${cause.hint}\n${rest}` : rest,
+    );
+    this.body = cause.body;
+  }
+
+  /** Says how many items were printed before: `described` is that count in words ("2900 pets"). */
+  setPrinted(count: number, described: string): void {
+    this.printed = count;
+    this.message = `the listing stopped at page ${this.page}, after ${described}: ${this.cause.message}`;
+  }
+
+  override report(): ErrorReport {
+    const { code, message, status } = this.cause.report();
+    const report = this.withDetails({ code, message, status, hint: this.hint });
+    return this.printed === undefined ? { ...report, next: this.next } : { ...report, printed: this.printed, next: this.next };
+  }
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';

@@ -2,7 +2,7 @@
 // text as received), --include, --paginate, --jq, and for an answer outside
 // 2xx the body on stderr and the exit code of its status.
 import nock from 'nock';
-import { startPetService } from '../sandbox/pet-service.mjs';
+import { pageFault, startPetService } from '../sandbox/pet-service.mjs';
 import { describe, expect, test } from 'vitest';
 import { BASE, run, serviceEnv } from './helpers.js';
 
@@ -169,7 +169,7 @@ describe('--paginate', () => {
     const heads = await run(['api', '/store/orders?limit=2', '--paginate', '-i'], { env: serviceEnv() });
     expect(heads.stdout).toBe(
       'HTTP/1.1 200 OK\ncontent-type: application/json\nlink: </v1/store/orders?limit=2&page=2>; rel="next", </v1/store/orders?limit=2>; rel="first"\n\n' +
-        'HTTP/1.1 200 OK\ncontent-type: application/json\n\n[{"id":1}]\n',
+        '[{"id":1}]\nHTTP/1.1 200 OK\ncontent-type: application/json\n\n[]\n',
     );
   });
 
@@ -187,13 +187,13 @@ describe('--paginate', () => {
     expect(await run(['api', '/store/orders'], { env: serviceEnv() })).toEqual({ code: 0, stdout: '[1]\n', stderr: '', unmatched: [] });
   });
 
-  test('a next link to another origin, or back to a page already fetched, ends with exit 1; a failing page too', async () => {
+  test('a next link to another origin, or back to a page already fetched, ends with exit 1, the pages read printed; a failing page too', async () => {
     nock(BASE)
       .get('/v1/o')
       .reply(200, '[1]', { ...JSON_TYPE, link: '<https://evil.example/v1/o?p=2>; rel="next"' });
     expect(await run(['api', '/o', '--paginate'], { env: serviceEnv() })).toEqual({
       code: 1,
-      stdout: '',
+      stdout: '[1',
       stderr: 'error: refusing to follow the next page link to another origin: https://evil.example\n',
       unmatched: [],
     });
@@ -210,27 +210,55 @@ describe('--paginate', () => {
       .reply(404, ERROR_404, JSON_TYPE);
     expect(await run(['api', '/o', '--paginate'], { env: serviceEnv() })).toMatchObject({
       code: 3,
-      stdout: '',
-      stderr: `${ERROR_404}\nerror: no route GET /v1/store/orders (HTTP 404, code not_found)\n`,
+      stdout: '[1',
+      stderr:
+        `${ERROR_404}\nerror: the listing stopped at page 2, after 1 item on 1 page: no route GET /v1/store/orders (HTTP 404, code not_found)\n` +
+        `the rest of the listing starts at the page that failed: ${BASE}/v1/o?p=2\n`,
     });
   });
 
-  test('stops with exit 1, never silently, after 1000 pages', async () => {
+  test('no page cap; pages linked empty forever stop after 3 in a row, exit 1, what was read printed', async () => {
+    const service = await startPetService({ key: 'k', seed: 1100, pageSize: 1, links: 'endless' });
+    try {
+      const r = await run(['api', '/pets', '--paginate'], { env: { PETSTORE_BASE_URL: service.baseUrl, PETSTORE_API_KEY: 'k' } });
+      expect(r.code).toBe(1);
+      expect(r.stdout.startsWith('[{"id":1,"name":"pet-1","categoryId":1,"status":"available"},{"id":2,')).toBe(true);
+      expect(r.stdout.endsWith('{"id":1100,"name":"pet-1100","categoryId":1,"status":"pending"}')).toBe(true);
+      expect(JSON.parse(`${r.stdout}]`)).toHaveLength(1100);
+      expect(r.stderr).toMatch(/^error: stopped at page 1103: 3 pages in a row were empty yet linked a next page \(http:.+\)\n$/);
+      expect(service.requests).toHaveLength(1103);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('page 30 answers 500: pages 1-29 printed as they came, the array unclosed; exit 1; --json names "next"', async () => {
     const service = await startPetService({
       key: 'k',
-      faults: (request) => {
-        const page = Number(new URL(request.url, 'http://x').searchParams.get('p') ?? '1');
-        return { status: 200, json: [], headers: { link: `</v1/o?p=${page + 1}>; rel="next"` } };
-      },
+      seed: 40,
+      faults: pageFault(30, { status: 500, json: { code: 'internal', message: 'broke', status: 500 } }),
     });
+    const env = { PETSTORE_BASE_URL: service.baseUrl, PETSTORE_API_KEY: 'k' };
+    const next = `${service.baseUrl}/pets?limit=1&cursor=${Buffer.from('29').toString('base64url')}`;
     try {
-      const r = await run(['api', '/o', '--paginate'], { env: { PETSTORE_BASE_URL: service.baseUrl, PETSTORE_API_KEY: 'k' } });
-      expect(r).toMatchObject({
-        code: 1,
-        stdout: '',
-        stderr: `error: stopped after 1000 pages: the service still links a next page (${service.baseUrl}/o?p=1001)\n`,
+      const r = await run(['api', '/pets', '-F', 'limit=1', '-X', 'GET', '--paginate', '--json'], { env });
+      expect(r.code).toBe(1);
+      expect(JSON.parse(`${r.stdout}]`).map((p: { id: number }) => p.id)).toEqual(Array.from({ length: 29 }, (_, i) => i + 1));
+      expect(JSON.parse(r.stderr)).toEqual({
+        code: 'internal',
+        message: 'broke',
+        status: 500,
+        hint: `the rest of the listing starts at the page that failed: ${next}`,
+        body: { code: 'internal', message: 'broke', status: 500 },
+        printed: 29,
+        next,
       });
-      expect(service.requests).toHaveLength(1000);
+      const plain = await run(['api', '/pets?limit=1', '--paginate'], { env });
+      expect(plain.stderr).toBe(
+        '{"code":"internal","message":"broke","status":500}\n' +
+          'error: the listing stopped at page 30, after 29 items on 29 pages: broke (HTTP 500, code internal)\n' +
+          `the rest of the listing starts at the page that failed: ${next}\n`,
+      );
     } finally {
       await service.close();
     }

@@ -1,8 +1,8 @@
 // get after getPet's removal: the pet found through listPets, page by page.
 import nock from 'nock';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type Faults, startPetService } from '../sandbox/pet-service.mjs';
-import { BASE, errorBody, run, serviceEnv, spawnPetstore, tempConfigHome } from './helpers.js';
+import { type Faults, type PetService, pageFault, startPetService } from '../sandbox/pet-service.mjs';
+import { BASE, errorBody, run, serviceEnv, spawnPetstore, tempConfigHome, until } from './helpers.js';
 
 const DEPRECATED = 'warning: getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter\n';
 const GONE =
@@ -120,6 +120,74 @@ describe('get when getPet is gone', () => {
     threePages(page(5));
     const r = await run(['get', '5', '--format', 'kv'], { env: serviceEnv({ PETSTORE_GET_VIA_LIST: '1' }) });
     expect(r).toEqual({ code: 0, stdout: 'id\t5\nname\tp5\ncategoryId\t1\nstatus\tavailable\n', stderr: FORCED, unmatched: [] });
+  });
+});
+
+describe('get through listPets reads the whole store when it must (issue 29)', () => {
+  let service: PetService | undefined;
+  afterEach(async () => {
+    await service?.close();
+    service = undefined;
+  });
+  const viaList = (url: string) => ({ PETSTORE_BASE_URL: url, PETSTORE_API_KEY: 'k', PETSTORE_GET_VIA_LIST: '1' });
+  const cursorOf = (id: number) => Buffer.from(String(id)).toString('base64url');
+
+  test('stops at the first page that holds the id: pages of 100, no page after it asked', async () => {
+    service = await startPetService({ key: 'k', seed: 1000 });
+    const r = await run(['get', '150', '--json'], { env: viaList(service.baseUrl) });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: '{"id":150,"name":"pet-150","categoryId":3,"status":"sold"}\n',
+      stderr: `${JSON.stringify({ warning: FORCED.slice(9, -1), code: 'get_via_list' })}\n`,
+    });
+    expect(service.requests.map((q) => q.url)).toEqual(['/v1/pets?limit=100', `/v1/pets?limit=100&cursor=${cursorOf(100)}`]);
+  });
+
+  test('no page cap: the last of 1,200 pets in pages of 1 is found; a missing id reads every page and exits 3', async () => {
+    service = await startPetService({ key: 'k', seed: 1200, pageSize: 1 });
+    const found = await run(['get', '1200', '--format', 'tsv'], { env: viaList(service.baseUrl) });
+    expect(found).toMatchObject({ code: 0, stdout: '1200\tpet-1200\t3\tsold\n', stderr: FORCED });
+    expect(service.requests).toHaveLength(1200);
+    const missing = await run(['get', '1201'], { env: viaList(service.baseUrl) });
+    expect(missing).toMatchObject({
+      code: 3,
+      stdout: '',
+      stderr: `${FORCED}error: no animal with id 1201: none on the 1200 pages of listPets (1200 pets)\n`,
+    });
+  });
+
+  test('a page that fails partway: exit 1, naming the page and its link', async () => {
+    service = await startPetService({
+      key: 'k',
+      seed: 300,
+      faults: pageFault(2, { status: 500, json: { code: 'internal', message: 'broke', status: 500 } }),
+    });
+    const r = await run(['get', '299'], { env: viaList(service.baseUrl) });
+    expect(r).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `${FORCED}error: the listing stopped at page 2: broke (HTTP 500, code internal)\nthe rest of the listing starts at the page that failed: ${service.baseUrl}/pets?limit=100&cursor=${cursorOf(100)}\n`,
+    });
+  });
+
+  test('at a terminal, a lookup that takes longer than 2 seconds shows its progress on the status line, cleared at the end', async () => {
+    let stderr = '';
+    const shown = until(() => stderr.includes('looking for pet'));
+    service = await startPetService({
+      key: 'k',
+      seed: 5,
+      pageSize: 1,
+      faults: pageFault(3, { serve: true, until: shown }, { pageSize: 1 }),
+    });
+    const r = await run(['get', '5', '--format', 'tsv'], {
+      env: viaList(service.baseUrl),
+      stdoutIsTTY: true,
+      onStderr: (t) => (stderr += t),
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('pet-5');
+    expect(r.stderr).toContain('\r\u001b[Klooking for pet 5 through listPets: page 3, 2 pets read');
+    expect(r.stderr.endsWith('\r\u001b[K')).toBe(true);
   });
 });
 

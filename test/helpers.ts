@@ -43,6 +43,8 @@ export interface RunSetup {
   jqMemoryLimitMb?: number;
   /** The program's commands in place of the registry's: a command built with its runF, to see what reaches its run. */
   commands?: RunOptions['commands'];
+  /** Told each write to stderr as it happens, to wait for a message while the command runs. */
+  onStderr?: (text: string) => void;
 }
 
 /** What one run of a command handed its runF: the options, and the output format settled before it (`api` settles none). */
@@ -103,7 +105,12 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
     const code = await main(argv, {
       io: {
         stdout: { write: (t: string) => (stdout += t) },
-        stderr: { write: (t: string) => (stderr += t) },
+        stderr: {
+          write: (t: string) => {
+            stderr += t;
+            setup.onStderr?.(t);
+          },
+        },
         stdin: Readable.from(setup.stdin === undefined ? [] : [setup.stdin]),
         stdoutIsTTY: setup.stdoutIsTTY ?? false,
         stderrIsTTY: setup.stdoutIsTTY ?? false,

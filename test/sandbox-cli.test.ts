@@ -52,6 +52,10 @@ describe('npm run sandbox', () => {
       '--tls-key',
       '--drop-every',
       '--delay',
+      '--pets',
+      '--fail-page',
+      '--drop-page',
+      '--endless',
       '--help',
     ]) {
       expect(r.stdout).toContain(flag);
@@ -64,6 +68,10 @@ describe('npm run sandbox', () => {
     [['--drop-every', 'ten'], 'invalid value for --drop-every: "ten": must be a whole number from 1 to 1000000'],
     [['--delay', '60001'], 'invalid value for --delay: "60001": must be a whole number from 0 to 60000'],
     [['--tls-cert', 'cert.pem'], '--tls-cert and --tls-key go together'],
+    [['--pets', '1.5'], 'invalid value for --pets: "1.5": must be a whole number from 0 to 10000000'],
+    [['--pets', '3', '--no-seed'], '--pets and --no-seed go apart: --pets 0 starts empty'],
+    [['--fail-page', '0'], 'invalid value for --fail-page: "0": must be a whole number from 1 to 1000000000'],
+    [['--drop-page', 'x'], 'invalid value for --drop-page: "x": must be a whole number from 1 to 1000000000'],
     [['--tls-cert', '/nonexistent/c.pem', '--tls-key', '/nonexistent/k.pem'], 'cannot read --tls-cert /nonexistent/c.pem: ENOENT'],
   ])('%j exits 2 naming the flag', async (args, message) => {
     const r = await spawnAsync(process.execPath, [SANDBOX, ...args], { PATH: process.env.PATH });
@@ -123,6 +131,33 @@ describe('npm run sandbox', () => {
     expect(codes).toEqual([0, 1]);
     expect((await petstore(['list'], baseUrl)).stdout).toBe('1\ta\t1\t-\n2\tb\t1\t-\n');
     expect(stderr()).toBe('dropping the answer of one POST /pets in 2, after creating the pet\nanswering every request after 400 ms\n');
+  });
+
+  test('--pets 250 and --fail-page 2: a generated store whose second page answers 500; list --all keeps page 1', async () => {
+    const { baseUrl, stderr } = await sandbox(['--key', 'cli-key', '--pets', '250', '--fail-page', '2']);
+    const r = await petstore(['list', '--all', '--format', 'tsv'], baseUrl);
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n').slice(0, 2)).toEqual(['1\tpet-1\t1\tavailable', '2\tpet-2\t2\tpending']);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(100);
+    expect(r.stderr).toMatch(
+      /^error: the listing stopped at page 2, after 100 pets: the sandbox fails this page \(--fail-page\) \(HTTP 500, code internal\)\n/,
+    );
+    expect(stderr()).toBe('answering 500 to every GET /pets of page 2\n');
+  });
+
+  test('--drop-page 3 drops the connection of page 3; --endless links empty pages forever', async () => {
+    const dropped = await sandbox(['--key', 'cli-key', '--pets', '250', '--drop-page', '3']);
+    const r = await petstore(['list', '--all', '--format', 'ndjson', '--retries', '0'], dropped.baseUrl);
+    expect(r.code).toBe(1);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(200);
+    expect(r.stderr).toMatch(/^error: the listing stopped at page 3, after 200 pets: the connection to .+ closed before its answer came/);
+    child!.kill('SIGTERM');
+    await child!.done;
+    const endless = await sandbox(['--key', 'cli-key', '--pets', '250', '--endless']);
+    const e = await petstore(['list', '--all', '--format', 'ndjson'], endless.baseUrl);
+    expect(e.code).toBe(1);
+    expect(e.stdout.trimEnd().split('\n')).toHaveLength(250);
+    expect(e.stderr).toMatch(/^error: stopped at page 6: 3 pages in a row were empty yet linked a next page/);
   });
 
   test('--tls-cert and --tls-key serve https', async () => {

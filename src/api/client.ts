@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { RequestError } from '../errors.js';
 import { BodyReadError, exchange, type Exchange, type ExchangeLimits } from './exchange.js';
-import { PageTrail } from './pages.js';
+import { PageWalk } from './pages.js';
 import { deprecationNotice, nextLink, parseBody } from './response.js';
 import { retryInterceptor } from './retry.js';
 import { describeIssue } from './schemas.js';
@@ -115,22 +115,56 @@ export class PetstoreClient {
     return this.expect(await this.send(request), expected);
   }
 
-  /** GETs `first` and, with `all`, its RFC 8288 `rel="next"` pages, each via {@link expect}; throws {@link PageTrail}'s RequestError. */
+  /**
+   * GETs `first` and, with `all`, its RFC 8288 `rel="next"` pages until the service links none, each via {@link expect}. `--timeout`
+   * bounds each page (its retries included), not the whole walk. With `prefetch`, the next page is asked for while the caller handles
+   * this one (at most one page ahead; a caller that stops early leaves that one request behind). Throws, after yielding the pages
+   * before it, PageTrail's RequestError, and a failure of a page after the first as a ListingCutError naming its link.
+   */
   async *pages<T extends z.ZodMiniType>(
     first: string,
     expected: Expectation<T>,
     all: boolean,
+    prefetch = false,
   ): AsyncGenerator<{ items: z.infer<T>; hasNext: boolean }> {
-    let url = this.url(first);
-    const trail = new PageTrail(this.origin, url);
+    const walk = this.walk(this.url(first));
+    let response = await walk.fetch();
     for (;;) {
-      const response = await this.send({ method: 'GET', path: url });
-      const items = this.expect(response, expected);
-      const next = nextLink(response.headers, url);
-      yield { items, hasNext: next !== undefined };
-      if (!all || !next) return;
-      url = trail.follow(next);
+      let items: z.infer<T>;
+      try {
+        items = this.expect(response, expected);
+      } catch (error) {
+        throw walk.cut(error);
+      }
+      const hasNext = nextLink(response.headers, walk.url) !== undefined;
+      let next: Promise<Exchange> | undefined;
+      let stop: unknown;
+      if (all && hasNext) {
+        try {
+          walk.advance(response, Array.isArray(items) ? items.length : undefined);
+          if (prefetch) {
+            next = walk.fetch();
+            // Awaited after this page is handled; a failure meanwhile is no unhandled rejection.
+            next.catch(() => undefined);
+          }
+        } catch (error) {
+          stop = error;
+        }
+      }
+      yield { items, hasNext };
+      if (stop !== undefined) throw stop;
+      if (!all || !hasNext) return;
+      response = await (next ?? walk.fetch());
     }
+  }
+
+  /** A {@link PageWalk} of GETs (or `request`) from `first`: each page has its own `--timeout` and stops on Ctrl-C. */
+  walk(first: URL, request: Omit<SendRequest, 'path'> = { method: 'GET' }): PageWalk {
+    return new PageWalk((r) => this.send(r), this.origin, first, {
+      signal: this.options.signal,
+      deadlineMs: this.options.timeoutMs,
+      ...request,
+    });
   }
 
   /** Ends every request in flight with `reason` (a bulk load's second Ctrl-C, whose POSTs carry no signal); nothing is sent after. */

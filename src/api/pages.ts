@@ -1,14 +1,22 @@
 /**
- * Following RFC 8288 `Link: <url>; rel="next"` (`list --all`, `api --paginate`): only on the base URL's origin (the key goes with every
- * request), never to a page already fetched, at most {@link MAX_PAGES}; each guard ends the command with an error.
+ * Following RFC 8288 `Link: <url>; rel="next"` (`list --all`, `api --paginate`, `get` through listPets) until the service links no next
+ * page: no cap on a large store, only guards against a loop, each ending the command with an error: a link to another origin (the key
+ * goes with every request), a link to a page already fetched, and {@link MAX_EMPTY_PAGES} pages in a row that were empty yet linked on.
  */
-import { RequestError } from '../errors.js';
+import { CliError, InterruptedError, ListingCutError, RequestError } from '../errors.js';
+import type { Exchange } from './exchange.js';
+import type { SendRequest } from './requests.js';
+import { nextLink } from './response.js';
 
-export const MAX_PAGES = 1000;
+/** Empty pages in a row, each still linking a next page, after which a listing stops (a service that links empty pages forever). */
+export const MAX_EMPTY_PAGES = 3;
 
 export class PageTrail {
+  // Every href followed: a Set of 50,000 links (1,000,000 pets at limit 20) holds a few MiB.
   private readonly seen = new Set<string>();
-  private page = 1;
+  private emptyInRow = 0;
+  /** The page number of the last page followed (1: the first). */
+  page = 1;
 
   constructor(
     private readonly origin: string,
@@ -17,8 +25,11 @@ export class PageTrail {
     this.seen.add(first.href);
   }
 
-  /** Records and returns `next`. Throws RequestError (exit 1): `cross_origin_link`, `repeated_page` or `too_many_pages`. */
-  follow(next: URL): URL {
+  /**
+   * Records and returns `next`, the link of a page that held `items` items (undefined: not a list). Throws RequestError (exit 1):
+   * `cross_origin_link`, `repeated_page`, or `empty_pages` after {@link MAX_EMPTY_PAGES} empty pages in a row that linked a next page.
+   */
+  follow(next: URL, items?: number): URL {
     if (next.origin !== this.origin) {
       throw new RequestError(`refusing to follow the next page link to another origin: ${next.origin}`, 'cross_origin_link');
     }
@@ -28,11 +39,65 @@ export class PageTrail {
         'repeated_page',
       );
     }
-    if (this.page >= MAX_PAGES) {
-      throw new RequestError(`stopped after ${MAX_PAGES} pages: the service still links a next page (${next.href})`, 'too_many_pages');
+    this.emptyInRow = items === 0 ? this.emptyInRow + 1 : 0;
+    if (this.emptyInRow >= MAX_EMPTY_PAGES) {
+      throw new RequestError(
+        `stopped at page ${this.page}: ${MAX_EMPTY_PAGES} pages in a row were empty yet linked a next page (${next.href})`,
+        'empty_pages',
+      );
     }
     this.seen.add(next.href);
     this.page += 1;
     return next;
+  }
+}
+
+/**
+ * One walk along a listing's pages: {@link fetch} sends the current page's request, {@link advance} follows its next link. A failure of
+ * any page after the first becomes a {@link ListingCutError} naming that page's link ({@link cut}), so that what was printed is
+ * reported as part of the whole.
+ */
+export class PageWalk {
+  private readonly trail: PageTrail;
+  /** The link of the page to fetch next. */
+  url: URL;
+
+  constructor(
+    private readonly send: (request: SendRequest) => Promise<Exchange>,
+    origin: string,
+    first: URL,
+    private readonly request: Omit<SendRequest, 'path'>,
+  ) {
+    this.url = first;
+    this.trail = new PageTrail(origin, first);
+  }
+
+  /** The page number of {@link url} (1: the first). */
+  get page(): number {
+    return this.trail.page;
+  }
+
+  /** The current page's answer, whatever its status; throws what `send` throws, through {@link cut}. */
+  async fetch(): Promise<Exchange> {
+    try {
+      return await this.send({ ...this.request, path: this.url });
+    } catch (error) {
+      throw this.cut(error);
+    }
+  }
+
+  /** Moves to the page `response` links as next, which held `items` items (undefined: not a list); false when it links none. Throws PageTrail's RequestError. */
+  advance(response: Exchange, items?: number): boolean {
+    const next = nextLink(response.headers, this.url);
+    if (!next) return false;
+    this.url = this.trail.follow(next, items);
+    return true;
+  }
+
+  /** `error` of reading the current page: after the first page a CliError becomes a ListingCutError (not Ctrl-C); else as it is. */
+  cut(error: unknown): unknown {
+    if (this.page === 1 || !(error instanceof CliError) || error instanceof InterruptedError || error instanceof ListingCutError)
+      return error;
+    return new ListingCutError(error, this.page, this.url.href);
   }
 }

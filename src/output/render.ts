@@ -161,6 +161,8 @@ export async function printOne(out: OutputTarget, item: Item, view: View, spec: 
 export class ListPrinter {
   private readonly gathered: Item[] = [];
   private printed = false;
+  /** Items written to the output so far. */
+  count = 0;
 
   constructor(
     private readonly out: OutputTarget,
@@ -189,6 +191,19 @@ export class ListPrinter {
       await printList(this.out, items, this.view, this.spec, this.jq);
     }
     this.printed ||= items.length > 0;
+    this.count += items.length;
+  }
+
+  /**
+   * The list failed to arrive whole: a table prints the rows kept so far; a JSON array stays unclosed and a JSON document for jq is
+   * not run (jq must not take a part for the whole). Returns how many items were printed in all.
+   */
+  async cut(): Promise<number> {
+    if (!this.streams && this.spec.jq === undefined && this.gathered.length > 0) {
+      await printList(this.out, this.gathered, this.view, this.spec, this.jq);
+      this.count = this.gathered.length;
+    }
+    return this.count;
   }
 
   /** Prints what was kept, or ends the JSON array. */

@@ -7,9 +7,8 @@ import { STATUS_CODES } from 'node:http';
 import type { PetstoreClient } from '../../api/client.js';
 import type { Exchange } from '../../api/exchange.js';
 import { parseJson, stringifyJson } from '../../json.js';
-import { PageTrail } from '../../api/pages.js';
-import { describeBody, isJsonType, nextLink } from '../../api/response.js';
-import { CliError, RequestError, UsageError } from '../../errors.js';
+import { describeBody, isJsonType } from '../../api/response.js';
+import { CliError, ListingCutError, RequestError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../iostreams.js';
 import { sanitizeLines } from '../../text.js';
@@ -23,34 +22,97 @@ const SUCCESS: readonly number[] = Array.from({ length: 100 }, (_, i) => 200 + i
 type Body = { json: unknown } | { text: string; response: Exchange };
 
 /**
- * Sends the request and prints the answer. Throws UsageError (nothing sent) for another origin, the errors of `client()` and `send()`,
- * the failureOf error of a non-2xx status, PageTrail's RequestError, RequestError when `--jq` meets a non-JSON body, and jq's errors.
+ * Sends the request and prints the answer; with `--paginate` each page as it arrives (through `--jq`: once all are in). Throws
+ * UsageError (nothing sent) for another origin, the errors of `client()` and `send()`, the failureOf error of a non-2xx status,
+ * PageTrail's RequestError, a failure of a page after the first as a ListingCutError (what was printed stays), RequestError when `--jq`
+ * meets a non-JSON body, and jq's errors.
  */
 export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
   f.io.pageOutput();
+  // A whole listing: --timeout bounds each page and the --jq run, not the whole command.
+  if (options.paginate) f.readsWholeListing();
   const client = await f.client();
-  let url = targetUrl(client, options);
-  const trail = new PageTrail(client.origin, url);
+  const request = { method: options.method, headers: options.headers, body: options.body };
+  // One request keeps the command's deadline (no signal of its own); pages have one each.
+  const walk = client.walk(
+    targetUrl(client, options),
+    options.paginate ? request : { ...request, signal: undefined, deadlineMs: undefined },
+  );
+  const jq = f.exporter.jq !== undefined;
+  const sink = new BodySink(f, options.paginate && !options.include && !jq);
   const bodies: Body[] = [];
-  for (;;) {
-    const response = await client.send({ method: options.method, path: url, headers: options.headers, body: options.body });
-    if (options.include) f.exporter.writeText(head(response));
-    // 'as-sent': a 404 with an Error body answers this path (exit 3); it is no sign of a wrong base URL.
-    const failure = client.failureOf(response, SUCCESS, 'as-sent');
-    if (failure) {
-      // With --json the body goes inside the one error object; else before the error line.
-      if (f.io.json && failure instanceof CliError && response.text !== '') {
-        const body = bodyOf(response);
-        failure.body = 'json' in body ? body.json : body.text;
-      } else writeErrorBody(f.io, response);
-      throw failure;
+  try {
+    for (;;) {
+      const response = await walk.fetch();
+      if (options.include) f.exporter.writeText(head(response));
+      // 'as-sent': a 404 with an Error body answers this path (exit 3); it is no sign of a wrong base URL.
+      const failure = client.failureOf(response, SUCCESS, 'as-sent');
+      if (failure) {
+        // With --json the body goes inside the one error object; else before the error line.
+        if (f.io.json && failure instanceof CliError && response.text !== '') {
+          const body = bodyOf(response);
+          failure.body = 'json' in body ? body.json : body.text;
+        } else writeErrorBody(f.io, response);
+        throw walk.cut(failure);
+      }
+      const body = response.text === '' ? undefined : bodyOf(response);
+      if (body && jq) bodies.push(body);
+      else if (body) sink.add(body);
+      if (
+        !options.paginate ||
+        !walk.advance(response, body === undefined ? 0 : 'json' in body && Array.isArray(body.json) ? body.json.length : undefined)
+      )
+        break;
     }
-    if (response.text !== '') bodies.push(bodyOf(response));
-    const next = options.paginate ? nextLink(response.headers, url) : undefined;
-    if (!next) break;
-    url = trail.follow(next);
+  } catch (error) {
+    if (error instanceof ListingCutError)
+      error.setPrinted(
+        sink.items,
+        `${sink.items === 1 ? '1 item' : `${sink.items} items`} on ${sink.pages === 1 ? '1 page' : `${sink.pages} pages`}`,
+      );
+    throw error;
   }
-  await printBodies(f, options.paginate ? merged(bodies) : bodies);
+  sink.end();
+  if (jq) await printBodies(f, options.paginate ? merged(bodies) : bodies);
+}
+
+/**
+ * Prints bodies as they arrive. With `merge` (`--paginate` without `-i`), JSON array pages in a row are written as one array, opened
+ * with the first and closed by {@link end} or by a page that is not an array: `[1,2][3]` prints as `[1,2,3]`. A listing that fails
+ * leaves the array unclosed, so that jq fails too rather than take a part for the whole.
+ */
+class BodySink {
+  private open = false;
+  /** Array elements and other bodies printed, and pages. */
+  items = 0;
+  pages = 0;
+
+  constructor(
+    private readonly f: Factory,
+    private readonly merge: boolean,
+  ) {}
+
+  add(body: Body): void {
+    this.pages += 1;
+    if (this.merge && 'json' in body && Array.isArray(body.json)) {
+      const inner = stringifyJson(body.json).slice(1, -1);
+      if (!this.open) this.f.io.writeOut(`[${inner}`);
+      else if (inner) this.f.io.writeOut(`,${inner}`);
+      this.open = true;
+      this.items += body.json.length;
+      return;
+    }
+    this.end();
+    this.items += 1;
+    if ('json' in body) this.f.io.writeOut(`${stringifyJson(body.json)}\n`);
+    else this.f.exporter.writeText(body.text);
+  }
+
+  /** Closes the array being written, if one is. */
+  end(): void {
+    if (this.open) this.f.io.writeOut(']\n');
+    this.open = false;
+  }
 }
 
 /** The URL of `options.path` with the query fields; another origin is refused (UsageError) before anything is sent. */

@@ -4,6 +4,7 @@ import { LIMIT } from '../../interface-values.js';
 import { type Pet, wholeInt64 } from '../../api/schemas.js';
 import { listPetPages } from '../list/http.js';
 import { CliError, ExitCode, RequestError, ServiceError } from '../../errors.js';
+import type { IOStreams } from '../../iostreams.js';
 
 export const VIA_LIST_FORCED = `PETSTORE_GET_VIA_LIST=1: looking the pet up through listPets, page by page (limit ${LIMIT.max}), instead of getPet`;
 
@@ -20,22 +21,30 @@ function idOf(pet: Pet): bigint | undefined {
   return typeof pet.id === 'bigint' ? pet.id : wholeInt64(pet.id.source);
 }
 
+/** What a lookup has read so far: listPets pages and the pets on them. */
+export interface LookupCounts {
+  pages: number;
+  read: number;
+}
+
 /**
- * Follows listPets' pages (limit 100) until a pet has `petId` (exact int64) and returns it as sent; `onFirstPage` is called once listPets
- * answered, so a wrong base URL is reported alone. Throws CliError exit 3 (`not_found`) when no page holds it, else what listPets throws.
+ * Follows listPets' pages (limit 100) until a pet has `petId` (exact int64) and returns it as sent, the first page that holds it ending
+ * the walk; `onPage` is told the counts after each page (the first call: listPets answered, so a wrong base URL is reported alone).
+ * Throws CliError exit 3 (`not_found`) when no page holds it, else what listPets throws (a page after the first: a ListingCutError).
  */
-export async function findPetViaList(client: PetstoreClient, petId: bigint, onFirstPage: () => void): Promise<Pet> {
-  let pages = 0;
-  let read = 0;
+export async function findPetViaList(client: PetstoreClient, petId: bigint, onPage: (counts: LookupCounts) => void): Promise<Pet> {
+  const counts: LookupCounts = { pages: 0, read: 0 };
   let lastFull = false;
   for await (const { pets, hasNext } of listPetPages(client, { limit: LIMIT.max }, true)) {
-    if (pages === 0) onFirstPage();
-    pages += 1;
-    read += pets.length;
+    counts.pages += 1;
+    counts.read += pets.length;
+    onPage(counts);
     const found = pets.find((pet) => idOf(pet) === petId);
     if (found) return found;
-    lastFull = pets.length >= LIMIT.max && !hasNext;
+    // A service that linked pages ends its listing by linking none; one that links none may cut a full page short.
+    lastFull = pets.length >= LIMIT.max && !hasNext && counts.pages === 1;
   }
+  const { pages, read } = counts;
   const where = `${pages === 1 ? '1 page' : `${pages} pages`} of listPets (${read === 1 ? '1 pet' : `${read} pets`})`;
   throw new CliError(
     `no animal with id ${petId}: none on the ${where}`,
@@ -43,4 +52,44 @@ export async function findPetViaList(client: PetstoreClient, petId: bigint, onFi
     'not_found',
     lastFull ? 'the last page was full and the service linked no next page: it may hold pets that listPets does not show' : undefined,
   );
+}
+
+/** How long a lookup runs before its progress shows, in milliseconds. */
+export const PROGRESS_DELAY_MS = 2000;
+const REDRAW_MS = 200;
+
+/**
+ * A lookup's status line at a terminal, once it has run {@link PROGRESS_DELAY_MS}: `looking for pet 7 through listPets: page 40,
+ * 3900 pets read`. It owns the status line (no request spinner); {@link stop} clears it. Its timers never keep the process alive.
+ */
+export class LookupProgress {
+  private counts: LookupCounts = { pages: 0, read: 0 };
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly io: IOStreams,
+    private readonly petId: bigint,
+  ) {
+    if (!io.canShowStatus) return;
+    io.holdStatus();
+    this.timer = setTimeout(() => {
+      this.draw();
+      this.timer = setInterval(() => this.draw(), REDRAW_MS).unref();
+    }, PROGRESS_DELAY_MS).unref();
+  }
+
+  update(counts: LookupCounts): void {
+    this.counts = counts;
+  }
+
+  private draw(): void {
+    const { pages, read } = this.counts;
+    this.io.setStatus(`looking for pet ${this.petId} through listPets: page ${pages + 1}, ${read === 1 ? '1 pet' : `${read} pets`} read`);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    clearInterval(this.timer);
+    this.io.clearStatusLine();
+  }
 }

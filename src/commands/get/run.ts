@@ -6,7 +6,7 @@ import { GET_PET_REMOVAL_DATE } from '../../interface-values.js';
 import type { Exporter } from '../../output/exporter.js';
 import { PET_VIEW } from '../../output/views.js';
 import { parseFlag } from '../parse-flag.js';
-import { findPetViaList, isGetPetGone, VIA_LIST_FORCED, VIA_LIST_GONE } from './find-via-list.js';
+import { findPetViaList, isGetPetGone, LookupProgress, VIA_LIST_FORCED, VIA_LIST_GONE } from './find-via-list.js';
 import { getPet } from './http.js';
 
 /** Printed on every call unless PETSTORE_NO_DEPRECATION_WARNING=1 ("Versioning", item 2; under 100 columns). */
@@ -31,7 +31,17 @@ export async function runGet(f: Factory, options: GetOptions): Promise<void> {
   let pet = viaList ? undefined : await getPetUnlessGone(f, client, options.petId);
   if (pet === undefined) {
     if (viaList) f.io.warn(VIA_LIST_FORCED, 'get_via_list');
-    pet = await findPetViaList(client, options.petId, () => viaList || f.io.warn(VIA_LIST_GONE, 'get_via_list'));
+    // The lookup may read the whole store: --timeout bounds each page, not the whole command.
+    f.readsWholeListing();
+    const progress = new LookupProgress(f.io, options.petId);
+    try {
+      pet = await findPetViaList(client, options.petId, (counts) => {
+        if (counts.pages === 1 && !viaList) f.io.warn(VIA_LIST_GONE, 'get_via_list');
+        progress.update(counts);
+      });
+    } finally {
+      progress.stop();
+    }
   }
   await f.exporter.printOne(pet, PET_VIEW);
 }

@@ -1,5 +1,6 @@
 /** `petstore list` run: the flags checked, the pages fetched and printed. */
 import { PetStatus } from '../../api/schemas.js';
+import { ListingCutError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { LIMIT } from '../../interface-values.js';
 import type { Exporter } from '../../output/exporter.js';
@@ -25,26 +26,41 @@ export function listOptions(flags: ListFlags, exporter: Exporter): ListOptions {
   exporter.choose('pets');
   return {
     query: {
-      limit: flags.limit === undefined ? LIMIT.default : parseFlag(LimitText, flags.limit, '--limit'),
+      // A whole listing in pages of the most one holds: a fifth of the requests of the interface's default.
+      limit: flags.limit === undefined ? (flags.all ? LIMIT.max : LIMIT.default) : parseFlag(LimitText, flags.limit, '--limit'),
       status: flags.status === undefined ? undefined : parseFlag(PetStatus, flags.status, '--status'),
     },
     all: flags.all ?? false,
   };
 }
 
-/** Prints the pets page by page (paged at a terminal); a full last page warns that there may be more, so a listing is never cut short silently. */
+/**
+ * Prints the pets page by page (paged at a terminal); a full last page warns that there may be more, so a listing is never cut short
+ * silently. A listing that fails partway keeps what it printed and throws the ListingCutError saying how many pets that was.
+ */
 export async function runList(f: Factory, options: ListOptions): Promise<void> {
   f.io.pageOutput();
+  // --all reads the whole store: --timeout bounds each page and each --jq run, not the whole command.
+  if (options.all) f.readsWholeListing();
   const client = await f.client();
   const printer = f.exporter.pages(PET_VIEW);
   let last = { length: 0, hasNext: false };
-  for await (const { pets, hasNext } of listPetPages(client, options.query, options.all)) {
-    last = { length: pets.length, hasNext };
-    await printer.add(pets);
+  let pages = 0;
+  try {
+    for await (const { pets, hasNext } of listPetPages(client, options.query, options.all, true)) {
+      last = { length: pets.length, hasNext };
+      pages += 1;
+      await printer.add(pets);
+    }
+  } catch (error) {
+    const printed = await printer.cut();
+    if (error instanceof ListingCutError) error.setPrinted(printed, petCount(printed));
+    throw error;
   }
   await printer.end();
-  // A full last page may not be the end; a next link not followed (no --all) is not.
-  if (last.length >= options.query.limit || last.hasNext) f.io.warn(fullPageWarning(options, last), 'full_page');
+  // A full page may not be the end when the service links no pages; a next link not followed (no --all) is not. A service that linked
+  // pages ends its listing by linking none.
+  if ((pages === 1 && last.length >= options.query.limit) || last.hasNext) f.io.warn(fullPageWarning(options, last), 'full_page');
 }
 
 function fullPageWarning({ query: { limit }, all }: ListOptions, last: { length: number; hasNext: boolean }): string {
