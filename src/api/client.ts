@@ -117,19 +117,17 @@ export class PetstoreClient {
 
   /**
    * GETs `first` and, with `all`, its RFC 8288 `rel="next"` pages until the service links none, each via {@link expect}. `--timeout`
-   * bounds each page (its retries included), not the whole walk. With `prefetch`, the next page is asked for while the caller handles
-   * this one (at most one page ahead; a caller that stops early leaves that one request behind). Throws, after yielding the pages
-   * before it, PageTrail's RequestError, and a failure of a page after the first as a ListingCutError naming its link.
+   * bounds each page (its retries included), not the whole walk. Throws PageTrail's RequestError, and a failure of a page after the
+   * first as a ListingCutError naming its link.
    */
   async *pages<T extends z.ZodMiniType>(
     first: string,
     expected: Expectation<T>,
     all: boolean,
-    prefetch = false,
   ): AsyncGenerator<{ items: z.infer<T>; hasNext: boolean }> {
     const walk = this.walk(this.url(first));
-    let response = await walk.fetch();
     for (;;) {
+      const response = await walk.fetch();
       let items: z.infer<T>;
       try {
         items = this.expect(response, expected);
@@ -137,24 +135,9 @@ export class PetstoreClient {
         throw walk.cut(error);
       }
       const hasNext = nextLink(response.headers, walk.url) !== undefined;
-      let next: Promise<Exchange> | undefined;
-      let stop: unknown;
-      if (all && hasNext) {
-        try {
-          walk.advance(response, Array.isArray(items) ? items.length : undefined);
-          if (prefetch) {
-            next = walk.fetch();
-            // Awaited after this page is handled; a failure meanwhile is no unhandled rejection.
-            next.catch(() => undefined);
-          }
-        } catch (error) {
-          stop = error;
-        }
-      }
       yield { items, hasNext };
-      if (stop !== undefined) throw stop;
       if (!all || !hasNext) return;
-      response = await (next ?? walk.fetch());
+      walk.advance(response, Array.isArray(items) ? items.length : undefined);
     }
   }
 

@@ -21,18 +21,16 @@ export const LimitText = wholeNumberText(Limit, LIMIT_RANGE);
 
 /**
  * listPets page by page: each Pets array as sent, and whether a next page is linked. With `all`, follows the links (the interface
- * promises no pagination: without one the first page is everything), with `prefetch` asking for the next page while this one is
- * printed. Throws what {@link PetstoreClient.pages} throws.
+ * promises no pagination: without one the first page is everything). Throws what {@link PetstoreClient.pages} throws.
  */
 export async function* listPetPages(
   client: PetstoreClient,
   query: ListPetsQuery,
   all: boolean,
-  prefetch = false,
 ): AsyncGenerator<{ pets: Pet[]; hasNext: boolean }> {
   const params = new URLSearchParams({ limit: String(query.limit) });
   if (query.status) params.set('status', query.status);
-  for await (const { items, hasNext } of client.pages(`pets?${params}`, { ok: [200], schema: Pets, root: 'pets' }, all, prefetch)) {
+  for await (const { items, hasNext } of client.pages(`pets?${params}`, { ok: [200], schema: Pets, root: 'pets' }, all)) {
     yield { pets: items, hasNext };
   }
 }
