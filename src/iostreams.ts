@@ -38,6 +38,8 @@ export interface IO {
 /** Where data output goes and how it may look. */
 export interface OutputTarget {
   write(text: string): void;
+  /** Resolves once stdout has taken what it was given (at once unless a write was pushed back): back-pressure for long listings. */
+  drained(): Promise<void>;
   isTTY: boolean;
   /** chalk colour level: 0 for none. */
   colorLevel: 0 | 1 | 2 | 3;
@@ -63,6 +65,8 @@ export class IOStreams {
   private pageWanted = false;
   private pager?: Pager;
   private held: string[] = [];
+  /** Set while stdout pushes back: resolves at its next 'drain'. */
+  private drain?: Promise<void>;
 
   constructor(
     readonly raw: IO,
@@ -92,6 +96,7 @@ export class IOStreams {
     const isTTY = this.raw.stdoutIsTTY;
     return {
       write: (text) => this.writeOut(text),
+      drained: () => this.drained(),
       isTTY,
       colorLevel: colorLevel(this.style.color, this.env, isTTY),
       columns: isTTY ? this.termColumns : undefined,
@@ -107,7 +112,19 @@ export class IOStreams {
     if (shared) this.clearStatus();
     const accepted = this.raw.stdout.write(text);
     if (shared) this.drawStatus();
+    const stdout = this.raw.stdout;
+    if (accepted === false && !this.drain && stdout.once) {
+      // A write error ends the process (entry.ts) or the command that took stdout's errors over, so no waiter is left behind.
+      this.drain = new Promise<void>((resolve) => stdout.once!('drain', () => resolve())).then(() => {
+        this.drain = undefined;
+      });
+    }
     return accepted !== false;
+  }
+
+  /** Resolves once stdout has taken what was written (at once unless it pushed back), so that a long listing waits for a slow reader. */
+  drained(): Promise<void> {
+    return this.drain ?? Promise.resolve();
   }
 
   private writeErr(text: string): void {

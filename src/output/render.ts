@@ -192,6 +192,8 @@ export class ListPrinter {
     }
     this.printed ||= items.length > 0;
     this.count += items.length;
+    // The next page is not read until stdout has taken this one: a slow reader holds the listing back, not memory.
+    await this.out.drained();
   }
 
   /**

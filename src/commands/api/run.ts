@@ -57,7 +57,11 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
       }
       const body = response.text === '' ? undefined : bodyOf(response);
       if (body && jq) bodies.push(body);
-      else if (body) sink.add(body);
+      else if (body) {
+        sink.add(body);
+        // The next page waits for stdout to take this one.
+        await f.io.drained();
+      }
       if (
         !options.paginate ||
         !walk.advance(response, body === undefined ? 0 : 'json' in body && Array.isArray(body.json) ? body.json.length : undefined)
