@@ -30,7 +30,7 @@ test.each([
   const service = await startPetService({
     key: 'k',
     seed: 4,
-    faults: (request) => {
+    faults: () => {
       drainsAtRequest.push(stdout.drains);
       return undefined;
     },
