@@ -261,7 +261,8 @@ describe('only the command asked for is built', () => {
 describe('help wraps at word boundaries at the terminal width, 80 when not a terminal', () => {
   const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
-  const uncommented = (text: string) => words(text).filter((word) => word !== '#');
+  // A wrapped shell comment repeats its "#", a wrapped example command ends its lines in the shell's "\\".
+  const uncommented = (text: string) => words(text).filter((word) => word !== '#' && word !== '\\');
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion in the help text, not a template
   const ZSH_FOLDER = '"${fpath[1]}/_petstore"';
 
@@ -279,6 +280,23 @@ describe('help wraps at word boundaries at the terminal width, 80 when not a ter
     const piped = await run([...path, '--help']);
     expect(uncommented(piped.stdout)).toEqual(uncommented(wide.stdout));
     for (const line of piped.stdout.split('\n')) if (line.length > 80) expect(line.trim()).not.toContain(' ');
+  });
+
+  test('an example that wraps continues with " \\\\", so that pasting its lines runs the whole command (add --help at 60 columns)', async () => {
+    const r = await run(['add', '--help'], { stdoutIsTTY: true, columns: 60 });
+    expect(r.stdout).toContain('\n  petstore add --file pets.ndjson --failed failed.ndjson \\\n      --json > created.ndjson\n');
+    // At 80 columns it fits on one line, as written.
+    expect((await run(['add', '--help'])).stdout).toContain(
+      '\n  petstore add --file pets.ndjson --failed failed.ndjson --json > created.ndjson\n',
+    );
+  });
+
+  test('the root help lays out every environment variable alike: at 60 columns each description below its name', async () => {
+    const r = await run(['--help'], { stdoutIsTTY: true, columns: 60 });
+    const table = r.stdout.split('Environment variables:\n')[1]!.trimEnd().split('\n');
+    expect(table.filter((_, i) => i % 2 === 0).every((line) => /^ {2}[A-Z_]/.test(line) && !/ {2,}\S/.test(line.trim()))).toBe(true);
+    expect(table.filter((_, i) => i % 2 === 1).every((line) => /^ {6}\S/.test(line))).toBe(true);
+    expect(table).toContain('  PETSTORE_DEBUG=1');
   });
 
   test("an example's shell comment wraps as comment lines, so that pasting the example runs nothing but the command", async () => {
