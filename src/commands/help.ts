@@ -2,7 +2,7 @@
 import { Command, type CommandUnknownOpts, type Option } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import { closest } from '../suggest.js';
-import { examples } from './kit.js';
+import { examples, withGlobalFlags } from './kit.js';
 
 /** The path of a command from the root ("petstore auth login"). */
 export function commandPath(command: CommandUnknownOpts): string {
@@ -87,11 +87,14 @@ export function helpfulGroup(group: CommandUnknownOpts): void {
   const helpExamples = [`${path} help`, `${path} help ${group.commands[0]?.name() ?? ''}`.trimEnd()];
   if (nested) helpExamples.push(`${path} help ${nested.name()} ${nested.commands[0]?.name() ?? ''}`.trimEnd());
   group.addCommand(
-    new Command('help')
-      .description('Show help for a command')
-      .argument('[command...]')
-      .addHelpText('after', examples(...helpExamples))
-      .action((words) => findCommand(group, words).outputHelp()),
+    withGlobalFlags(
+      new Command('help')
+        .description('Show help for a command')
+        .argument('[command...]')
+        .addHelpText('after', examples(...helpExamples))
+        .action((words) => findCommand(group, words).outputHelp()),
+      [],
+    ),
   );
   (group as unknown as Command<[string | undefined]>)
     .usage('[options] [command]')
