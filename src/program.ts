@@ -4,7 +4,7 @@ import type { Factory, GlobalOptions } from './factory.js';
 import type { OutputFlags } from './output/format.js';
 import { RETRIES, TIMEOUT_MS } from './flag-bounds.js';
 import { describeOption, globalFlagsOf, helpOrder, valueOption } from './commands/kit.js';
-import { helpfulGroup } from './commands/help.js';
+import { addGroupHelp } from './commands/help.js';
 import { COMMANDS, type CommandEntry } from './commands/registry.js';
 import { wrapHelpText, wrapLine } from './terminal/wrap.js';
 
@@ -116,7 +116,7 @@ export async function buildProgram(f: Factory, word?: string, commands?: readonl
     // `__complete` and the like serve the completion scripts, not users: hidden from help and suggestions.
     program.addCommand(command, { hidden: command.name().startsWith('__') });
   }
-  helpfulGroup(program);
+  addGroupHelp(program);
   styleHelp(program);
   return program;
 }

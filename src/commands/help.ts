@@ -80,7 +80,7 @@ export function unknownCommandIn(root: CommandUnknownOpts, argv: readonly string
 }
 
 /** Makes `group` print its help when run without a subcommand and report an unknown one with a suggestion; adds `help [command...]`. */
-export function helpfulGroup(group: CommandUnknownOpts): void {
+export function addGroupHelp(group: CommandUnknownOpts): void {
   group.helpCommand(false);
   const path = commandPath(group);
   const nested = group.commands.find((c) => c.commands.length > 0);
@@ -103,5 +103,5 @@ export function helpfulGroup(group: CommandUnknownOpts): void {
       if (word !== undefined) throw unknownCommand(group, word);
       group.outputHelp();
     });
-  for (const sub of group.commands) if (sub.commands.length > 0) helpfulGroup(sub);
+  for (const sub of group.commands) if (sub.commands.length > 0) addGroupHelp(sub);
 }
