@@ -9,7 +9,7 @@ const { enableCompileCache } = require('node:module');
 if (!process.env.NODE_DISABLE_COMPILE_CACHE)
   enableCompileCache(path.join(process.env.XDG_CACHE_HOME ?? require('node:os').tmpdir(), 'petstore-node-compile-cache'));
 require(path.join(__dirname, '..', 'dist', 'petstore.cjs'))
-  .start()
+  .start(process.argv.slice(2))
   .catch((error) => {
     process.stderr.write(`error: ${error.message}\n`);
     process.exitCode = 1;

@@ -13,11 +13,11 @@ import { sanitizeText } from './text.js';
 const SIGNAL_ECHO_MS = 150;
 
 /**
- * Runs petstore for this process and sets `process.exitCode`. The first SIGINT or SIGTERM stops the command, the second
+ * Runs petstore for this process with `argv` (the arguments after the program, as the launcher read them: src/launch.ts)
+ * and sets `process.exitCode`. The first SIGINT or SIGTERM stops the command, the second
  * stops waiting for its requests, the third exits at once. While a pager runs, SIGINT is the pager's.
  */
-export async function start(): Promise<void> {
-  const argv = process.argv.slice(2);
+export async function start(argv: readonly string[]): Promise<void> {
   // Node's deprecation warnings are for library developers, and would break --json's
   // stderr (undici's DEP0123 behind an https proxy).
   if (process.env.PETSTORE_DEBUG !== '1') process.noDeprecation = true;
@@ -67,7 +67,7 @@ export async function start(): Promise<void> {
   });
   let stderrWatched = false;
   // stdin and stderr are opened on first use: most calls never read stdin.
-  const code = await main(argv, {
+  const code = await main([...argv], {
     io: {
       stdout: process.stdout,
       get stderr() {

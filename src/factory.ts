@@ -1,6 +1,7 @@
 /**
  * What every command of one run gets, as gh's cmdutil.Factory: IO streams, global flags, environment, signals, the
- * exporter, and the config store, API client and jq, loaded when first needed. Built once per run in main.
+ * exporter, and the config store, API client and jq, loaded when first needed. main builds one per run; commandTree()
+ * (main.ts) builds one whose actions never run, for the man page and tests.
  */
 import { setFlagsFromString } from 'node:v8';
 import type { PetstoreClient } from './api/client.js';

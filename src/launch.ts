@@ -152,9 +152,17 @@ export function wantsSourceMaps(env: NodeJS.ProcessEnv): boolean {
   return env.PETSTORE_DEBUG === '1';
 }
 
+/**
+ * The arguments after the program (`node bin/petstore.js ...`, or the standalone executable): the one place in src/ that
+ * reads `process.argv`; the launcher hands them to the bundle, which commander parses once (src/main.ts).
+ */
+export function processArguments(): string[] {
+  return process.argv.slice(2);
+}
+
 /** What the bundle exports (src/entry.ts). */
 interface Bundle {
-  start(): Promise<void>;
+  start(argv: readonly string[]): Promise<void>;
   commandNames(): string[];
 }
 
@@ -198,7 +206,7 @@ export async function runBundle({ source, filename, require }: BundleSource, arg
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   const bundle = { exports: {} as Bundle };
   wrapper.call(bundle.exports, bundle.exports, require, bundle, filename, dirname(filename));
-  await bundle.exports.start();
+  await bundle.exports.start(argv);
   const usable = cached !== undefined && !script.cachedDataRejected;
   if (!file || (process.exitCode ?? 0) !== 0 || (usable && !measures)) return;
   // Asked before the count, so that every run counts the same code.
@@ -226,7 +234,7 @@ export async function launch(bundlePath: string, argv: readonly string[]): Promi
   const require = createRequire(bundlePath);
   if (wantsSourceMaps(process.env)) {
     process.setSourceMapsEnabled(true);
-    await (require(bundlePath) as Bundle).start();
+    await (require(bundlePath) as Bundle).start(argv);
     return;
   }
   await runBundle({ source: readFileSync(bundlePath, 'utf8'), filename: bundlePath, require }, argv);

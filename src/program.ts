@@ -3,8 +3,8 @@ import { Command, Help, type CommandUnknownOpts } from '@commander-js/extra-typi
 import type { Factory, GlobalOptions } from './factory.js';
 import type { OutputFlags } from './output/format.js';
 import { RETRIES, TIMEOUT_MS } from './flag-bounds.js';
-import { describeOption, helpOrder, valueOption } from './commands/kit.js';
-import { helpfulGroup } from './commands/help.js';
+import { describeOption, globalFlagsOf, helpOrder, valueOption } from './commands/kit.js';
+import { addGroupHelp } from './commands/help.js';
 import { COMMANDS, type CommandEntry } from './commands/registry.js';
 import { wrapHelpText, wrapLine } from './terminal/wrap.js';
 
@@ -116,7 +116,7 @@ export async function buildProgram(f: Factory, word?: string, commands?: readonl
     // `__complete` and the like serve the completion scripts, not users: hidden from help and suggestions.
     program.addCommand(command, { hidden: command.name().startsWith('__') });
   }
-  helpfulGroup(program);
+  addGroupHelp(program);
   styleHelp(program);
   return program;
 }
@@ -154,6 +154,12 @@ function styleHelp(command: CommandUnknownOpts): void {
     optionDescription: describeOption,
     visibleOptions(this: Help, cmd) {
       return helpOrder(Help.prototype.visibleOptions.call(this, cmd));
+    },
+    // Only the global flags that apply to the command (kit.ts, withGlobalFlags); --version is the root's alone.
+    visibleGlobalOptions(this: Help, cmd) {
+      const applies = globalFlagsOf(cmd);
+      const all = Help.prototype.visibleGlobalOptions.call(this, cmd).filter((option) => option.long !== '--version');
+      return applies ? all.filter((option) => applies.some((flag) => option.long === flag)) : all;
     },
     formatHelp(this: Help, cmd, helper) {
       const [usage = '', ...rest] = Help.prototype.formatHelp.call(this, cmd, helper).split('\n');

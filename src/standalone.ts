@@ -14,7 +14,7 @@ import { createRequire, registerHooks } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { getAsset } from 'node:sea';
-import { runBundle, wantsSourceMaps } from './launch.js';
+import { processArguments, runBundle, wantsSourceMaps } from './launch.js';
 
 /** Set by the build: package.json's version. */
 declare const PETSTORE_VERSION: string;
@@ -30,7 +30,7 @@ const LINKED_MAP = /\n\/\/# sourceMappingURL=petstore\.cjs\.map\n?$/;
  * hands the loader the bundle under that name, with the asset
  * `petstore.cjs.map` inline in place of the file it links.
  */
-async function runWithSourceMaps(): Promise<void> {
+async function runWithSourceMaps(argv: readonly string[]): Promise<void> {
   process.setSourceMapsEnabled(true);
   const filename = join(process.execPath, 'dist', 'petstore.cjs');
   const url = pathToFileURL(filename).href;
@@ -41,17 +41,17 @@ async function runWithSourceMaps(): Promise<void> {
       specifier === filename ? { url, format: 'commonjs', shortCircuit: true } : next(specifier, context),
     load: (loaded, context, next) => (loaded === url ? { format: 'commonjs', source, shortCircuit: true } : next(loaded, context)),
   });
-  await (createRequire(filename)(filename) as { start(): Promise<void> }).start();
+  await (createRequire(filename)(filename) as { start(argv: readonly string[]): Promise<void> }).start(argv);
 }
 
 /** Runs the embedded bundle for `argv` (the arguments after the executable), with the code cache of src/launch.ts. */
 async function run(argv: readonly string[]): Promise<void> {
-  if (wantsSourceMaps(process.env)) return runWithSourceMaps();
+  if (wantsSourceMaps(process.env)) return runWithSourceMaps(argv);
   const filename = join(dirname(process.execPath), 'petstore.cjs');
   await runBundle({ source: getAsset('petstore.cjs', 'utf8'), filename, require: createRequire(process.execPath) }, argv);
 }
 
-const argv = process.argv.slice(2);
+const argv = processArguments();
 // Answered before the bundle loads, as bin/petstore.js does.
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${PETSTORE_VERSION}\n`);

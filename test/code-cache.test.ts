@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRequire } from 'node:module';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
-import { spawnPetstore, tempConfigHome } from './helpers.js';
+import { runsHere, spawnPetstore, tempConfigHome } from './helpers.js';
 
 /** The built launcher. */
 const { cacheKey, runKind } = createRequire(import.meta.url)('../dist/launch.cjs') as {
@@ -163,7 +163,13 @@ describe('code cache', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe('planted');
   });
 
-  test.runIf(process.getuid?.() === 0)('a cache folder owned by another user is neither read nor written', async () => {
+  test.runIf(
+    runsHere(
+      process.getuid?.() === 0,
+      'a cache folder of another user',
+      'as root (they chown files to another user): sudo env "PATH=$PATH" npx vitest run test/code-cache.test.ts',
+    ),
+  )('a cache folder owned by another user is neither read nor written', async () => {
     const { home, file } = await homeWithGetCache();
     fs.writeFileSync(file, 'planted');
     fs.chownSync(path.dirname(file), 65534, 65534);

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { BIN, petstoreInvocation, run, spawnAsync, spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
+import { BIN, petstoreInvocation, run, runsHere, spawnAsync, spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
 
 const ZSH_DRIVER = fileURLToPath(new URL('./fixtures/zsh-complete.zsh', import.meta.url));
 const TRACER = fileURLToPath(new URL('./fixtures/trace-requires.cjs', import.meta.url));
@@ -22,7 +22,20 @@ const KEY = 'key-that-must-never-show-9f8e7d';
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 const INSTALLED = { bash: has('bash'), zsh: has('zsh'), fish: has('fish') };
 /** Tests of one shell: skipped where it is not installed, except in CI, where they fail. */
-const shellTests = (shell: keyof typeof INSTALLED) => test.skipIf(!INSTALLED[shell] && !process.env.CI);
+const RUNS = {
+  bash: runsHere(INSTALLED.bash || Boolean(process.env.CI), 'bash completion', 'install bash'),
+  zsh: runsHere(
+    INSTALLED.zsh || Boolean(process.env.CI),
+    'zsh completion',
+    'install zsh (apt-get install zsh), then npx vitest run test/completion.test.ts',
+  ),
+  fish: runsHere(
+    INSTALLED.fish || Boolean(process.env.CI),
+    'fish completion',
+    'install fish (apt-get install fish), then npx vitest run test/completion.test.ts',
+  ),
+};
+const shellTests = (shell: keyof typeof INSTALLED) => test.runIf(RUNS[shell]);
 const requireShell = (shell: keyof typeof INSTALLED) =>
   expect(INSTALLED[shell], `${shell} is not installed (CI installs it in .ci/run)`).toBe(true);
 /** A test of one shell; `timeoutMs` for one that completes many lines in one session (each line runs petstore). */

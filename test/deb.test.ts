@@ -10,7 +10,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import pty from '@lydell/node-pty';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { BIN, spawnAsync } from './helpers.js';
+import { BIN, runsHere, spawnAsync } from './helpers.js';
 import { startSandbox } from './support/sandbox.js';
 
 const ROOT = path.dirname(path.dirname(BIN));
@@ -32,7 +32,18 @@ const FILES = {
   'usr/share/zsh/vendor-completions/_petstore': '-rw-r--r--',
 };
 
-describe.runIf(deb)('Debian package (PETSTORE_DEB)', () => {
+const debHere = runsHere(
+  deb !== '',
+  'the Debian package',
+  'npm run build:deb, then PETSTORE_DEB=dist/petstore_<version>_amd64.deb npx vitest run --config vitest.packaging.config.ts test/deb.test.ts',
+);
+const installHere = runsHere(
+  debHere && process.env.PETSTORE_DEB_INSTALL === '1',
+  'the installed Debian package',
+  'as root on Debian or Ubuntu, PETSTORE_DEB_INSTALL=1 with PETSTORE_DEB set; it runs apt-get install',
+);
+
+describe.runIf(debHere)('Debian package (PETSTORE_DEB)', () => {
   let unpacked = '';
   beforeAll(() => {
     unpacked = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-deb-'));
@@ -132,7 +143,7 @@ describe.runIf(deb)('Debian package (PETSTORE_DEB)', () => {
   });
 });
 
-describe.runIf(deb && process.env.PETSTORE_DEB_INSTALL === '1')('Debian package installed with apt-get (PETSTORE_DEB_INSTALL=1)', () => {
+describe.runIf(installHere)('Debian package installed with apt-get (PETSTORE_DEB_INSTALL=1)', () => {
   const apt = (args: string[]) => sh('apt-get', ['-y', '-q', ...args], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   let home = '';
   beforeAll(() => {

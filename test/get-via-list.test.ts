@@ -4,7 +4,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { type Faults, type PetService, pageFault, startPetService } from '../sandbox/pet-service.mjs';
 import { BASE, errorBody, run, serviceEnv, spawnPetstore, tempConfigHome, until } from './helpers.js';
 
-const DEPRECATED = 'warning: getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter\n';
+const DEPRECATED =
+  'warning: getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this\n';
 const GONE =
   'warning: getPet has been removed from the service; looking the pet up through listPets, page by page (limit 100), which reads the catalogue\n';
 const FORCED = 'warning: PETSTORE_GET_VIA_LIST=1: looking the pet up through listPets, page by page (limit 100), instead of getPet\n';

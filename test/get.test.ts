@@ -2,15 +2,17 @@ import nock from 'nock';
 import { describe, expect, test } from 'vitest';
 import { BASE, errorBody, run, serviceEnv, tempConfigHome } from './helpers.js';
 
-const WARNING = 'warning: getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter\n';
+const WARNING =
+  'warning: getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this\n';
 
 describe('petstore get', () => {
   test('prints the pet as a tab-separated row when piped, and the deprecation warning on stderr only', async () => {
     nock(BASE).get('/v1/pets/42').reply(200, { id: 42, name: 'Rex', categoryId: 1, status: 'pending', color: 'brown' });
     const r = await run(['get', '42'], { env: serviceEnv() });
     expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: WARNING, unmatched: [] });
-    // The warning names the removal date and the interface's replacement, within 100 columns.
-    expect(WARNING.length - 1).toBeLessThanOrEqual(100);
+    // For whoever looks one pet up: the removal date, that get goes on working, and how to silence it; one line.
+    expect(WARNING).toMatch(/^warning: getPet is deprecated, removed 2030-12-05; .*listPets.*PETSTORE_NO_DEPRECATION_WARNING=1[^\n]*\n$/);
+    expect(WARNING).not.toContain('GET /pets');
   });
 
   test('on a terminal: key/value lines with every field the service sent', async () => {
@@ -36,7 +38,7 @@ describe('petstore get', () => {
       code: 0,
       stdout: `${body}\n`,
       stderr:
-        '{"warning":"getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter","code":"deprecated_operation"}\n',
+        '{"warning":"getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this","code":"deprecated_operation"}\n',
       unmatched: [],
     });
   });

@@ -307,3 +307,15 @@ export function readNdjson(file: string): any[] {
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line));
 }
+
+/**
+ * Whether tests that need `what` run here: `runs`. When they do not, says so on stdout, which vitest shows under the
+ * test file, with how to run them (docs/testing.md, "Skipped tests"), so that no skip goes unexplained.
+ */
+export function runsHere(runs: boolean, what: string, howToRun: string): boolean {
+  const notice = `skipped: the tests of ${what} (to run them: ${howToRun})`;
+  if (!runs && !skipsSaid.has(notice)) console.info(notice);
+  skipsSaid.add(notice);
+  return runs;
+}
+const skipsSaid = new Set<string>();

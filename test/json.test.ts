@@ -35,3 +35,15 @@ test('"__proto__" stays a key when every number is small (the fast path)', () =>
   const text = '{"__proto__":{"x":1},"a":2}';
   expect(stringifyJson(parseJson(text))).toBe(text);
 });
+
+describe('ResponseInt32: an int32 field of an answer, as parseJson gives it', () => {
+  test('a whole number from -2^31 to 2^31 - 1, however spelt; anything else fails naming int32', async () => {
+    const { ResponseInt32 } = await import('../src/api/schemas.js');
+    const value = (text: string) => (parseJson(`{"n":${text}}`) as { n: unknown }).n;
+    for (const text of ['0', '-2147483648', '2147483647', '1.0', '1e2']) expect(ResponseInt32.safeParse(value(text)).success).toBe(true);
+    const message = (text: string) => ResponseInt32.safeParse(value(text)).error?.issues[0]?.message;
+    expect(message('2147483648')).toBe('must be at most 2147483647');
+    expect(message('-2147483649')).toBe('must be at least -2147483648');
+    for (const text of ['1.5', '"1"', 'null', '2147483648.0']) expect(message(text)).toBe('must be an integer (int32)');
+  });
+});

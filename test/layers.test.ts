@@ -90,3 +90,8 @@ test('the import reader sees what it must (a check that cannot pass by reading n
   expect(importsOf('commands/api/request.ts')).toContain('commands/api/methods.ts');
   expect(importsOf('main.ts').length).toBeGreaterThan(2);
 });
+
+test('in src/, only the launcher reads the command line (process.argv); commander parses what it hands on', () => {
+  const readers = modules().filter((module) => /\bprocess\.argv\b/.test(fs.readFileSync(path.join(SRC, module), 'utf8')));
+  expect(readers).toEqual(['launch.ts']);
+});

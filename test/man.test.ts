@@ -8,13 +8,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { run } from './helpers.js';
+import { run, runsHere } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PAGE = path.join(ROOT, 'dist', 'man', 'petstore.1');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string; man: string[]; files: string[] };
 const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
-const withTools = (...tools: string[]) => test.skipIf(!tools.every(has) && !process.env.CI);
+const withTools = (...tools: string[]) =>
+  test.runIf(
+    runsHere(
+      tools.every(has) || Boolean(process.env.CI),
+      `the man page with ${tools.join(' and ')}`,
+      `install ${tools.join(' and ')} (apt-get install man-db groff-base), then npx vitest run test/man.test.ts`,
+    ),
+  );
 const requireTools = (...tools: string[]) => {
   for (const tool of tools) expect(has(tool), `${tool} is not installed (CI installs it in .ci/run)`).toBe(true);
 };

@@ -13,7 +13,7 @@ import { describe, expect, test } from 'vitest';
 import { collectLicences, jqWasmContents, noticeText, undiciContents } from '../scripts/notices.mjs';
 // @ts-expect-error: the build scripts are plain JavaScript without type declarations
 import { pinnedNode } from '../scripts/targets.mjs';
-import { BIN, petstoreInvocation, spawnAsync, type ChildResult } from './helpers.js';
+import { BIN, petstoreInvocation, runsHere, spawnAsync, type ChildResult } from './helpers.js';
 import { startSandbox } from './support/sandbox.js';
 
 const ROOT = path.dirname(path.dirname(BIN));
@@ -287,7 +287,13 @@ describe('npm package', () => {
   });
 });
 
-describe.runIf(process.env.PETSTORE_E2E_BIN)('standalone executable (PETSTORE_E2E_BIN)', () => {
+const standalone = runsHere(
+  Boolean(process.env.PETSTORE_E2E_BIN),
+  'the standalone executable',
+  'npm run build:standalone, then PETSTORE_E2E_BIN=dist/petstore-linux-x64 npx vitest run --config vitest.packaging.config.ts test/package.test.ts',
+);
+
+describe.runIf(standalone)('standalone executable (PETSTORE_E2E_BIN)', () => {
   const { command } = petstoreInvocation();
 
   test('runs with an empty environment: no Node.js on PATH, no HOME', async () => {

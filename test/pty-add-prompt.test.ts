@@ -27,7 +27,7 @@ describe('add at a terminal asks for what is missing', () => {
     run.type('Rex\r');
     await run.waitFor('Category id');
     run.type('abc\r');
-    await run.waitFor('invalid value for --category-id: "abc": must be');
+    await run.waitFor('invalid value for the category id: "abc": must be');
     // Clear the wrong answer, then type a good one.
     run.type('\u007f\u007f\u007f42\r');
     await run.waitFor('Status');

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
-import { until } from './helpers.js';
+import { runsHere, until } from './helpers.js';
 import { plain, quote, runInPty, tempDir } from './pty.js';
 
 let server: PetService | undefined;
@@ -294,7 +294,7 @@ const hasLess = (() => {
   }
 })();
 
-test.skipIf(!hasLess)(
+test.runIf(runsHere(hasLess, 'the real less', 'install less (apt-get install less), then npx vitest run test/pty-pager.test.ts'))(
   'the real less: a long table waits at its prompt; Ctrl-C is left to less; q ends it and petstore exits 0',
   async () => {
     const env = await serve(60);

@@ -75,10 +75,10 @@ describe('a slow answer shows a spinner on a terminal', () => {
   });
 
   test('get: the deprecation warning, then the spinner on the line below it, gone before the pet', async () => {
-    const run = await runPastSpinner(['get', '1'], 120);
+    const run = await runPastSpinner(['get', '1'], 160);
     expectSpinnerGoneBefore(run.output(), 'id:');
     expect(await run.text()).toEqual([
-      'warning: getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter',
+      'warning: getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this',
       'id:         1',
       'name:       Rex',
       'categoryId: 2',
@@ -114,7 +114,11 @@ describe('no spinner', () => {
     expect(run.output()).not.toMatch(SPINNER);
     const lines = await run.text();
     expect(lines.map((line) => JSON.parse(line))).toEqual([
-      { warning: 'getPet is deprecated, removed 2030-12-05; replacement: GET /pets with a status filter', code: 'deprecated_operation' },
+      {
+        warning:
+          'getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this',
+        code: 'deprecated_operation',
+      },
       { code: 'not_found', message: 'no pet 99999', status: 404 },
     ]);
   });

@@ -13,12 +13,12 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** The words of help text; a wrapped shell comment repeats its "#" on each line, which is not a word of it. */
+/** The words of help text; a wrapped shell comment repeats its "#" on each line, a wrapped example ends its lines in "\\": neither is a word of it. */
 const words = (lines: string[]) =>
   lines
     .join(' ')
     .split(/\s+/)
-    .filter((word) => word !== '' && word !== '#');
+    .filter((word) => word !== '' && word !== '#' && word !== '\\');
 
 test.each([[['--help']], [['add', '--help']], [['api', '--help']], [['config', '--help']], [['auth', 'login', '--help']]])(
   '%j at 60 columns: no line wider than the terminal, the same words as at 200',

@@ -37,6 +37,6 @@ test('starts the sandbox, lists the available pets, says each step, and stops th
 test('npm run quickstart installs and builds, saying so, then runs the script: no standalone build', async () => {
   const { default: pkg } = await import('../package.json', { with: { type: 'json' } });
   expect(pkg.scripts.quickstart).toBe(
-    "echo 'Installing the dependencies (npm ci)...' && npm ci --no-audit --no-fund && echo 'Building petstore (npm run build)...' && npm run build --silent && node scripts/quickstart.mjs",
+    "echo 'Installing the dependencies (npm ci)...' && npm ci --no-audit --no-fund --loglevel=error && echo 'Building petstore (npm run build)...' && npm run build --silent && node scripts/quickstart.mjs",
   );
 });

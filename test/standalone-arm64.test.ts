@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 // @ts-expect-error: the build scripts are plain JavaScript without type declarations
 import { pinnedNode, runOn } from '../scripts/targets.mjs';
-import { BIN, spawnAsync } from './helpers.js';
+import { BIN, runsHere, spawnAsync } from './helpers.js';
 import { startSandbox } from './support/sandbox.js';
 
 const ROOT = path.dirname(path.dirname(BIN));
@@ -19,7 +19,13 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 const KEY = 'arm64-test-key';
 const executable = process.env.PETSTORE_ARM64_BIN ?? '';
 
-describe.runIf(executable)('linux-arm64 standalone executable (PETSTORE_ARM64_BIN)', () => {
+const runs = runsHere(
+  executable !== '',
+  'the linux-arm64 executable',
+  'npm run build:standalone -- --target linux-arm64, then PETSTORE_ARM64_BIN=dist/petstore-linux-arm64 npx vitest run --config vitest.packaging.config.ts test/standalone-arm64.test.ts; needs qemu-user-static',
+);
+
+describe.runIf(runs)('linux-arm64 standalone executable (PETSTORE_ARM64_BIN)', () => {
   const [command = '', ...prefix] = runOn('linux-arm64', path.resolve(executable)) as string[];
   const arm64 = (args: string[], env: NodeJS.ProcessEnv) => spawnAsync(command, [...prefix, ...args], env);
   const x64 = (args: string[], env: NodeJS.ProcessEnv) => spawnAsync(process.execPath, [BIN, ...args], env);

@@ -42,6 +42,42 @@ describe('wrapLine and wrapMessage', () => {
     // What fits is left as written.
     expect(wrapHelpText(text, 80)).toBe(text);
   });
+
+  test('help: when one item of a table goes below its term, every item of that table does (one layout per table)', () => {
+    const text = [
+      'Environment variables:',
+      '  A_RATHER_LONG_NAME=1   what it does',
+      '  SHORT=1                stack traces',
+      '',
+      '  0    kept',
+    ].join('\n');
+    expect(wrapHelpText(text, 36)).toBe(
+      ['Environment variables:', '  A_RATHER_LONG_NAME=1', '      what it does', '  SHORT=1', '      stack traces', '', '  0    kept'].join(
+        '\n',
+      ),
+    );
+  });
+
+  test('help: an example that wraps continues with " \\" on every line but its last, so that its pasted lines run as one command', () => {
+    const text = [
+      'Examples:',
+      '  petstore add --file pets.ndjson --json > created.ndjson',
+      '',
+      'Notes:',
+      '  an indented line that is no command wraps',
+    ].join('\n');
+    expect(wrapHelpText(text, 36)).toBe(
+      [
+        'Examples:',
+        '  petstore add --file pets.ndjson \\',
+        '      --json > created.ndjson',
+        '',
+        'Notes:',
+        '  an indented line that is no',
+        '      command wraps',
+      ].join('\n'),
+    );
+  });
 });
 
 describe('record table cells', () => {

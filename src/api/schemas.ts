@@ -41,6 +41,24 @@ export const ResponseInt64 = z.union(
   },
 );
 
+const INT32_MIN = -(2n ** 31n);
+const INT32_MAX = 2n ** 31n - 1n;
+
+/**
+ * int32 in a response ("integer, format int32"): as {@link ResponseInt64} (every integer arrives as a bigint, or a
+ * JsonNumber when spelled `1.0` or `1e2`), from -2^31 to 2^31 - 1. For a new object's int32 field, such as a quantity.
+ */
+export const ResponseInt32 = z.union(
+  [
+    z.bigint().check(z.gte(INT32_MIN, `must be at least ${INT32_MIN}`), z.lte(INT32_MAX, `must be at most ${INT32_MAX}`)),
+    z.custom<JsonNumber>((value) => {
+      const whole = value instanceof JsonNumber ? wholeInt64(value.source) : undefined;
+      return whole !== undefined && whole >= INT32_MIN && whole <= INT32_MAX;
+    }),
+  ],
+  { error: missingOr('must be an integer (int32)') },
+);
+
 /** An int64 typed as decimal digits ("42" → 42n); rejects "abc", "1.5", "1e3" and out-of-range values. */
 export const Int64Text = z.pipe(
   z.pipe(

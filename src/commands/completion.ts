@@ -4,7 +4,7 @@
  */
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Factory } from '../factory.js';
-import { examples } from './kit.js';
+import { examples, withGlobalFlags } from './kit.js';
 
 interface Shell {
   name: 'bash' | 'zsh' | 'fish' | 'powershell';
@@ -59,7 +59,7 @@ export function newCompletionCommand(f: Factory) {
       });
     completion.addCommand(command);
   }
-  return completion;
+  return withGlobalFlags(completion, []);
 }
 
 /** Declares the hidden `__complete [words...]`; main.ts hands it the words unparsed. */

@@ -2,7 +2,7 @@
 import { Command, type CommandUnknownOpts, type Option } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import { closest } from '../suggest.js';
-import { examples } from './kit.js';
+import { examples, withGlobalFlags } from './kit.js';
 
 /** The path of a command from the root ("petstore auth login"). */
 export function commandPath(command: CommandUnknownOpts): string {
@@ -80,18 +80,21 @@ export function unknownCommandIn(root: CommandUnknownOpts, argv: readonly string
 }
 
 /** Makes `group` print its help when run without a subcommand and report an unknown one with a suggestion; adds `help [command...]`. */
-export function helpfulGroup(group: CommandUnknownOpts): void {
+export function addGroupHelp(group: CommandUnknownOpts): void {
   group.helpCommand(false);
   const path = commandPath(group);
   const nested = group.commands.find((c) => c.commands.length > 0);
   const helpExamples = [`${path} help`, `${path} help ${group.commands[0]?.name() ?? ''}`.trimEnd()];
   if (nested) helpExamples.push(`${path} help ${nested.name()} ${nested.commands[0]?.name() ?? ''}`.trimEnd());
   group.addCommand(
-    new Command('help')
-      .description('Show help for a command')
-      .argument('[command...]')
-      .addHelpText('after', examples(...helpExamples))
-      .action((words) => findCommand(group, words).outputHelp()),
+    withGlobalFlags(
+      new Command('help')
+        .description('Show help for a command')
+        .argument('[command...]')
+        .addHelpText('after', examples(...helpExamples))
+        .action((words) => findCommand(group, words).outputHelp()),
+      [],
+    ),
   );
   (group as unknown as Command<[string | undefined]>)
     .usage('[options] [command]')
@@ -100,5 +103,5 @@ export function helpfulGroup(group: CommandUnknownOpts): void {
       if (word !== undefined) throw unknownCommand(group, word);
       group.outputHelp();
     });
-  for (const sub of group.commands) if (sub.commands.length > 0) helpfulGroup(sub);
+  for (const sub of group.commands) if (sub.commands.length > 0) addGroupHelp(sub);
 }

@@ -1,5 +1,5 @@
 /** Building blocks of command declarations: value flags with allowed values and defaults, the output flags, help examples. */
-import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
+import { Option, type Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
 import { formatsFor, type OutputShape } from '../output/format.js';
 
 /** An output flag (`--format`, `--jq`): help lists it after the command's own. */
@@ -31,6 +31,14 @@ export function describeOption(option: { description?: string; argChoices?: stri
   return extra.length ? `${option.description ?? ''} (${extra.join('; ')})` : (option.description ?? '');
 }
 
+/** What output/format.ts picks without `--format` or `--json`, per shape, as help says it. */
+const DEFAULT_FORMAT_TEXT: Record<Exclude<OutputShape, 'stream'>, string> = {
+  pets: 'a table on a terminal, tab-separated when piped',
+  records: 'a table on a terminal, tab-separated when piped',
+  pet: 'key/value lines on a terminal, tab-separated when piped',
+  record: 'key/value lines',
+};
+
 /** Adds `--format` and `--jq` to a command that prints data of `shape`; `note` is said after the default. */
 export function withOutputFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   command: Command<A, O, G>,
@@ -41,7 +49,7 @@ export function withOutputFlags<A extends unknown[], O extends OptionValues, G e
   const description =
     shape === 'stream'
       ? 'output format of each created pet'
-      : `output format (default: table or key/value lines on a terminal, tab-separated when piped; json with --json${note ? `; ${note}` : ''})`;
+      : `output format (default: ${DEFAULT_FORMAT_TEXT[shape]}; json with --json${note ? `; ${note}` : ''})`;
   const option = new OutputOption('--format <format>', description);
   option.argChoices = [...formats];
   return withJqFlag(command.addOption(option));
@@ -57,4 +65,28 @@ export function withJqFlag<A extends unknown[], O extends OptionValues, G extend
 /** An "Examples:" section for help, one command a line. */
 export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}`;
+}
+
+/** The root's flags (src/program.ts), as help names them. */
+export type GlobalFlag = '--env' | '--base-url' | '--json' | '--no-color' | '--timeout' | '--retries' | '--verbose';
+
+/** The global flags each command declared as applying to it; a command that declared none takes its group's. */
+const appliesTo = new WeakMap<object, readonly GlobalFlag[]>();
+
+/**
+ * Declares which global flags apply to `command` and its subcommands, so that its help lists only these. A command
+ * that sends requests declares nothing: every global flag applies.
+ */
+export function withGlobalFlags<C extends CommandUnknownOpts>(command: C, flags: readonly GlobalFlag[]): C {
+  appliesTo.set(command, flags);
+  return command;
+}
+
+/** The global flags that apply to `command` (its own declaration, else its group's), or undefined for all of them. */
+export function globalFlagsOf(command: CommandUnknownOpts): readonly GlobalFlag[] | undefined {
+  for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
+    const flags = appliesTo.get(c);
+    if (flags) return flags;
+  }
+  return undefined;
 }

@@ -41,48 +41,61 @@ export function wrapLine(text: string, width: number, first = '', rest = first):
 /** An indented two-column line of help: "  0    success", "  base-url   base URL of...". */
 const ITEM = /^( +)(\S(?:\S| (?! ))*)( {2,})(\S.*)$/;
 
+/** A two-column line of help with the lines that continue its description. */
+interface Item {
+  indent: string;
+  term: string;
+  gap: string;
+  description: string;
+  /** The lines as written. */
+  original: string[];
+}
+
+/** Below this many columns beside its term, a description goes below the term (as every other of its table). */
+const NARROWEST_COLUMN = 24;
+
 /**
  * Help text as `addHelpText` adds it, wrapped at `width`: paragraphs and
- * indented examples at spaces (an example's next lines four columns further
- * in), a two-column table's description within its column, or below its term
- * when the column would be too narrow.
+ * indented lines at spaces (their next lines four columns further in; under
+ * "Examples:", a command's wrapped lines end in ` \` so that pasted lines run
+ * as one command), a two-column table's description within its column, or,
+ * when the column of one item would be too narrow, below the term of every
+ * item of that table, so that a table keeps one layout.
  */
 export function wrapHelpText(text: string, width: number): string {
   const out: string[] = [];
   const lines = text.split('\n');
+  let examples = false;
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i]!;
-    if (columnsOf(line) <= width && !ITEM.test(line)) {
-      out.push(line);
+    if (/^\S.*:$/.test(line)) examples = line === 'Examples:';
+    if (ITEM.test(line)) {
+      // A table: the items that follow one another, each with its continuation lines.
+      const table: Item[] = [];
+      while (i < lines.length && ITEM.test(lines[i]!)) {
+        const [, indent, term, gap, first] = ITEM.exec(lines[i]!) as unknown as [string, string, string, string, string];
+        const column = indent.length + term.length + gap.length;
+        const item: Item = { indent, term, gap, description: first, original: [lines[i]!] };
+        // Lines indented to the description's column continue it.
+        while (i + 1 < lines.length && /^ +\S/.test(lines[i + 1]!) && lines[i + 1]!.search(/\S/) === column) {
+          i += 1;
+          item.original.push(lines[i]!);
+          item.description += ` ${lines[i]!.trim()}`;
+        }
+        table.push(item);
+        i += 1;
+      }
+      i -= 1;
+      out.push(...wrapTable(table, width, examples));
       continue;
     }
-    const item = ITEM.exec(line);
-    if (item) {
-      const [, indent, term, gap, first] = item as unknown as [string, string, string, string, string];
-      const column = indent.length + term.length + gap.length;
-      let description = first;
-      const original = [line];
-      // Lines indented to the description's column continue it.
-      while (i + 1 < lines.length && /^ +\S/.test(lines[i + 1]!) && lines[i + 1]!.search(/\S/) === column) {
-        i += 1;
-        original.push(lines[i]!);
-        description += ` ${lines[i]!.trim()}`;
-      }
-      // An example's shell comment stays one on every line it wraps to, so that pasted lines do not run.
-      const hash = description.startsWith('# ') ? '# ' : '';
-      const words = description.slice(hash.length);
-      if (original.every((l) => columnsOf(l) <= width)) out.push(...original);
-      else if (width - column >= 24) {
-        out.push(...wrapLine(words, width, `${indent}${term}${gap}${hash}`, `${' '.repeat(column)}${hash}`));
-      } else {
-        const inner = `${indent}    `;
-        out.push(...wrapLine(term, width, indent, inner), ...wrapLine(words, width, inner + hash, inner + hash));
-      }
+    if (columnsOf(line) <= width) {
+      out.push(line);
       continue;
     }
     const indent = /^ */.exec(line)![0];
     if (indent) {
-      out.push(...wrapLine(line.slice(indent.length), width, indent, `${indent}    `));
+      out.push(...(examples ? wrapCommand : wrapLine)(line.slice(indent.length), width, indent, `${indent}    `));
       continue;
     }
     // A paragraph: its lines (broken for 80 columns) joined, then wrapped.
@@ -94,6 +107,33 @@ export function wrapHelpText(text: string, width: number): string {
     out.push(...wrapLine(paragraph, width));
   }
   return out.join('\n');
+}
+
+const fits = (item: Item, width: number) => item.original.every((l) => columnsOf(l) <= width);
+const columnOf = (item: Item) => item.indent.length + item.term.length + item.gap.length;
+
+/** A table's items at `width`: as written when they fit, else in their column, or all below their terms. */
+function wrapTable(table: readonly Item[], width: number, examples: boolean): string[] {
+  const below = table.some((item) => !fits(item, width) && width - columnOf(item) < NARROWEST_COLUMN);
+  return table.flatMap((item) => {
+    // An example's shell comment stays one on every line it wraps to, so that pasted lines do not run.
+    const hash = item.description.startsWith('# ') ? '# ' : '';
+    const words = item.description.slice(hash.length);
+    if (!below) {
+      if (fits(item, width)) return item.original;
+      const column = ' '.repeat(columnOf(item));
+      return wrapLine(words, width, `${item.indent}${item.term}${item.gap}${hash}`, `${column}${hash}`);
+    }
+    const inner = `${item.indent}    `;
+    const term = (examples ? wrapCommand : wrapLine)(item.term, width, item.indent, inner);
+    return [...term, ...wrapLine(words, width, inner + hash, inner + hash)];
+  });
+}
+
+/** A command line of an example wrapped as `wrapLine` does, each line but the last ending in ` \` (the shell's continuation). */
+function wrapCommand(text: string, width: number, first: string, rest: string): string[] {
+  const lines = wrapLine(text, width - 2, first, rest);
+  return lines.map((line, i) => (i < lines.length - 1 ? `${line} \\` : line));
 }
 
 /** A message on stderr wrapped at `width`: each line too long is broken at spaces, its next lines indented by two. */

@@ -1,4 +1,4 @@
-/** `petstore add` at a terminal without --name or --category-id asks for them (as `gh issue create`), prompts on stderr, each checked as its flag. */
+/** `petstore add` at a terminal without --name or --category-id asks for them (as `gh issue create`), prompts on stderr, each checked as its flag, an error naming the prompt. */
 import input from '@inquirer/input';
 import select from '@inquirer/select';
 import { PET_STATUSES } from '../../interface-values.js';
@@ -14,6 +14,9 @@ export interface GivenFields {
   status?: PetStatus;
   statusGiven: boolean;
 }
+
+/** What a bad answer's error names (parseFlag's `invalid value for ...`). */
+const CATEGORY_ID_PROMPT = 'the category id';
 
 /** The check's failure message, or true (inquirer's `validate` form). */
 function check(fn: () => unknown): string | true {
@@ -42,15 +45,16 @@ export async function promptNewPet(f: Factory, given: GivenFields): Promise<NewP
         },
         context,
       ));
+    // The prompt's errors name the prompt: no flag was typed.
     const categoryId =
       given.categoryId ??
       parseFlag(
         Int64Text,
         await input(
-          { message: 'Category id (an int64)', validate: (value) => check(() => parseFlag(Int64Text, value.trim(), '--category-id')) },
+          { message: 'Category id (an int64)', validate: (value) => check(() => parseFlag(Int64Text, value.trim(), CATEGORY_ID_PROMPT)) },
           context,
         ).then((value) => value.trim()),
-        '--category-id',
+        CATEGORY_ID_PROMPT,
       );
     let status = given.status;
     if (!given.statusGiven) {

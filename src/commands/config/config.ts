@@ -2,7 +2,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { VERSION_SEGMENT } from '../../interface-values.js';
 import type { Factory } from '../../factory.js';
-import { examples, withOutputFlags } from '../kit.js';
+import { examples, withGlobalFlags, withOutputFlags } from '../kit.js';
 import { CONFIG_KEYS } from './keys.js';
 
 /** Declares `config` and its subcommands. */
@@ -55,5 +55,6 @@ export function newConfigCommand(f: Factory) {
       .addHelpText('after', examples('petstore config path', 'ls -l "$(petstore config path)"'))
       .action(async () => (await run()).printPath(f)),
   );
-  return config;
+  // The config store only: no request, so no base URL, deadline, retries or request log.
+  return withGlobalFlags(config, ['--env', '--json', '--no-color']);
 }

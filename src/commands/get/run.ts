@@ -9,8 +9,11 @@ import { parseFlag } from '../parse-flag.js';
 import { findPetViaList, isGetPetGone, LookupProgress, VIA_LIST_FORCED, VIA_LIST_GONE } from './find-via-list.js';
 import { getPet } from './http.js';
 
-/** Printed on every call unless PETSTORE_NO_DEPRECATION_WARNING=1 ("Versioning", item 2; under 100 columns). */
-export const GET_DEPRECATION_WARNING = `getPet is deprecated, removed ${GET_PET_REMOVAL_DATE}; replacement: GET /pets with a status filter`;
+/**
+ * Printed on every call unless PETSTORE_NO_DEPRECATION_WARNING=1 ("Versioning", item 2): for whoever looks one pet up,
+ * what changes for them (nothing: find-via-list.ts takes over) and how to silence it. Its --json code stays deprecated_operation.
+ */
+export const GET_DEPRECATION_WARNING = `getPet is deprecated, removed ${GET_PET_REMOVAL_DATE}; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this`;
 
 export interface GetOptions {
   petId: bigint;
