@@ -142,7 +142,7 @@ describe('list --all', () => {
       .map((line) => JSON.parse(line).id);
     expect(ids).toEqual(Array.from({ length: 1050 }, (_, i) => i + 1));
     expect(server.requests).toHaveLength(1050);
-  });
+  }, 60_000);
 });
 
 describe('list formats', () => {
