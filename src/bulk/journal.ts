@@ -42,7 +42,10 @@ export class JournalWriteError extends Error {
 
 /** FNV-1a hash (8 hex digits) of an item's source: tells an edited item from the recorded one (no defence against crafted collisions). */
 export function itemHash(item: InputItem): string {
-  const text = item.bytes ? item.bytes.toString('latin1') : (item.text ?? stringifyJson(item.value));
+  // An error item without text (content after the end of an array) is hashed by its message.
+  const text = item.bytes
+    ? item.bytes.toString('latin1')
+    : (item.text ?? (stringifyJson(item.value) as string | undefined) ?? item.error ?? '');
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return (hash >>> 0).toString(16).padStart(8, '0');

@@ -208,6 +208,7 @@ class BulkLoad {
     const index = this.index++;
     this.tally.read += 1;
     this.lastLine = raw.line;
+    if (raw.endsInput) this.inputCut = true;
     if (this.journal && index >= this.journal.known) {
       // A finished load's input had no more items than it saw.
       if (this.journal.earlier?.finished)
