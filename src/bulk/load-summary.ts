@@ -63,7 +63,9 @@ export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
   if (t.unknown) parts.push(`${t.unknown} unknown`);
   if (t.notSent) parts.push(`${t.notSent} not sent`);
   if (t.skipped) parts.push(`${t.skipped} of unknown outcome skipped`);
-  const written = end.failedPath && notCreated && stop?.reason !== 'failed_file' ? ` (written to ${end.failedPath})` : '';
+  // Said only when every line reached --failed: none unrecorded (a full disk) and the file put in place.
+  const written =
+    end.failedPath && notCreated && stop?.reason !== 'failed_file' && end.unrecorded.length === 0 ? ` (written to ${end.failedPath})` : '';
   const prefix = stop ? `${stop.reason === 'signal' ? stop.error.message : 'stopped'}: ` : '';
   const cut = end.inputCut ? `; nothing after line ${end.lastLine} was read` : '';
   io.info(`${prefix}created ${t.created} of ${petCount(t.read)}; ${parts.join(', ')}${written}${cut}`, 'summary', { ...t });
