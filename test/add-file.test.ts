@@ -384,7 +384,7 @@ describe('the --failed file is never lost', () => {
     expect(second).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: --failed ${failed} is being written by another petstore add --file; give each load its own file\n`,
+      stderr: `error: --failed ${failed} is being written by another petstore add --file; give each load its own file\nA load that died leaves the lock ${failed}.lock, taken over once it has not been renewed for 30 seconds.\n`,
       unmatched: [],
     });
     expect((await first).code).toBe(0);

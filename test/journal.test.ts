@@ -86,13 +86,14 @@ describe('kill -9, then the same command', () => {
       const created = all.filter((pet) => counts.has(pet));
       expect(created.length + unknown.filter((line) => !counts.has(line.item.name)).length).toBe(120);
       expect(again.code).toBe(unknown.length ? 1 : 0);
-      // The rerun of the finished load sends nothing.
+      // The rerun of the finished load sends nothing, reads the input again and exits 0 only if every pet was created.
       const before = posts();
       const finished = await add(args, content);
-      expect(finished.code).toBe(0);
+      expect(finished.code).toBe(unknown.length ? 1 : 0);
       expect(finished.stderr).toMatch(
-        /^this load of .* finished at \S+: created \d+ of 120 pets; .*nothing was sent\. --restart loads the input again\n$/,
+        /^this load of .* finished at \S+ \(journal .*\): of its 120 pets, \d+ created, 0 failed, \d+ unknown; the input is read again to check it is the same; the pets created are not sent again\. --restart loads it anew\n/,
       );
+      expect(finished.stderr).toContain(`created ${120 - unknown.length} of 120 pets; 0 failed`);
       expect(posts()).toBe(before);
     },
   );
@@ -128,8 +129,8 @@ describe('the input must be the one the load started with', () => {
       stderr: expect.stringMatching(/^resuming the load started at .*\n/),
     });
     expect(edited.stderr.split('\n').slice(1).join('\n')).toBe(
-      'error: the input differs from the one this load started with, at line 5; nothing was sent\n' +
-        `The journal ${fs.realpathSync(dir)}/failed.ndjson.journal records another item there. Add --restart to discard it and load the input from the start.\n`,
+      `error: the input differs from the one the journal ${fs.realpathSync(dir)}/failed.ndjson.journal records, at line 5; nothing was sent by this run\n` +
+        'Add --restart to discard the journal and load this input from the start, or give another --failed.\n',
     );
     expect(posts()).toBe(before);
     const restarted = await add([...args, '--restart']);

@@ -1,14 +1,15 @@
 /**
  * The `--failed` file of a bulk load: one NDJSON line per item not created (FailedRecord), read again by `add --file`. New lines go to
- * a temporary file that replaces it when the load ends, so it can also be the input; a lock keeps two loads from one file. A non-regular
- * file (FIFO, /dev/stdout) is written directly. Records are written synchronously, so a full disk is an error at a known item.
+ * a temporary file that replaces it when the load ends, so it can also be the input; a lock (load-lock.ts) keeps two loads from one
+ * file. It must be a regular file (its journal lives beside it). Records are written synchronously, so a full disk is an error at a
+ * known item.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import { stringifyJson } from '../json.js';
 import { UsageError, type ErrorReport } from '../errors.js';
+import { type HeldLock, LockedError, LockPathError, lockFor } from './load-lock.js';
 
 /** An item not created: `failed` (error status or invalid item), `not_sent`, or `unknown` (sent, no usable answer: maybe created). */
 export type Outcome = 'failed' | 'not_sent' | 'unknown';
@@ -62,69 +63,22 @@ function danglingTarget(given: string): string {
   return folder?.isDirectory() ? path.join(fs.realpathSync(path.dirname(file)), path.basename(file)) : file;
 }
 
-const OWNER = 'pid';
+/** Flags for a file of the load written anew: never through a link, never waiting on a FIFO. */
+export const CREATE_NEW =
+  fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 
-/** Is `pid` gone from this machine? A zombie counts as dead; EPERM means it exists under another user. */
-function isDead(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return errnoCode(error) === 'ESRCH';
-  }
-  try {
-    return /\)\s+Z\s/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
+/** What a non-regular file is, for messages. */
+export function kindOf(stat: fs.Stats): string {
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  return 'not a regular file';
 }
 
-function ownerOf(folder: string): number {
-  try {
-    return Number(fs.readFileSync(path.join(folder, OWNER), 'utf8').trim() || Number.NaN);
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** A held lock: its release, and proper-lockfile's ECOMPROMISED error if another process took it over. */
-interface HeldLock {
-  release: () => Promise<void>;
-  compromised: () => Error | undefined;
-}
-
-/** Takes `<file>.lock` (proper-lockfile) and writes this pid in it; a dead owner's lock is taken over, a live one refused (ELOCKED). */
-async function lockFor(file: string): Promise<HeldLock> {
-  const folder = `${file}.lock`;
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      let compromised: Error | undefined;
-      // Not thrown from a timer (the library's default), which would end the load without its summary or --failed.
-      const onCompromised = (error: Error) => {
-        compromised = error;
-      };
-      const release = await lockfile.lock(file, { realpath: false, retries: 0, stale: 30_000, onCompromised });
-      // The library reads another mtime as the lock taken over: naming the owner changes it, so it is put back.
-      const { mtime } = fs.statSync(folder);
-      fs.writeFileSync(path.join(folder, OWNER), String(process.pid));
-      fs.utimesSync(folder, mtime, mtime);
-      const releaseAll = async () => {
-        fs.rmSync(path.join(folder, OWNER), { force: true });
-        await release();
-      };
-      return { release: releaseAll, compromised: () => compromised };
-    } catch (error) {
-      const code = errnoCode(error);
-      if (attempt > 0 || (code !== 'ELOCKED' && code !== 'ENOTEMPTY')) throw error;
-      const owner = ownerOf(folder);
-      // No pid yet: the owner is between taking the lock and naming itself, so alive.
-      if (!Number.isSafeInteger(owner) || owner <= 0 || !isDead(owner)) throw Object.assign(error as Error, { code: 'ELOCKED' });
-      fs.rmSync(folder, { recursive: true, force: true });
-    }
-  }
-}
-
-/** Removes temporary files that dead processes left beside `file`. */
-function removeDeadTemporaries(file: string): void {
+/** Removes the temporary files beside `file`: the lock is held, so their writers are dead or have lost the lock (they stop). */
+function removeTemporaries(file: string): void {
   const base = path.basename(file);
   const folder = path.dirname(file);
   let names: string[];
@@ -135,8 +89,8 @@ function removeDeadTemporaries(file: string): void {
   }
   for (const name of names) {
     if (!name.startsWith(`.${base}.`) || !name.endsWith('.tmp')) continue;
-    const pid = Number(name.slice(base.length + 2, -'.tmp'.length).split('.')[0]);
-    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && isDead(pid)) fs.rmSync(path.join(folder, name), { force: true });
+    const found = fs.lstatSync(path.join(folder, name), { throwIfNoEntry: false });
+    if (found?.isFile() || found?.isSymbolicLink()) fs.rmSync(path.join(folder, name), { force: true });
   }
 }
 
@@ -148,48 +102,64 @@ export class FailedFile {
     /** `path`, or its target when `path` is a link. */
     private readonly target: string,
     private readonly fd: number,
-    /** Replaces `path` on commit; undefined when writing `path` directly. */
-    private readonly temporary: string | undefined,
+    /** Replaces `path` on commit. */
+    private readonly temporary: string,
     private readonly lock: HeldLock,
   ) {}
 
-  /** `<file>.journal` (journal.ts); none for a file written directly. */
-  get journalPath(): string | undefined {
-    return this.temporary ? `${this.target}.journal` : undefined;
+  /** `<file>.journal` (journal.ts), beside the file --failed names (its target when a link). */
+  get journalPath(): string {
+    return `${this.target}.journal`;
   }
 
-  /** Locks `file` and opens where its lines go. Throws UsageError (exit 2, nothing sent) when locked by another load or not writable. */
+  /** The lock's take-over error, once another process has taken it (the load must stop sending). */
+  get lockLost(): Error | undefined {
+    return this.lock.compromised();
+  }
+
+  /** Calls `listener` as soon as another process takes the lock over. */
+  onLockLost(listener: (error: Error) => void): void {
+    this.lock.onCompromised(listener);
+  }
+
+  /**
+   * Locks `file` and opens where its lines go. Throws UsageError (exit 2, nothing sent) when locked by another load, not a regular file
+   * (a FIFO, /dev/null, /dev/stderr, a folder: no journal could live beside it), a link owned by another user, or not writable.
+   */
   static async open(given: string): Promise<FailedFile> {
     const link = fs.lstatSync(given, { throwIfNoEntry: false });
     // Another user's link (planted in a shared folder such as /tmp) would make the load write wherever it points.
     if (link?.isSymbolicLink() && link.uid !== process.getuid?.())
       throw new UsageError(`--failed ${given} is a link owned by another user (uid ${link.uid}); refusing to write through it`);
     const existing = fs.statSync(given, { throwIfNoEntry: false });
-    const direct = existing !== undefined && !existing.isFile();
-    // A link's target is written and locked, so that the link stays a link.
-    const file = existing?.isFile() ? fs.realpathSync(given) : existing ? given : danglingTarget(given);
-    let lock: HeldLock = { release: async () => undefined, compromised: () => undefined };
-    if (!direct) {
-      try {
-        lock = await lockFor(file);
-      } catch (error) {
-        if (errnoCode(error) === 'ELOCKED') {
-          throw new UsageError(
-            `--failed ${file} is being written by another petstore add --file; give each load its own file`,
-            undefined,
-            'failed_file_locked',
-          );
-        }
-        throw new UsageError(`cannot write --failed ${file}: ${errnoCode(error)}`);
-      }
+    if (existing && !existing.isFile()) {
+      throw new UsageError(
+        `--failed ${given} is ${kindOf(existing)}; it must be a regular file, for its journal (${given}.journal) lets a rerun skip the pets created`,
+        'Name a file in a folder you can write, e.g. --failed failed.ndjson.',
+        'failed_not_regular',
+      );
     }
-    if (!direct) removeDeadTemporaries(file);
-    // O_EXCL under an unguessable name; the pid lets a later load remove it should this one die.
-    const temporary = direct
-      ? undefined
-      : path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    // A link's target is written and locked, so that the link stays a link.
+    const file = existing ? fs.realpathSync(given) : danglingTarget(given);
+    let lock: HeldLock;
     try {
-      const fd = fs.openSync(temporary ?? file, temporary ? 'wx' : 'w', 0o600);
+      lock = await lockFor(file);
+    } catch (error) {
+      if (error instanceof LockedError) {
+        throw new UsageError(
+          `--failed ${file} is being written by another petstore add --file; give each load its own file`,
+          `A load that died leaves the lock ${file}.lock, taken over once it has not been renewed for 30 seconds.`,
+          'failed_file_locked',
+        );
+      }
+      if (error instanceof LockPathError) throw new UsageError(`cannot lock --failed ${file}: ${error.message}`);
+      throw new UsageError(`cannot write --failed ${file}: ${errnoCode(error)}`);
+    }
+    removeTemporaries(file);
+    // O_EXCL under an unguessable name, never through a link.
+    const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      const fd = fs.openSync(temporary, CREATE_NEW, 0o600);
       return new FailedFile(given, file, fd, temporary, lock);
     } catch (error) {
       await lock.release().catch(() => undefined);
@@ -220,13 +190,16 @@ export class FailedFile {
   /** Puts the new file in place of the old one; throws FailedWriteError. */
   async commit(): Promise<void> {
     try {
-      if (this.temporary) {
+      {
         // Another load took the lock over (this one stopped past the stale time): its file is not replaced.
         const compromised = this.lock.compromised();
         if (compromised) throw new FailedWriteError(this.path, `${errnoCode(compromised)}: another process took over its lock`);
         fs.fsyncSync(this.fd);
         fs.closeSync(this.fd);
         this.closed = true;
+        const now = fs.lstatSync(this.target, { throwIfNoEntry: false });
+        // A folder or FIFO put there during the load: rename would fail or replace what is not ours to replace.
+        if (now && !now.isFile() && !now.isSymbolicLink()) throw new FailedWriteError(this.path, `it is now ${kindOf(now)}`);
         fs.renameSync(this.temporary, this.target);
       }
     } catch (error) {
@@ -246,7 +219,7 @@ export class FailedFile {
         // Already closed or never usable.
       }
     }
-    if (this.temporary) fs.rmSync(this.temporary, { force: true });
+    fs.rmSync(this.temporary, { force: true });
     await this.lock.release().catch(() => undefined);
   }
 }

@@ -1,19 +1,25 @@
 /**
  * The journal of a bulk load with `--failed F`: append-only NDJSON `F.journal`, so the same command resumes after any death. Each record
- * is handed to the OS (`fs.writeSync`) before what it records goes on. Items are numbered from 0 in input order and seen in order.
+ * is written whole (`fs.writeSync` until every byte is taken) before what it records goes on; a write error stops the load, and the
+ * item it was about is not sent. Items are numbered from 0 in input order and seen in order. Read back by journal-read.ts.
  *
- *   {"petstore_journal":1,"input":"/abs/pets.ndjson","started":"<ISO 8601>"}
+ *   {"petstore_journal":2,"input":"/abs/pets.ndjson","identity":"file:<dev>:<ino>","started":"<ISO 8601>"}   ("stream" for stdin, a pipe)
  *   {"i":0,"h":"<hash of the item>","s":1}     seen; s=1: its POST is about to leave, s=0: not sent (invalid, carried over)
  *   {"c":0}                                    item 0 was created
  *   {"o":3,"r":{<its --failed record>}}        item 3 ended failed, unknown or not_sent
  *   {"n":5}                                    item 5, refused with Retry-After, was not sent again: a resumed load sends it
- *   {"ended":"<ISO 8601>","complete":true,"tally":{...}}   F was written; complete: false when stopped (Ctrl-C, a 401...)
+ *   {"u":9}                                    the journal was damaged here (cut off, garbage): items below 9 not recorded are unknown
+ *   {"ended":"<ISO 8601>","complete":true,"tally":{...}}   the load ended (written before F replaces the old one); complete: false when stopped
  */
 import fs from 'node:fs';
-import { parseJson, stringifyJson } from '../json.js';
+import { stringifyJson } from '../json.js';
 import { UsageError } from '../errors.js';
+import { CREATE_NEW, kindOf } from './failed-file.js';
+import { CREATED, DECIDED, type EarlierLoad, NONE, NOT_SENT, readJournal } from './journal-read.js';
 import type { Tally } from './load-summary.js';
 import type { InputItem } from './read-items.js';
+
+export type { EarlierLoad } from './journal-read.js';
 
 export type JournalState =
   | { kind: 'new' }
@@ -22,36 +28,63 @@ export type JournalState =
   | { kind: 'decided'; record: Record<string, unknown> }
   | { kind: 'no_answer' };
 
-const NONE = 0;
-const NOT_SENT = 1;
-const SENDING = 2;
-const CREATED = 3;
-const DECIDED = 4;
+/** Writing the journal failed (a full disk, say): the item it was about is not sent, and the load stops. */
+export class JournalWriteError extends Error {
+  override name = 'JournalWriteError';
+
+  constructor(
+    readonly file: string,
+    readonly code: string,
+  ) {
+    super(`cannot write the journal ${file}: ${code}`);
+  }
+}
 
 /** FNV-1a hash (8 hex digits) of an item's source: tells an edited item from the recorded one (no defence against crafted collisions). */
 export function itemHash(item: InputItem): string {
-  const text = item.bytes ? item.bytes.toString('latin1') : (item.text ?? stringifyJson(item.value));
+  // An error item without text (content after the end of an array) is hashed by its message.
+  const text = item.bytes
+    ? item.bytes.toString('latin1')
+    : (item.text ?? (stringifyJson(item.value) as string | undefined) ?? item.error ?? '');
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
-export interface EarlierLoad {
-  started: string;
-  /** When it ended in order, its --failed file written (a stopped load too). */
-  ended?: string;
-  /** When it ran to its end. */
-  finished?: string;
-  tally?: Tally;
-  created: number;
-  decided: { failed: number; unknown: number; notSent: number };
-  /** Sent with no answer recorded: they become unknown. */
-  noAnswer: number;
-  known: number;
+/** What the load's input is, for its journal: `input` shown in messages, `identity` compared (file:<dev>:<ino>, or stream). */
+export interface InputIdentity {
+  input: string;
+  identity: string;
+}
+
+// O_APPEND: after a damaged end is cut off (ftruncate), records go at the new end.
+const OPEN_EXISTING = fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
+const errnoCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
+
+function writeAll(fd: number, file: string, text: string): void {
+  try {
+    const data = Buffer.from(text);
+    for (let offset = 0; offset < data.length; ) offset += fs.writeSync(fd, data, offset);
+  } catch (error) {
+    throw new JournalWriteError(file, errnoCode(error));
+  }
+}
+
+/** Refuses a link, folder or FIFO at the journal's path with a clean message (never followed, never waited on). */
+function refuseOdd(path: string, restart: boolean): void {
+  const found = fs.lstatSync(path, { throwIfNoEntry: false });
+  if (!found || found.isFile() || (restart && found.isSymbolicLink())) return;
+  throw new UsageError(
+    `the journal ${path} is ${kindOf(found)}; refusing to ${found.isSymbolicLink() ? 'write through it' : 'use it'}`,
+    found.isSymbolicLink()
+      ? 'Remove it, or add --restart to replace the link with a new journal.'
+      : 'Move it away, or give another --failed.',
+    'journal_unusable',
+  );
 }
 
 export class LoadJournal {
-  private states = new Uint8Array(1024);
+  private states: Uint8Array = new Uint8Array(1024);
   private hashes: string[] = [];
   private readonly records = new Map<number, Record<string, unknown>>();
   /** Answers not yet written (see {@link created}). */
@@ -62,116 +95,83 @@ export class LoadJournal {
     readonly earlier: EarlierLoad | undefined,
   ) {}
 
+  /** Items the earlier load saw, in input order: this run must see the same ones first. */
+  get known(): number {
+    return this.earlier?.known ?? 0;
+  }
+
   /**
-   * Opens `F.journal` for `input` (absolute path or "-"): resumes one of the same input, replaces one of another input that ended, or
-   * starts anew (always with `restart`). Throws UsageError (exit 2, nothing sent) for an unfinished journal of another input, or unwritable.
+   * Opens `F.journal` for `input`: resumes one of the same identity (cutting off a damaged end, recorded as {"u":N}), replaces one of
+   * another input that ended, or starts anew (always with `restart`). Throws UsageError (exit 2, nothing sent) for an unfinished journal
+   * of another input, a link, folder or FIFO in its place, or unwritable.
    */
-  static open(path: string, input: string, restart: boolean): LoadJournal {
-    let earlier: EarlierLoad | undefined;
-    let journal: LoadJournal | undefined;
+  static open(path: string, input: InputIdentity, restart: boolean): LoadJournal {
+    refuseOdd(path, restart);
     if (!restart && fs.existsSync(path)) {
-      const read = LoadJournal.read(path);
-      if (read && read.input !== input && !read.earlier.ended) {
+      let fd: number;
+      let read: ReturnType<typeof readJournal>;
+      try {
+        fd = fs.openSync(path, OPEN_EXISTING);
+        read = readJournal(fs.readFileSync(fd));
+      } catch (error) {
+        throw new UsageError(`cannot read the journal ${path}: ${errnoCode(error)}`);
+      }
+      const same = read && (read.identity === undefined ? read.input === input.input : read.identity === input.identity);
+      if (read && !same && !read.earlier.ended) {
+        fs.closeSync(fd);
         throw new UsageError(
-          `${path} is the journal of an unfinished load of ${read.input}, not of ${input}`,
-          'Run that load again to finish it, or add --restart to discard its journal and load this input.',
+          `${path} is the journal of an unfinished load of ${read.input}, not of ${input.input}`,
+          'Run that load again to finish it, add --restart to discard its journal and load this input, or give another --failed.',
           'journal_mismatch',
         );
       }
-      if (read && read.input === input) {
-        earlier = read.earlier;
-        journal = read.journal(path, earlier);
+      if (read && same) {
+        try {
+          fs.ftruncateSync(fd, read.goodBytes);
+          const journal = new LoadJournal(path, fd, read.earlier);
+          journal.states = read.states;
+          journal.hashes = read.hashes;
+          for (const [i, record] of read.records) journal.records.set(i, record);
+          if (read.damage !== undefined) journal.append(`{"u":${read.earlier.unknownBelow}}\n`);
+          return journal;
+        } catch (error) {
+          fs.closeSync(fd);
+          throw new UsageError(`cannot write the journal ${path}: ${errnoCode(error)}`);
+        }
       }
+      fs.closeSync(fd);
     }
-    if (!journal) {
-      let fd: number;
-      try {
-        fd = fs.openSync(path, 'w', 0o600);
-        fs.writeSync(fd, `${stringifyJson({ petstore_journal: 1, input, started: new Date().toISOString() })}\n`);
-      } catch (error) {
-        throw new UsageError(`cannot write the journal ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-      }
-      journal = new LoadJournal(path, fd, undefined);
+    try {
+      fs.rmSync(path, { force: true });
+      const fd = fs.openSync(path, CREATE_NEW, 0o600);
+      const journal = new LoadJournal(path, fd, undefined);
+      journal.append(`${stringifyJson({ petstore_journal: 2, ...input, started: new Date().toISOString() })}\n`);
+      return journal;
+    } catch (error) {
+      throw new UsageError(`cannot write the journal ${path}: ${errnoCode(error)}`);
     }
-    return journal;
-  }
-
-  /** Undefined when it holds no header (a load that died before writing one). */
-  private static read(path: string) {
-    const lines = fs.readFileSync(path, 'utf8').split('\n');
-    let header: { input: string; started: string } | undefined;
-    const states: number[] = [];
-    const hashes: string[] = [];
-    const records = new Map<number, Record<string, unknown>>();
-    const earlier: EarlierLoad = { started: '', created: 0, decided: { failed: 0, unknown: 0, notSent: 0 }, noAnswer: 0, known: 0 };
-    for (const line of lines) {
-      if (line === '') continue;
-      let value: Record<string, unknown>;
-      try {
-        value = parseJson(line) as Record<string, unknown>;
-      } catch {
-        continue; // The last line of a load that died while writing it.
-      }
-      // A record after an "ended" one: that load was resumed.
-      if (typeof value.ended !== 'string') earlier.ended = earlier.finished = undefined;
-      if (typeof value.petstore_journal !== 'undefined') header = { input: String(value.input), started: String(value.started) };
-      else if (typeof value.i === 'bigint') {
-        const i = Number(value.i);
-        states[i] = value.s === 1n ? SENDING : NOT_SENT;
-        hashes[i] = String(value.h);
-      } else if (typeof value.c === 'bigint') states[Number(value.c)] = CREATED;
-      else if (typeof value.n === 'bigint') states[Number(value.n)] = NOT_SENT;
-      else if (typeof value.o === 'bigint') {
-        states[Number(value.o)] = DECIDED;
-        records.set(Number(value.o), value.r as Record<string, unknown>);
-      } else if (typeof value.ended === 'string') {
-        earlier.ended = value.ended;
-        earlier.finished = value.complete === true ? value.ended : undefined;
-        earlier.tally = Object.fromEntries(Object.entries(value.tally as object).map(([k, v]) => [k, Number(v)])) as unknown as Tally;
-      }
-    }
-    if (!header) return undefined;
-    earlier.started = header.started;
-    earlier.known = states.length;
-    for (const [i, state] of states.entries()) {
-      if (state === CREATED) earlier.created += 1;
-      else if (state === SENDING) earlier.noAnswer += 1;
-      else if (state === DECIDED) {
-        const outcome = records.get(i)?.outcome;
-        if (outcome === 'unknown') earlier.decided.unknown += 1;
-        else if (outcome === 'not_sent') earlier.decided.notSent += 1;
-        else earlier.decided.failed += 1;
-      }
-    }
-    return {
-      input: header.input,
-      earlier,
-      journal: (file: string, load: EarlierLoad) => {
-        const fd = fs.openSync(file, 'a', 0o600);
-        const journal = new LoadJournal(file, fd, load);
-        journal.states = Uint8Array.from(states, (s) => s ?? NONE);
-        journal.hashes = hashes;
-        for (const [i, record] of records) journal.records.set(i, record);
-        return journal;
-      },
-    };
   }
 
   /** What the journal knows of item `index`. Throws UsageError (exit 2) when it knew another item there (the input changed). */
   state(index: number, hash: string, line: number): JournalState {
-    const state = index < this.states.length ? this.states[index]! : NONE;
-    if (state === NONE) return { kind: 'new' };
-    if (this.hashes[index] !== hash) {
-      throw new UsageError(
-        `the input differs from the one this load started with, at line ${line}; nothing was sent`,
-        `The journal ${this.path} records another item there. Add --restart to discard it and load the input from the start.`,
-        'journal_mismatch',
-      );
-    }
+    const state = index < this.known ? this.states[index]! : NONE;
+    if (index < this.known && this.hashes[index] !== hash) throw this.differs(`at line ${line}`);
+    // A finished load's input had no more items than it saw.
+    if (index >= this.known && this.earlier?.finished) throw this.differs(`at line ${line} (the finished load saw ${this.known} items)`);
+    if (state === NONE) return index < (this.earlier?.unknownBelow ?? 0) ? { kind: 'no_answer' } : { kind: 'new' };
     if (state === NOT_SENT) return { kind: 'not_sent_before' };
     if (state === CREATED) return { kind: 'created' };
     if (state === DECIDED) return { kind: 'decided', record: this.records.get(index)! };
     return { kind: 'no_answer' };
+  }
+
+  /** The error for an input that is not the one the journal records (exit 2): thrown before anything of this run is sent. */
+  differs(where: string): UsageError {
+    return new UsageError(
+      `the input differs from the one the journal ${this.path} records, ${where}; nothing was sent by this run`,
+      'Add --restart to discard the journal and load this input from the start, or give another --failed.',
+      'journal_mismatch',
+    );
   }
 
   /** Records item `index` seen (`sending`: before its POST leaves), written at once with the answers recorded since. */
@@ -199,14 +199,19 @@ export class LoadJournal {
     this.answers += `{"o":${index},"r":${stringifyJson(record)}}\n`;
   }
 
-  /** Records the end, its --failed file written; `complete` when not stopped. */
+  /** Records the end (before --failed is put in place: a rerun then writes it again); `complete` when not stopped. Throws JournalWriteError. */
   end(tally: Tally, complete: boolean): void {
     this.append(`${this.answers}${stringifyJson({ ended: new Date().toISOString(), complete, tally })}\n`);
     this.answers = '';
   }
 
+  /** Writes what is pending (unless the journal failed) and closes it; never throws. */
   close(): void {
-    if (this.answers) this.append(this.answers);
+    try {
+      if (this.answers && !this.broken) this.append(this.answers);
+    } catch {
+      // Said when the load stopped; the answers not written make their items unknown.
+    }
     this.answers = '';
     try {
       fs.closeSync(this.fd);
@@ -215,7 +220,23 @@ export class LoadJournal {
     }
   }
 
+  /** Writes nothing more (the lock was taken over: the journal is its new owner's). */
+  abandon(): void {
+    this.broken = true;
+    this.answers = '';
+  }
+
+  /** Set by a write error: nothing more is written (a record after a partial one would be read as damage). */
+  private broken = false;
+
+  /** Appends `text` whole; throws JournalWriteError. */
   private append(text: string): void {
-    fs.writeSync(this.fd, text);
+    if (this.broken) throw new JournalWriteError(this.path, 'an earlier write failed');
+    try {
+      writeAll(this.fd, this.path, text);
+    } catch (error) {
+      this.broken = true;
+      throw error;
+    }
   }
 }

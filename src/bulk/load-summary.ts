@@ -14,10 +14,13 @@ export interface Tally {
   skipped: number;
 }
 
-/** Why a load stopped early: a signal, a 401, a missing path, a refusing proxy, a write error on stdout or --failed, a failed --jq. */
+/**
+ * Why a load stopped early: a signal, a 401, a missing path, a refusing proxy, a write error on stdout, --failed or the journal, a
+ * failed --jq, or the lock of --failed taken over by another process.
+ */
 export type Stop =
   | { reason: 'signal'; error: InterruptedError }
-  | { reason: 'auth' | 'no_such_path' | 'proxy' | 'stdout' | 'failed_file' | 'jq'; error: CliError };
+  | { reason: 'auth' | 'no_such_path' | 'proxy' | 'stdout' | 'failed_file' | 'journal' | 'lock' | 'jq'; error: CliError };
 
 export interface LoadEnd {
   tally: Tally;
@@ -41,6 +44,8 @@ export function notSentReport(stop: Stop): ErrorReport {
     proxy: 'the proxy refused to open a tunnel to the service',
     stdout: 'standard output could not be written',
     failed_file: '--failed could not be written',
+    journal: 'the journal could not be written',
+    lock: 'another process took over the lock of --failed',
     jq: '--jq could not finish',
   }[stop.reason];
   return { code: 'not_sent', message: `not sent: ${why}`, status: null };
@@ -58,7 +63,9 @@ export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
   if (t.unknown) parts.push(`${t.unknown} unknown`);
   if (t.notSent) parts.push(`${t.notSent} not sent`);
   if (t.skipped) parts.push(`${t.skipped} of unknown outcome skipped`);
-  const written = end.failedPath && notCreated && stop?.reason !== 'failed_file' ? ` (written to ${end.failedPath})` : '';
+  // Said only when every line reached --failed: none unrecorded (a full disk) and the file put in place.
+  const written =
+    end.failedPath && notCreated && stop?.reason !== 'failed_file' && end.unrecorded.length === 0 ? ` (written to ${end.failedPath})` : '';
   const prefix = stop ? `${stop.reason === 'signal' ? stop.error.message : 'stopped'}: ` : '';
   const cut = end.inputCut ? `; nothing after line ${end.lastLine} was read` : '';
   io.info(`${prefix}created ${t.created} of ${petCount(t.read)}; ${parts.join(', ')}${written}${cut}`, 'summary', { ...t });

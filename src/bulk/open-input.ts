@@ -7,7 +7,11 @@ export interface OpenedInput {
   stream: Readable;
   /** Its size in bytes when a regular file, for progress. */
   size?: number;
+  /** What names it whatever path leads there: `file:<dev>:<ino>` for a regular file, else `stream` (told apart by content). */
+  identity: string;
 }
+
+const identityOf = (stat: fs.Stats | undefined) => (stat?.isFile() ? `file:${stat.dev}:${stat.ino}` : 'stream');
 
 /** Opens a FIFO in libuv's thread pool (never blocking the loop); a `signal` abort opens it for writing to end that wait (Ctrl-C, SIGTERM). */
 export function openFifo(file: string, signal: AbortSignal): Readable {
@@ -26,9 +30,12 @@ export function openFifo(file: string, signal: AbortSignal): Readable {
 
 /** Opens `file` ("-": `stdin`), ending with an AbortError on `signal` (a writerless FIFO also on `stop`). Throws UsageError naming --file. */
 export function openInput(file: string, stdin: Readable & { fd?: number }, signal: AbortSignal, stop?: AbortSignal): OpenedInput {
-  if (file === '-') return { stream: addAbortSignal(signal, stdin), size: regularFileSize(stdin.fd) };
+  if (file === '-') {
+    const stat = statOf(stdin.fd);
+    return { stream: addAbortSignal(signal, stdin), size: stat?.isFile() ? stat.size : undefined, identity: identityOf(stat) };
+  }
   if (fs.statSync(file, { throwIfNoEntry: false })?.isFIFO())
-    return { stream: openFifo(file, stop ? AbortSignal.any([signal, stop]) : signal) };
+    return { stream: openFifo(file, stop ? AbortSignal.any([signal, stop]) : signal), identity: 'stream' };
   let fd: number;
   let stat: fs.Stats;
   try {
@@ -41,14 +48,17 @@ export function openInput(file: string, stdin: Readable & { fd?: number }, signa
     fs.closeSync(fd);
     throw new UsageError(`cannot read --file ${file}: EISDIR`);
   }
-  return { stream: addAbortSignal(signal, fs.createReadStream(file, { fd })), size: stat.isFile() ? stat.size : undefined };
+  return {
+    stream: addAbortSignal(signal, fs.createReadStream(file, { fd })),
+    size: stat.isFile() ? stat.size : undefined,
+    identity: identityOf(stat),
+  };
 }
 
-function regularFileSize(fd: number | undefined): number | undefined {
+function statOf(fd: number | undefined): fs.Stats | undefined {
   if (fd === undefined) return undefined;
   try {
-    const stat = fs.fstatSync(fd);
-    return stat.isFile() ? stat.size : undefined;
+    return fs.fstatSync(fd);
   } catch {
     return undefined;
   }

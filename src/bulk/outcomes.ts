@@ -59,9 +59,18 @@ export type SendResult =
     };
 
 /**
- * Classifies the error of one createPet: a 2xx whose body cannot be read means created; a 4xx `failed` (a 401 or a missing path also stops
- * the load); a 429 or 503 with Retry-After `failed` with its wait; other 5xx `unknown` (a gateway's 502 or 504 may follow a creation);
- * a provably unsent request `not_sent`; anything else (timeout, dropped connection, cut body, second Ctrl-C) `unknown`.
+ * What an answer's status proves of a POST (RFC 9110 §15): a 4xx that the request was refused (`failed`), except 408 (the server gave up
+ * reading it), 425 (too early) and 429 without Retry-After, which prove nothing; a 3xx (never followed: the pet may be stored before the
+ * redirect) or a 5xx proves nothing either (`unknown`).
+ */
+export function statusOutcome(status: number): 'failed' | 'unknown' {
+  return status >= 400 && status < 500 && status !== 408 && status !== 425 && status !== 429 ? 'failed' : 'unknown';
+}
+
+/**
+ * Classifies the error of one createPet: a 2xx whose body cannot be read means created; a refusing 4xx `failed` (a 401 or a missing
+ * path also stops the load); a 429 or 503 with Retry-After `failed` with its wait; a 3xx, 408, 425, other 429 and other 5xx `unknown`
+ * ({@link statusOutcome}); a provably unsent request `not_sent`; anything else (timeout, dropped connection, cut body, second Ctrl-C) `unknown`.
  */
 export function classifySendError(error: unknown): SendResult {
   const status = error instanceof RequestError || error instanceof ServiceError ? error.status : null;
@@ -73,20 +82,19 @@ export function classifySendError(error: unknown): SendResult {
       message: `the service answered HTTP ${error.answeredStatus}, but its body did not arrive whole: ${describeCause(error.cause)}`,
       status: error.answeredStatus,
     };
-    return success || error.answeredStatus >= 500 ? { outcome: 'unknown', report } : { outcome: 'failed', report };
+    return success ? { outcome: 'unknown', report } : { outcome: statusOutcome(error.answeredStatus), report };
   }
   if (success) return { outcome: 'created_unreadable', status, why: (error as Error).message };
   const report = reportOf(error);
   if (error instanceof ServiceError) {
     if (error.status === 401) return { outcome: 'failed', report, stop: { reason: 'auth', error } };
     if (error.retryAfterMs !== undefined) return { outcome: 'failed', report, retryAfterMs: error.retryAfterMs };
-    if (error.status >= 500) return { outcome: 'unknown', report };
-    return { outcome: 'failed', report };
+    return { outcome: statusOutcome(error.status), report };
   }
   // A missing path (a wrong base URL) or a refusing proxy fails every item alike: the load stops.
   if (error instanceof RequestError && error.code === 'no_such_path')
     return { outcome: 'failed', report, stop: { reason: 'no_such_path', error } };
-  if (error instanceof RequestError && error.status !== null) return { outcome: error.status >= 500 ? 'unknown' : 'failed', report };
+  if (error instanceof RequestError && error.status !== null) return { outcome: statusOutcome(error.status), report };
   if (error instanceof RequestError && error.code === 'proxy_refused')
     return { outcome: 'not_sent', report, stop: { reason: 'proxy', error } };
   if (error instanceof RequestError && error.notSent) return { outcome: 'not_sent', report };

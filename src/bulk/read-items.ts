@@ -17,6 +17,31 @@ export interface InputItem {
   text?: string;
   /** The source bytes, when they were not UTF-8. */
   bytes?: Buffer;
+  /** Longer than MAX_ITEM_BYTES: the input is not read beyond it. */
+  endsInput?: boolean;
+}
+
+/** The longest item read, in bytes: a longer one (`/dev/zero` is one endless line) fails, and the input is not read further. */
+export const MAX_ITEM_BYTES = 16 * 1024 * 1024;
+/** The deepest nesting parsed: deeper items fail alone (parsing and writing them back recurse). */
+export const MAX_DEPTH = 1000;
+
+/** Whether `text`'s arrays and objects nest deeper than MAX_DEPTH (brackets inside strings not counted). */
+function tooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i += 1;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      depth += 1;
+      if (depth > MAX_DEPTH) return true;
+    } else if (c === 0x7d || c === 0x5d) depth -= 1;
+  }
+  return false;
 }
 
 const EXCERPT = 60;
@@ -27,6 +52,7 @@ const excerpt = (text: string) => (text.length > EXCERPT ? `${text.slice(0, EXCE
 /** The item `text` at `line` (and array `index`) stands for, numbers exact; when not JSON, an `error` with a 60-character excerpt and the `text`. */
 export function itemFromText(text: string, line: number, index?: number): InputItem {
   const base = index === undefined ? { line } : { line, index };
+  if (tooDeep(text)) return { ...base, error: `nested deeper than ${MAX_DEPTH} levels: ${excerpt(text)}`, text: excerpt(text) };
   try {
     return { ...base, value: parseJson(text) };
   } catch {
@@ -63,18 +89,26 @@ export function itemFromBytes(bytes: Buffer, line: number, index?: number): Inpu
 /** An item spanning chunks, kept as bytes (outside the JS heap) and decoded once when it ends. */
 class SpanningText {
   private parts: Buffer[] = [];
+  private size = 0;
 
   get empty(): boolean {
     return this.parts.length === 0;
   }
 
+  /** Holds more than MAX_ITEM_BYTES. */
+  get tooLong(): boolean {
+    return this.size > MAX_ITEM_BYTES;
+  }
+
   add(bytes: Buffer): void {
     this.parts.push(bytes);
+    this.size += bytes.length;
   }
 
   take(): { text: string; invalid?: Buffer } {
     const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
     this.parts = [];
+    this.size = 0;
     try {
       return { text: strict.decode(bytes) };
     } catch {
@@ -102,7 +136,11 @@ class ItemReader {
   /** The first bytes, held until there are three: enough to tell a byte order mark. */
   private head = Buffer.alloc(0);
 
+  /** An item longer than MAX_ITEM_BYTES was met: nothing more is read. */
+  ended = false;
+
   push(input: Buffer, out: InputItem[]): void {
+    if (this.ended) return;
     let chunk = input;
     let start = 0;
     if (!this.started) {
@@ -115,9 +153,21 @@ class ItemReader {
     if (this.mode === 'unknown') start = this.detect(chunk, start);
     if (this.mode === 'ndjson') this.ndjson(chunk, start, out);
     else if (this.mode === 'array' || this.mode === 'after') this.array(chunk, start, out);
+    if (this.spanning.tooLong) {
+      const head = this.spanning.take().text.slice(0, EXCERPT);
+      out.push({
+        line: this.partLine,
+        ...(this.mode === 'array' ? { index: this.index } : {}),
+        error: `longer than ${MAX_ITEM_BYTES / 1024 / 1024} MiB: ${excerpt(head)}; the input is not read beyond it`,
+        text: excerpt(head),
+        endsInput: true,
+      });
+      this.ended = true;
+    }
   }
 
   end(out: InputItem[]): void {
+    if (this.ended) return;
     if (!this.started) {
       this.started = true;
       if (this.head.length) this.push(Buffer.concat([this.head, Buffer.from(' ')]), out);
@@ -241,6 +291,7 @@ export async function* readItemBatches(
     const batch: InputItem[] = [];
     reader.push(bytes, batch);
     if (batch.length) yield batch;
+    if (reader.ended) return;
   }
   const last: InputItem[] = [];
   reader.end(last);

@@ -11,7 +11,7 @@ import { MAX_RETRY_AFTER_MS } from '../../api/retry.js';
 import { describeIssue, NewPet } from '../../api/schemas.js';
 import { BatchedOutput } from '../../bulk/batched-output.js';
 import { FailedFile, FailedWriteError, type FailedRecord, type Outcome } from '../../bulk/failed-file.js';
-import { type EarlierLoad, itemHash, LoadJournal } from '../../bulk/journal.js';
+import { type EarlierLoad, itemHash, JournalWriteError, LoadJournal } from '../../bulk/journal.js';
 import { openInput } from '../../bulk/open-input.js';
 import { notSentReport, summarise, type Stop, type Tally } from '../../bulk/load-summary.js';
 import { classifySendError, itemName, resolveItem, where, type ResolvedItem } from '../../bulk/outcomes.js';
@@ -47,18 +47,20 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
   let failed: FailedFile | undefined;
   let journal: LoadJournal | undefined;
   try {
-    if (options.failed) failed = await FailedFile.open(options.failed);
-    const source = options.file === '-' ? '-' : path.resolve(options.file);
-    const journalPath = failed?.journalPath;
-    if (journalPath) journal = LoadJournal.open(journalPath, source, options.restart ?? false);
-    if (journal?.earlier?.finished) return sayFinished(f, journal.earlier, options, failed!.path);
-    if (journal?.earlier) sayResuming(f, journal.earlier, journal.path);
-    if (typed && f.io.raw.stderrIsTTY)
-      f.io.info('reading pets from the terminal, one JSON object per line; Ctrl-D ends the input', 'reading_terminal');
+    // What can refuse the load (no key: exit 4) comes first: a load that never starts leaves no journal.
+    const client = await f.client();
     // Each jq run has --timeout, as each request has; a second Ctrl-C ends one, as it ends the requests in flight.
     const limits = { stop: f.signals.halt, timeoutMs: f.globals.timeout };
     const jq = await f.exporter.jqStream(limits);
-    await new BulkLoad(f, options, failed, input.size, !typed, jq, journal).run(await f.client(), input.stream);
+    if (options.failed) {
+      failed = await FailedFile.open(options.failed);
+      const source = options.file === '-' ? '-' : path.resolve(options.file);
+      journal = LoadJournal.open(failed.journalPath, { input: source, identity: input.identity }, options.restart ?? false);
+    }
+    if (journal?.earlier) sayResuming(f, journal.earlier, journal.path, options.file);
+    if (typed && f.io.raw.stderrIsTTY)
+      f.io.info('reading pets from the terminal, one JSON object per line; Ctrl-D ends the input', 'reading_terminal');
+    await new BulkLoad(f, options, failed, input.size, !typed, jq, journal).run(client, input.stream);
   } finally {
     input.stream.destroy();
     journal?.close();
@@ -66,27 +68,26 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
   }
 }
 
-function sayFinished(f: Factory, earlier: EarlierLoad, options: AddFileOptions, failedPath: string): void {
-  const t = earlier.tally;
-  const what = t
-    ? `created ${t.created} of ${petCount(t.read)}; ${t.failed} failed${t.unknown ? `, ${t.unknown} unknown` : ''}${t.notSent ? `, ${t.notSent} not sent` : ''}`
-    : 'see its --failed file';
-  f.io.info(
-    `this load of ${options.file === '-' ? 'standard input' : options.file} finished at ${earlier.finished}: ${what} (written to ${failedPath}); nothing was sent. --restart loads the input again`,
-    'load_finished',
-    { finished: earlier.finished },
-  );
-}
-
-function sayResuming(f: Factory, earlier: EarlierLoad, journalPath: string): void {
+/** Says what the journal holds of an earlier load of this input: resumed, or finished (then only what was not created is looked at). */
+function sayResuming(f: Factory, earlier: EarlierLoad, journalPath: string, file: string): void {
   const { failed, unknown, notSent } = earlier.decided;
   const parts = [`${earlier.created} created`, `${failed} failed`, `${unknown + earlier.noAnswer} unknown`];
   if (notSent) parts.push(`${notSent} not sent`);
+  const fields = { created: earlier.created, failed, unknown: unknown + earlier.noAnswer, notSent, known: earlier.known };
+  if (earlier.finished) {
+    f.io.info(
+      `this load of ${file === '-' ? 'standard input' : file} finished at ${earlier.finished} (journal ${journalPath}): of its ${petCount(earlier.known)}, ${parts.join(', ')}; ` +
+        `the input is read again to check it is the same; the pets created are not sent again${notSent ? ', those not sent are sent now' : ''}. --restart loads it anew`,
+      'load_finished',
+      { ...fields, finished: earlier.finished },
+    );
+    return;
+  }
   f.io.info(
     `resuming the load started at ${earlier.started} (journal ${journalPath}): of its first ${petCount(earlier.known)}, ${parts.join(', ')}` +
       `${earlier.noAnswer ? ` (${earlier.noAnswer} sent with no answer recorded: unknown, not sent again without --retry-unknown)` : ''}; the items left are sent now`,
     'resuming',
-    { created: earlier.created, failed, unknown: unknown + earlier.noAnswer, notSent, known: earlier.known },
+    fields,
   );
 }
 
@@ -111,6 +112,8 @@ class BulkLoad {
   private readonly progress: Progress;
   private index = 0;
   private readonly source: string;
+  /** Items to send held back until the journal's known items are checked (see take). */
+  private readonly deferred: { raw: ResolvedItem; index: number }[] = [];
 
   constructor(
     private readonly f: Factory,
@@ -138,6 +141,7 @@ class BulkLoad {
     if (this.f.signal.aborted) onSignal();
     const onHalt = () => void client.abortAll(this.f.signals.halt.reason as InterruptedError);
     this.f.signals.halt.addEventListener('abort', onHalt, { once: true });
+    this.failed?.onLockLost((error) => this.lockLost(error));
     const detach = this.f.io.raw.onStdoutError?.((error) => {
       this.output.fail();
       this.halt({
@@ -156,9 +160,10 @@ class BulkLoad {
       await this.jq?.idle();
       // A write error of the last rows surfaces on a later turn of the event loop.
       await new Promise((resolve) => setImmediate(resolve));
+      // Only a load that ran to its end is finished: after a stop, the same command resumes it. Written before --failed is put in
+      // place, so that `--file F --failed F` killed between the two finds the journal of the F it read.
+      if (this.stop?.reason !== 'failed_file' && this.stop?.reason !== 'journal' && this.stop?.reason !== 'lock') this.endJournal();
       await this.commitFailed();
-      // Only a load that ran to its end is finished: after a stop, the same command resumes it.
-      if (this.stop?.reason !== 'failed_file') this.journal?.end(this.tally, !this.stop);
       this.report();
     } finally {
       this.f.signal.removeEventListener('abort', onSignal);
@@ -169,6 +174,14 @@ class BulkLoad {
 
   /** Reads the input to its end unless a second Ctrl-C; after another stop the rest is counted and recorded as not sent. */
   private async readAll(client: PetstoreClient, input: Readable): Promise<void> {
+    await this.readItems(client, input);
+    // An input with fewer items than the journal knows is not the one it records: nothing of this run was sent yet (see take).
+    if (!this.inputCut && this.journal && this.index < this.journal.known)
+      throw this.journal.differs(`its ${this.index} items end before the ${this.journal.known} the journal records`);
+    await this.sendDeferred(client);
+  }
+
+  private async readItems(client: PetstoreClient, input: Readable): Promise<void> {
     try {
       for await (const batch of readItemBatches(input, (bytes) => this.progress.read(bytes))) {
         this.progress.batch(batch.length);
@@ -187,11 +200,32 @@ class BulkLoad {
     }
   }
 
+  /**
+   * Takes the next item. While the journal's known items are read again, those to send are held back: a different input is then
+   * refused (exit 2) before this run sends anything.
+   */
   private async take(client: PetstoreClient, raw: ResolvedItem): Promise<void> {
     const index = this.index++;
-    const item = resolveItem(raw);
     this.tally.read += 1;
-    this.lastLine = item.line;
+    this.lastLine = raw.line;
+    if (raw.endsInput) this.inputCut = true;
+    if (this.journal && index >= this.journal.known) {
+      // A finished load's input had no more items than it saw.
+      if (this.journal.earlier?.finished)
+        throw this.journal.differs(`at line ${raw.line} (the finished load read ${petCount(this.journal.known)})`);
+      await this.sendDeferred(client);
+    }
+    await this.takeAt(client, raw, index, this.journal !== undefined && index < this.journal.known);
+  }
+
+  /** The items held back while the known ones were checked, sent in input order. */
+  private async sendDeferred(client: PetstoreClient): Promise<void> {
+    const deferred = this.deferred.splice(0);
+    for (const { raw, index } of deferred) await this.takeAt(client, raw, index, false);
+  }
+
+  private async takeAt(client: PetstoreClient, raw: ResolvedItem, index: number, holdBack: boolean): Promise<void> {
+    const item = resolveItem(raw);
     let hash: string | undefined;
     let noAnswer = false;
     // Consulted after a stop too: an item created or decided earlier is never written as not sent.
@@ -206,8 +240,12 @@ class BulkLoad {
       if (state.kind === 'decided' && state.record.outcome !== 'not_sent') return this.replay(item, state.record);
       noAnswer = state.kind === 'no_answer';
       if (noAnswer && !this.options.retryUnknown) return this.record(item, 'unknown', NO_ANSWER, index);
+      if (holdBack) {
+        this.deferred.push({ raw, index });
+        return;
+      }
     }
-    const seen = (sending: boolean) => hash !== undefined && this.journal!.seen(index, hash, sending);
+    const seen = (sending: boolean) => hash === undefined || this.journalSeen(index, hash, sending);
     if (item.previous === 'unknown' && !this.options.retryUnknown) {
       seen(false);
       return this.carry(item);
@@ -226,9 +264,44 @@ class BulkLoad {
     // Checked first: awaiting even a settled promise costs every item a microtask turn.
     if (this.output.isBlocked) await this.output.drained();
     if (this.stop) return this.notSending(item, index, noAnswer, seen);
-    // Journaled before the POST leaves: a death from here on leaves it unknown, never sent twice.
-    seen(true);
+    // Journaled before the POST leaves: a death from here on leaves it unknown, never sent twice. Not journaled: not sent.
+    if (!seen(true)) return this.notSending(item, index, noAnswer, () => undefined);
     this.pool.run(() => this.send(client, item, checked.data, index));
+  }
+
+  /** Journals item `index` seen; false (the load stopped) when the journal cannot be written. */
+  private journalSeen(index: number, hash: string, sending: boolean): boolean {
+    try {
+      this.journal!.seen(index, hash, sending);
+      return true;
+    } catch (error) {
+      if (!(error instanceof JournalWriteError)) throw error;
+      this.halt({ reason: 'journal', error: new CliError(`${error.message}; the load stopped`, ExitCode.failure, 'journal_write_error') });
+      return false;
+    }
+  }
+
+  private endJournal(): void {
+    try {
+      this.journal?.end(this.tally, !this.stop);
+    } catch (error) {
+      if (!(error instanceof JournalWriteError)) throw error;
+      this.halt({ reason: 'journal', error: new CliError(`${error.message}; the load stopped`, ExitCode.failure, 'journal_write_error') });
+    }
+  }
+
+  /** Another process took the lock of --failed over: nothing more is sent, the rest is recorded not sent (never committed over theirs). */
+  private lockLost(error: Error): void {
+    // Its new owner writes the journal now.
+    this.journal?.abandon();
+    this.halt({
+      reason: 'lock',
+      error: new CliError(
+        `another process took over the lock of --failed ${this.failed!.path} (${(error as NodeJS.ErrnoException).code ?? error.message}); this load stopped sending`,
+        ExitCode.failure,
+        'lock_lost',
+      ),
+    });
   }
 
   /** An item the stopped load does not send: not_sent, unless an earlier run sent it (no answer journaled, or an `unknown` line): unknown. */
@@ -336,8 +409,9 @@ class BulkLoad {
   }
 
   private halt(stop: Stop): void {
-    // The first reason stands; a failed --failed file overrides, since nothing more can be recorded.
-    if (!this.stop || stop.reason === 'failed_file') this.stop = stop;
+    // The first reason stands; a failed --failed file or journal, or a lost lock, overrides: nothing more can be recorded.
+    const final = ['failed_file', 'journal', 'lock'];
+    if (!this.stop || (final.includes(stop.reason) && !final.includes(this.stop.reason))) this.stop = stop;
     this.stopped.abort();
   }
 
