@@ -5,6 +5,7 @@
  *   {"petstore_journal":1,"input":"/abs/pets.ndjson","started":"<ISO 8601>"}
  *   {"i":0,"h":"<hash of the item>","s":1}     seen; s=1: its POST is about to leave, s=0: not sent (invalid, carried over)
  *   {"c":0}                                    item 0 was created
+ *   {"c":0,"id":"7"}                           item 0 was created as pet 7 (with --resolve-unknown: settle-unknown.ts; also once settled)
  *   {"o":3,"r":{<its --failed record>}}        item 3 ended failed, unknown or not_sent
  *   {"n":5}                                    item 5, refused with Retry-After, was not sent again: a resumed load sends it
  *   {"ended":"<ISO 8601>","complete":true,"tally":{...}}   F was written; complete: false when stopped (Ctrl-C, a 401...)
@@ -56,6 +57,8 @@ export class LoadJournal {
   private readonly records = new Map<number, Record<string, unknown>>();
   /** Answers not yet written (see {@link created}). */
   private answers = '';
+  /** The header's time of a journal this run started. */
+  private begun = '';
   private constructor(
     readonly path: string,
     private readonly fd: number,
@@ -84,14 +87,16 @@ export class LoadJournal {
       }
     }
     if (!journal) {
+      const started = new Date().toISOString();
       let fd: number;
       try {
         fd = fs.openSync(path, 'w', 0o600);
-        fs.writeSync(fd, `${stringifyJson({ petstore_journal: 1, input, started: new Date().toISOString() })}\n`);
+        fs.writeSync(fd, `${stringifyJson({ petstore_journal: 1, input, started })}\n`);
       } catch (error) {
         throw new UsageError(`cannot write the journal ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
       }
       journal = new LoadJournal(path, fd, undefined);
+      journal.begun = started;
     }
     return journal;
   }
@@ -185,8 +190,13 @@ export class LoadJournal {
    * Records item `index` created, written with the next `seen` record or at the end: one write per item, and a death loses only
    * answers of slots not yet refilled, which makes those items unknown, never sent twice.
    */
-  created(index: number): void {
-    this.answers += `{"c":${index}}\n`;
+  created(index: number, id?: bigint): void {
+    this.answers += id === undefined ? `{"c":${index}}\n` : `{"c":${index},"id":"${id}"}\n`;
+  }
+
+  /** When this load started: its first run's header (store-ids.ts ties the store's ids to it). */
+  get started(): string {
+    return this.earlier?.started ?? this.begun;
   }
 
   /** Records item `index`, refused with Retry-After (429 or 503), not sent again by this run (written as {@link created} is). */
