@@ -68,7 +68,7 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
     const limits = { stop: f.signals.halt, timeoutMs: f.globals.timeout };
     const jq = await f.exporter.jqStream(limits);
     const client = await f.client();
-    const settler = options.resolveUnknown ? await openSettler(f, client, journal, failed?.path, journalWritten) : undefined;
+    const settler = options.resolveUnknown ? await openSettler(f, client, journal, journalWritten) : undefined;
     await new BulkLoad(f, options, failed, input.size, !typed, jq, journal, settler).run(client, input.stream);
   } finally {
     input.stream.destroy();

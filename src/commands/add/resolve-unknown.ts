@@ -8,6 +8,7 @@ import type { Pet } from '../../api/schemas.js';
 import type { EarlierLoad, LoadJournal } from '../../bulk/journal.js';
 import type { HeldItem, SettleCounts } from '../../bulk/settle-unknown.js';
 import { UnknownSettler } from '../../bulk/settle-unknown.js';
+import { itemName, where } from '../../bulk/outcomes.js';
 import { addCreatedIds, IdSet, type ListStore, readStoreIds, recordStoreIds, storeIdsPath } from '../../bulk/store-ids.js';
 import { CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -35,7 +36,6 @@ export async function openSettler(
   f: Factory,
   client: PetstoreClient,
   journal: LoadJournal | undefined,
-  failedPath: string | undefined,
   journalWritten: number,
 ): Promise<UnknownSettler> {
   if (!journal)
@@ -53,7 +53,6 @@ export async function openSettler(
   } else before = await readStoreIds(file, journal.started);
   const created = new IdSet();
   if (journal.earlier) await addCreatedIds(journal.path, created);
-  void failedPath;
   return new UnknownSettler({ list, before, created, timeoutMs: f.globals.timeout, earlierSentAt: journalWritten });
 }
 
@@ -84,7 +83,7 @@ export async function settleActions(settler: UnknownSettler, load: LoadSide): Pr
       if (load.isStopped()) return false;
       const ms = Math.ceil(at - Date.now());
       if (ms > 0) {
-        if (ms >= 1000)
+        if (ms > 1000)
           load.message(`waiting ${Math.ceil(ms / 1000)}s for the last answers' deadline (--timeout) to pass`, 'settle_wait', { ms });
         await setTimeout(ms, undefined, { signal: load.stopped }).catch(() => undefined);
       }
@@ -94,8 +93,12 @@ export async function settleActions(settler: UnknownSettler, load: LoadSide): Pr
     resend: async (items) => {
       let sent = 0;
       for (const held of items) {
-        if (await load.send(held)) sent += 1;
-        else load.stays(held, held.record, `${reason(held)}; not sent again: the load stopped`);
+        if (await load.send(held)) {
+          sent += 1;
+          load.message(`sending again: ${where(held.item)} ${itemName(held.item.value)}: no pet in the store is it`, 'resending', {
+            line: held.item.origin?.line ?? held.item.line,
+          });
+        } else load.stays(held, held.record, `${reason(held)}; not sent again: the load stopped`);
       }
       await load.idle();
       return sent;
@@ -107,7 +110,7 @@ export async function settleActions(settler: UnknownSettler, load: LoadSide): Pr
         held,
         record,
         `not settled: sent before the store was first listed, and ${ids.length === 1 ? 'pet' : 'pets'} ${ids.join(', ')} in the store ` +
-          `carry its name, categoryId and status; see whether one of them is it`,
+          `${ids.length === 1 ? 'carries' : 'carry'} its name, categoryId and status; see whether ${ids.length === 1 ? 'it' : 'one of them'} is it`,
       );
     },
     listingFailed: (error) => {
