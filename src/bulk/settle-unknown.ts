@@ -7,8 +7,9 @@
  * - An item sent before (an earlier load's, or a load given the flag only on a rerun): sent again only when no pet of the store has its
  *   fields; otherwise it stays unknown, with the ids of the pets that do.
  *
- * Rounds: wait until the last send's answer deadline (`--timeout`) has passed, list the store, settle, send again; the items sent again
- * that end unknown are settled in the next round. Two rounds in a row with no answer and nothing settled end it (a service that never
+ * Rounds: wait until the last send's answer deadline (`--timeout`) has passed, and one `--timeout` more (a service may still be working
+ * on a request its client gave up on, and store the pet late: the chaos soak's stalls do), list the store, settle, send again; the items
+ * sent again that end unknown are settled in the next round. Two rounds in a row with no answer and nothing settled end it (a service that never
  * answers nor stores).
  */
 import type { NewPet, Pet } from '../api/schemas.js';
@@ -103,7 +104,7 @@ export class UnknownSettler {
       const round = this.held;
       let last = Number.NEGATIVE_INFINITY;
       for (const h of round) last = Math.max(last, h.sentAt === 0 ? this.options.earlierSentAt : h.sentAt);
-      if (!(await actions.waitUntil(last + this.options.timeoutMs))) break;
+      if (!(await actions.waitUntil(last + 2 * this.options.timeoutMs))) break;
       let result: Matches;
       try {
         result = await this.match(round);

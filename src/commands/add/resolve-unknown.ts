@@ -83,8 +83,12 @@ export async function settleActions(settler: UnknownSettler, load: LoadSide): Pr
       if (load.isStopped()) return false;
       const ms = Math.ceil(at - Date.now());
       if (ms > 0) {
-        if (ms > 1000)
-          load.message(`waiting ${Math.ceil(ms / 1000)}s for the last answers' deadline (--timeout) to pass`, 'settle_wait', { ms });
+        if (ms > 2000)
+          load.message(
+            `waiting ${Math.ceil(ms / 1000)}s: the last answers' deadline (--timeout), and as long again for a service still storing`,
+            'settle_wait',
+            { ms },
+          );
         await setTimeout(ms, undefined, { signal: load.stopped }).catch(() => undefined);
       }
       return !load.isStopped();
