@@ -5,7 +5,7 @@
 // drops the answer of every 10th POST after storing it, and the load settles
 // those items against a second whole listing. The sandbox runs in a process
 // of its own (sandbox/server.mjs --pets N); petstore under GNU time. Run by
-// hand: npm run build && node bench/resolve-unknown-rss.mjs [--pets 1000000] [--items 2000]
+// hand: npm run build && node bench/resolve-unknown-rss.mjs [--pets 1000000] [--items 2000] [--timeout 30000]
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +16,13 @@ import { parseArgs } from 'node:util';
 
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 const SERVER = fileURLToPath(new URL('../sandbox/server.mjs', import.meta.url));
-const { values } = parseArgs({ options: { pets: { type: 'string', default: '1000000' }, items: { type: 'string', default: '2000' } } });
+const { values } = parseArgs({
+  options: {
+    pets: { type: 'string', default: '1000000' },
+    items: { type: 'string', default: '2000' },
+    timeout: { type: 'string', default: '30000' },
+  },
+});
 
 const sandbox = spawn(process.execPath, [SERVER, '--port', '0', '--key', 'bench', '--pets', values.pets, '--drop-every', '10'], {
   stdio: ['ignore', 'pipe', 'ignore'],
@@ -31,7 +37,20 @@ fs.writeFileSync(input, text);
 const failed = path.join(dir, 'failed.ndjson');
 const env = { PATH: process.env.PATH, HOME: dir, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'bench' };
 const started = performance.now();
-const args = ['-f', '%M', process.execPath, BIN, 'add', '--file', input, '--failed', failed, '--resolve-unknown', '--timeout', '5000'];
+const args = [
+  '-f',
+  '%M',
+  process.execPath,
+  BIN,
+  'add',
+  '--file',
+  input,
+  '--failed',
+  failed,
+  '--resolve-unknown',
+  '--timeout',
+  values.timeout,
+];
 const run = spawnSync('/usr/bin/time', args, { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 const lines = run.stderr.trim().split('\n');
