@@ -128,6 +128,16 @@ describe('add', () => {
         output: { format: 'ndjson' },
       },
     ]);
+    const resolve = await parse<AddOptions>(newAddCommand, ['add', '--file', '-', '--failed', 'f.ndjson', '--resolve-unknown']);
+    expect(resolve.reached).toEqual([
+      {
+        options: {
+          kind: 'file',
+          load: { file: '-', concurrency: 8, failed: 'f.ndjson', retryUnknown: false, restart: false, resolveUnknown: true },
+        },
+        output: piped,
+      },
+    ]);
   });
 
   test.each([

@@ -21,7 +21,8 @@ const Header = z.object({
   started: z.string(),
 });
 const Seen = z.strictObject({ i: Index, h: z.string().check(z.regex(/^[0-9a-f]{8}$/)), s: z.union([z.literal(0n), z.literal(1n)]) });
-const Created = z.strictObject({ c: Index });
+// With --resolve-unknown a created record carries the pet's id (store-ids.ts reads it).
+const Created = z.strictObject({ c: Index, id: z.optional(z.string().check(z.regex(/^-?\d{1,19}$/))) });
 const NotTaken = z.strictObject({ n: Index });
 const Decided = z.strictObject({
   o: Index,

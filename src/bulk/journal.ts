@@ -6,6 +6,7 @@
  *   {"petstore_journal":2,"input":"/abs/pets.ndjson","identity":"file:<dev>:<ino>","started":"<ISO 8601>"}   ("stream" for stdin, a pipe)
  *   {"i":0,"h":"<hash of the item>","s":1}     seen; s=1: its POST is about to leave, s=0: not sent (invalid, carried over)
  *   {"c":0}                                    item 0 was created
+ *   {"c":0,"id":"7"}                           item 0 was created as pet 7 (with --resolve-unknown: settle-unknown.ts; also once settled)
  *   {"o":3,"r":{<its --failed record>}}        item 3 ended failed, unknown or not_sent
  *   {"n":5}                                    item 5, refused with Retry-After, was not sent again: a resumed load sends it
  *   {"u":9}                                    the journal was damaged here (cut off, garbage): items below 9 not recorded are unknown
@@ -89,6 +90,8 @@ export class LoadJournal {
   private readonly records = new Map<number, Record<string, unknown>>();
   /** Answers not yet written (see {@link created}). */
   private answers = '';
+  /** The header's time of a journal this run started. */
+  private begun = '';
   private constructor(
     readonly path: string,
     private readonly fd: number,
@@ -145,7 +148,9 @@ export class LoadJournal {
       fs.rmSync(path, { force: true });
       const fd = fs.openSync(path, CREATE_NEW, 0o600);
       const journal = new LoadJournal(path, fd, undefined);
-      journal.append(`${stringifyJson({ petstore_journal: 2, ...input, started: new Date().toISOString() })}\n`);
+      const started = new Date().toISOString();
+      journal.append(`${stringifyJson({ petstore_journal: 2, ...input, started })}\n`);
+      journal.begun = started;
       return journal;
     } catch (error) {
       throw new UsageError(`cannot write the journal ${path}: ${errnoCode(error)}`);
@@ -185,8 +190,13 @@ export class LoadJournal {
    * Records item `index` created, written with the next `seen` record or at the end: one write per item, and a death loses only
    * answers of slots not yet refilled, which makes those items unknown, never sent twice.
    */
-  created(index: number): void {
-    this.answers += `{"c":${index}}\n`;
+  created(index: number, id?: bigint): void {
+    this.answers += id === undefined ? `{"c":${index}}\n` : `{"c":${index},"id":"${id}"}\n`;
+  }
+
+  /** When this load started: its first run's header (store-ids.ts ties the store's ids to it). */
+  get started(): string {
+    return this.earlier?.started ?? this.begun;
   }
 
   /** Records item `index`, refused with Retry-After (429 or 503), not sent again by this run (written as {@link created} is). */

@@ -3,6 +3,7 @@ import { CliError, ExitCode, type ErrorReport, type InterruptedError } from '../
 import type { IOStreams } from '../iostreams.js';
 import { petCount } from '../text.js';
 import { describeLines } from './outcomes.js';
+import type { SettleCounts } from './settle-unknown.js';
 
 export interface Tally {
   read: number;
@@ -31,6 +32,8 @@ export interface LoadEnd {
   lastLine: number;
   /** Lines not created whose outcome could not be written to --failed. */
   unrecorded: readonly number[];
+  /** What --resolve-unknown did with the unknown items, when it held any. */
+  settled?: SettleCounts;
 }
 
 export const KEEP_THEM_HINT = '--failed FILE keeps the pets not created, to load them again';
@@ -68,7 +71,10 @@ export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
     end.failedPath && notCreated && stop?.reason !== 'failed_file' && end.unrecorded.length === 0 ? ` (written to ${end.failedPath})` : '';
   const prefix = stop ? `${stop.reason === 'signal' ? stop.error.message : 'stopped'}: ` : '';
   const cut = end.inputCut ? `; nothing after line ${end.lastLine} was read` : '';
-  io.info(`${prefix}created ${t.created} of ${petCount(t.read)}; ${parts.join(', ')}${written}${cut}`, 'summary', { ...t });
+  const s = end.settled;
+  const settled = s ? `; unknown outcomes settled: ${s.settled} created, ${s.resent} sent again, ${s.unknown} left unknown` : '';
+  const fields = s ? { ...t, settled: { created: s.settled, resent: s.resent, unknown: s.unknown, others: s.others } } : { ...t };
+  io.info(`${prefix}created ${t.created} of ${petCount(t.read)}; ${parts.join(', ')}${written}${settled}${cut}`, 'summary', fields);
   if (t.skipped) {
     const items = t.skipped === 1 ? 'item' : 'items';
     io.warn(

@@ -2,13 +2,14 @@
  * `petstore add --file <path|->`: creates every NewPet of a JSON array or NDJSON input, streamed, with bounded concurrency. Every item
  * ends created or written to `--failed` (failed, not_sent or unknown), so one rerun on that file finishes the load, creating nothing twice.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { PetstoreClient } from '../../api/client.js';
 import { createPet } from './http.js';
 import { MAX_RETRY_AFTER_MS } from '../../api/retry.js';
-import { describeIssue, NewPet } from '../../api/schemas.js';
+import { describeIssue, NewPet, type Pet } from '../../api/schemas.js';
 import { BatchedOutput } from '../../bulk/batched-output.js';
 import { FailedFile, FailedWriteError, type FailedRecord, type Outcome } from '../../bulk/failed-file.js';
 import { type EarlierLoad, itemHash, JournalWriteError, LoadJournal } from '../../bulk/journal.js';
@@ -18,6 +19,9 @@ import { classifySendError, itemName, resolveItem, where, type ResolvedItem } fr
 import { Progress } from '../../bulk/progress.js';
 import { readItemBatches } from '../../bulk/read-items.js';
 import { RequestPool } from '../../bulk/request-pool.js';
+import type { HeldItem, SettleCounts, UnknownSettler } from '../../bulk/settle-unknown.js';
+import { int64Of } from '../../bulk/store-ids.js';
+import { openSettler, settleActions } from './resolve-unknown.js';
 import { CliError, ExitCode, InterruptedError, type ErrorReport } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { JqStream } from '../../output/jq.js';
@@ -34,6 +38,8 @@ export interface AddFileOptions {
   retryUnknown: boolean;
   /** Discard the journal of an earlier load and start from the top. */
   restart?: boolean;
+  /** Settle `unknown` items against listings of the store (resolve-unknown.ts). */
+  resolveUnknown?: boolean;
 }
 
 /**
@@ -52,15 +58,19 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
     // Each jq run has --timeout, as each request has; a second Ctrl-C ends one, as it ends the requests in flight.
     const limits = { stop: f.signals.halt, timeoutMs: f.globals.timeout };
     const jq = await f.exporter.jqStream(limits);
+    // The journal's last write before this run: when the earlier runs' last POST left, at the latest (--resolve-unknown waits past it).
+    let journalWritten = 0;
     if (options.failed) {
       failed = await FailedFile.open(options.failed);
       const source = options.file === '-' ? '-' : path.resolve(options.file);
+      journalWritten = fs.statSync(failed.journalPath, { throwIfNoEntry: false })?.mtimeMs ?? 0;
       journal = LoadJournal.open(failed.journalPath, { input: source, identity: input.identity }, options.restart ?? false);
     }
     if (journal?.earlier) sayResuming(f, journal.earlier, journal.path, options.file);
     if (typed && f.io.raw.stderrIsTTY)
       f.io.info('reading pets from the terminal, one JSON object per line; Ctrl-D ends the input', 'reading_terminal');
-    await new BulkLoad(f, options, failed, input.size, !typed, jq, journal).run(client, input.stream);
+    const settler = options.resolveUnknown ? await openSettler(f, client, journal, journalWritten) : undefined;
+    await new BulkLoad(f, options, failed, input.size, !typed, jq, journal, settler).run(client, input.stream);
   } finally {
     input.stream.destroy();
     journal?.close();
@@ -114,6 +124,9 @@ class BulkLoad {
   private readonly source: string;
   /** Items to send held back until the journal's known items are checked (see take). */
   private readonly deferred: { raw: ResolvedItem; index: number }[] = [];
+  /** With --resolve-unknown, each item in flight: Date.now() of its last POST (for the settling's wait) and its journal hash. */
+  private readonly sends = new Map<number, { at: number; hash: string }>();
+  private settled?: SettleCounts;
 
   constructor(
     private readonly f: Factory,
@@ -123,6 +136,7 @@ class BulkLoad {
     showProgress: boolean,
     private readonly jq?: JqStream,
     private readonly journal?: LoadJournal,
+    private readonly settler?: UnknownSettler,
   ) {
     this.progress = new Progress(f.io, this.tally, inputSize, showProgress);
     this.source = options.file === '-' ? '-' : path.resolve(options.file);
@@ -153,6 +167,7 @@ class BulkLoad {
       try {
         await this.readAll(client, input);
         await this.pool.idle();
+        if (this.settler) this.settled = await settleActions(this.settler, this.settling(client));
       } finally {
         this.output.flush();
         this.progress.stop();
@@ -237,9 +252,19 @@ class BulkLoad {
         return;
       }
       // not_sent (the connection never opened) proves nothing was sent: the resumed load sends it.
-      if (state.kind === 'decided' && state.record.outcome !== 'not_sent') return this.replay(item, state.record);
+      if (state.kind === 'decided' && state.record.outcome !== 'not_sent') {
+        if (state.record.outcome === 'unknown' && this.hold(item, index, hash, state.record, 0)) return;
+        return this.replay(item, state.record);
+      }
       noAnswer = state.kind === 'no_answer';
-      if (noAnswer && !this.options.retryUnknown) return this.record(item, 'unknown', NO_ANSWER, index);
+      if (noAnswer && !this.options.retryUnknown) {
+        const record = this.failedRecord(item, 'unknown', NO_ANSWER);
+        if (this.hold(item, index, hash, record, 0)) {
+          this.journal!.decided(index, record);
+          return;
+        }
+        return this.record(item, 'unknown', NO_ANSWER, index);
+      }
       if (holdBack) {
         this.deferred.push({ raw, index });
         return;
@@ -248,6 +273,7 @@ class BulkLoad {
     const seen = (sending: boolean) => hash === undefined || this.journalSeen(index, hash, sending);
     if (item.previous === 'unknown' && !this.options.retryUnknown) {
       seen(false);
+      if (hash !== undefined && this.hold(item, index, hash, item.record ?? {}, Number.NEGATIVE_INFINITY, false)) return;
       return this.carry(item);
     }
     if (this.stop) return this.notSending(item, index, noAnswer, seen);
@@ -266,6 +292,7 @@ class BulkLoad {
     if (this.stop) return this.notSending(item, index, noAnswer, seen);
     // Journaled before the POST leaves: a death from here on leaves it unknown, never sent twice. Not journaled: not sent.
     if (!seen(true)) return this.notSending(item, index, noAnswer, () => undefined);
+    if (this.settler && hash !== undefined) this.sends.set(index, { at: Date.now(), hash });
     this.pool.run(() => this.send(client, item, checked.data, index));
   }
 
@@ -304,6 +331,52 @@ class BulkLoad {
     });
   }
 
+  /**
+   * Keeps an unknown item for the settling (resolve-unknown.ts) and says true; false without --resolve-unknown or for an item that is
+   * no NewPet. `sentAt`: Date.now() of its last POST, 0 for an earlier run of this load, -Infinity for an earlier load; `ours`: sent
+   * by this load.
+   */
+  private hold(item: ResolvedItem, index: number, hash: string, record: Record<string, unknown>, sentAt: number, ours = true): boolean {
+    const pet = this.settler && NewPet.safeParse(item.value);
+    if (!pet?.success) return false;
+    this.settler!.hold({ item, pet: pet.data, index, hash, record, afterListing: ours && this.settler!.hasListing, sentAt });
+    return true;
+  }
+
+  /** The settling's actions on this load: its journal, tally, output and pool. */
+  private settling(client: PetstoreClient) {
+    return {
+      f: this.f,
+      stopped: this.stopped.signal,
+      isStopped: () => this.stop !== undefined,
+      settled: (held: HeldItem, pet: Pet) => {
+        this.journal?.created(held.index, int64Of(pet.id));
+        this.tally.created += 1;
+        this.output.push(this.f.exporter.streamText([pet], PET_VIEW));
+        this.message(`settled: ${where(held.item)} ${itemName(held.item.value)} was created: pet ${pet.id}`, 'settled_created', {
+          ...this.firstRead(held.item),
+          id: pet.id,
+        });
+      },
+      send: async (held: HeldItem) => {
+        await this.pool.slot();
+        if (this.output.isBlocked) await this.output.drained();
+        if (this.stop) return false;
+        if (this.journal && !this.journalSeen(held.index, held.hash, true)) return false;
+        this.sends.set(held.index, { at: Date.now(), hash: held.hash });
+        this.pool.run(() => this.send(client, held.item, held.pet, held.index));
+        return true;
+      },
+      idle: () => this.pool.idle(),
+      stays: (held: HeldItem, record: Record<string, unknown>, message: string) => {
+        this.tally.unknown += 1;
+        this.message(`unknown: ${where(held.item)} ${itemName(held.item.value)}: ${message}`, 'unknown', this.firstRead(held.item));
+        this.writeFailed(held.item.line, record);
+      },
+      message: (line: string, code: string, fields?: Record<string, unknown>) => this.message(line, code, fields),
+    };
+  }
+
   /** An item the stopped load does not send: not_sent, unless an earlier run sent it (no answer journaled, or an `unknown` line): unknown. */
   private notSending(item: ResolvedItem, index: number, noAnswer: boolean, seen: (sending: boolean) => void): void {
     if (noAnswer) this.record(item, 'unknown', NO_ANSWER, index);
@@ -322,9 +395,15 @@ class BulkLoad {
 
   private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, resent = 0): Promise<void> {
     try {
+      const sending = this.sends.get(index);
+      if (sending) sending.at = Date.now();
       // Own deadline per POST; a second Ctrl-C ends them all at once (run).
       const created = await createPet(client, pet, { signal: null, deadlineMs: this.f.globals.timeout });
-      this.journal?.created(index);
+      if (this.settler) {
+        this.journal?.created(index, int64Of(created.id));
+        this.settler.created(int64Of(created.id));
+      } else this.journal?.created(index);
+      this.sends.delete(index);
       this.tally.created += 1;
       this.output.push(this.f.exporter.streamText([created], PET_VIEW));
     } catch (error) {
@@ -360,6 +439,15 @@ class BulkLoad {
    * the journal, as item `sent`, when it was sent).
    */
   private record(item: ResolvedItem, outcome: Outcome, report: ErrorReport, sent?: number): void {
+    const sending = sent === undefined ? undefined : this.sends.get(sent);
+    if (sending) this.sends.delete(sent!);
+    if (outcome === 'unknown' && sending) {
+      const record = this.failedRecord(item, outcome, report);
+      if (this.hold(item, sent!, sending.hash, record, sending.at)) {
+        this.journal?.decided(sent!, record);
+        return;
+      }
+    }
     this.tally[outcome === 'failed' ? 'failed' : outcome === 'unknown' ? 'unknown' : 'notSent'] += 1;
     if (outcome !== 'not_sent' || report.code !== 'not_sent') {
       const status = report.status ? ` (HTTP ${report.status})` : '';
@@ -368,8 +456,15 @@ class BulkLoad {
         error: report,
       });
     }
+    const record = this.failedRecord(item, outcome, report);
+    if (sent !== undefined) this.journal?.decided(sent, record);
+    this.writeFailed(item.line, record);
+  }
+
+  /** The item's `--failed` record. */
+  private failedRecord(item: ResolvedItem, outcome: Outcome, report: ErrorReport): Record<string, unknown> {
     const text = item.value === undefined ? item.text : undefined;
-    const record = {
+    return {
       ...this.firstRead(item),
       outcome,
       item: item.value ?? null,
@@ -377,8 +472,6 @@ class BulkLoad {
       ...(text !== undefined && item.bytes ? { text_base64: item.bytes.toString('base64') } : {}),
       error: report,
     };
-    if (sent !== undefined) this.journal?.decided(sent, record);
-    this.writeFailed(item.line, record);
   }
 
   /** An earlier `unknown` item, not sent again without --retry-unknown: carried over unchanged. */
@@ -461,6 +554,7 @@ class BulkLoad {
       inputCut: this.inputCut,
       lastLine: this.lastLine,
       unrecorded: this.unrecorded,
+      settled: this.settled,
     };
     const unprinted = this.jq?.unprinted ?? 0;
     if (unprinted)

@@ -21,6 +21,10 @@ function declareAdd() {
     )
     .option('--failed <path>', 'with --file: write the items not created as NDJSON, to load again with --file')
     .option('--retry-unknown', 'with --file: also send items whose outcome is unknown (they may have been created)')
+    .option(
+      '--resolve-unknown',
+      'with --file and --failed: settle items whose outcome is unknown against listings of the store; send again those not stored',
+    )
     .option('--restart', 'with --file and --failed: discard the journal of an earlier run of this load and start over')
     .option('--no-prompt', 'never ask for a missing --name or --category-id at a terminal: exit 2 instead')
     .addHelpText(

@@ -19,6 +19,7 @@ export interface AddFlags {
   concurrency?: string;
   failed?: string;
   retryUnknown?: boolean;
+  resolveUnknown?: boolean;
   restart?: boolean;
   prompt?: boolean;
 }
@@ -32,7 +33,11 @@ export interface PromptContext {
   noPromptEnv: boolean;
 }
 
-const FLAG_NAMES: Record<string, string> = { categoryId: '--category-id', retryUnknown: '--retry-unknown' };
+const FLAG_NAMES: Record<string, string> = {
+  categoryId: '--category-id',
+  retryUnknown: '--retry-unknown',
+  resolveUnknown: '--resolve-unknown',
+};
 
 const flagName = (key: string) => FLAG_NAMES[key] ?? `--${key}`;
 
@@ -50,6 +55,10 @@ export function addOptions(
     if (conflicting) throw new UsageError(`--file cannot be combined with ${flagName(conflicting)}`);
     if (flags.restart && flags.failed === undefined)
       throw new UsageError('--restart goes with --failed: the journal is kept beside that file');
+    if (flags.resolveUnknown && flags.failed === undefined)
+      throw new UsageError("--resolve-unknown goes with --failed: the journal and the store's ids are kept beside that file");
+    if (flags.resolveUnknown && flags.retryUnknown)
+      throw new UsageError('--resolve-unknown cannot be combined with --retry-unknown: it sends again only the unknown items not stored');
     const concurrency = parseWholeNumber(flags.concurrency, CONCURRENCY, '--concurrency');
     exporter.choose('stream');
     return {
@@ -60,10 +69,11 @@ export function addOptions(
         failed: flags.failed,
         retryUnknown: flags.retryUnknown ?? false,
         restart: flags.restart ?? false,
+        ...(flags.resolveUnknown ? { resolveUnknown: true } : {}),
       },
     };
   }
-  for (const extra of ['concurrency', 'failed', 'retryUnknown', 'restart'] as const) {
+  for (const extra of ['concurrency', 'failed', 'retryUnknown', 'resolveUnknown', 'restart'] as const) {
     if (flags[extra] !== undefined) throw new UsageError(`${flagName(extra)} goes with --file`);
   }
   if (flags.name === undefined || flags.categoryId === undefined) {

@@ -1,0 +1,189 @@
+/**
+ * `add --file --resolve-unknown`: settles the items of a bulk load whose outcome is `unknown` (sent, no usable answer) against a listing
+ * of the store (docs/bulk-loads.md, "Settling unknown outcomes").
+ *
+ * - An item sent after the store's ids were recorded (store-ids.ts): a pet neither in that record nor created by the load, with its
+ *   name, categoryId and status, settles it as created with that pet's id (one pet, one item); with no such pet it is sent again.
+ * - An item sent before (an earlier load's, or a load given the flag only on a rerun): sent again only when no pet of the store has its
+ *   fields; otherwise it stays unknown, with the ids of the pets that do.
+ *
+ * Rounds: wait until the last send's answer deadline (`--timeout`) has passed, and one `--timeout` more (a service may still be working
+ * on a request its client gave up on, and store the pet late: the chaos soak's stalls do), list the store, settle, send again; the items
+ * sent again that end unknown are settled in the next round. Two rounds in a row with no answer and nothing settled end it (a service that never
+ * answers nor stores).
+ */
+import type { NewPet, Pet } from '../api/schemas.js';
+import type { ResolvedItem } from './outcomes.js';
+import { type IdSet, int64Of, type ListStore } from './store-ids.js';
+
+export interface HeldItem {
+  item: ResolvedItem;
+  pet: NewPet;
+  /** The item's number in the journal (input order from 0). */
+  index: number;
+  /** The journal's hash of its input text (journal.ts itemHash). */
+  hash: string;
+  /** Its unknown `--failed` record, written should it stay unknown. */
+  record: Record<string, unknown>;
+  /** Sent by this load after the store's ids were recorded. */
+  afterListing: boolean;
+  /** Date.now() when it was last sent; 0 when an earlier run of this load sent it; -Infinity when an earlier load did. */
+  sentAt: number;
+}
+
+/** What a settling did, for the summary: items settled as created, sent again, left unknown; new pets no item claimed. */
+export interface SettleCounts {
+  settled: number;
+  resent: number;
+  unknown: number;
+  others: number;
+}
+
+/** What the load does with each result: its journal, tally and output. */
+export interface SettleActions {
+  /** Resolves false when the load was stopped before `untilMs` (Date.now() time). */
+  waitUntil(untilMs: number): Promise<boolean>;
+  settled(held: HeldItem, pet: Pet): void;
+  /**
+   * Sends the items again and resolves with how many it sent, once every answer came; those ending unknown come back through
+   * {@link UnknownSettler.hold}, those a stop leaves unsent through {@link stays}.
+   */
+  resend(items: readonly HeldItem[]): Promise<number>;
+  /** An item left unknown, with the ids of the pets that carry its fields (none when the settling was cut short). */
+  stays(held: HeldItem, ids: readonly bigint[]): void;
+  /** A listing failed (its error): the items not settled stay unknown. */
+  listingFailed(error: unknown): void;
+  /** New pets that no unknown item claimed (another writer's), reported once at the end. */
+  others(ids: readonly bigint[]): void;
+}
+
+/** The key an item and a pet match on: name, categoryId and status (absent when absent). */
+export function petKey(name: unknown, categoryId: unknown, status: unknown): string {
+  return `${String(categoryId)}\u0000${status === undefined ? '' : String(status)}\u0000${String(name)}`;
+}
+
+export interface SettlerOptions {
+  list: ListStore;
+  /** The store's ids before the load's first POST; undefined when the flag came only on a later run. */
+  before?: IdSet;
+  /** The ids this load created; those settled are added. */
+  created: IdSet;
+  timeoutMs: number;
+  /** Date.now() of the journal's last write before this run (its earlier sends were before). */
+  earlierSentAt: number;
+}
+
+export class UnknownSettler {
+  private held: HeldItem[] = [];
+
+  constructor(private readonly options: SettlerOptions) {}
+
+  get hasListing(): boolean {
+    return this.options.before !== undefined;
+  }
+
+  get pending(): number {
+    return this.held.length;
+  }
+
+  hold(held: HeldItem): void {
+    this.held.push(held);
+  }
+
+  /** Records a pet this load created. */
+  created(id: bigint): void {
+    this.options.created.add(id);
+  }
+
+  /** Settles the items held, in rounds (above); a listing that fails leaves the items not yet settled unknown. */
+  async settle(actions: SettleActions): Promise<SettleCounts> {
+    const counts: SettleCounts = { settled: 0, resent: 0, unknown: 0, others: 0 };
+    let idle = 0;
+    let others: bigint[] = [];
+    while (this.held.length > 0) {
+      const round = this.held;
+      let last = Number.NEGATIVE_INFINITY;
+      for (const h of round) last = Math.max(last, h.sentAt === 0 ? this.options.earlierSentAt : h.sentAt);
+      if (!(await actions.waitUntil(last + 2 * this.options.timeoutMs))) break;
+      let result: Matches;
+      try {
+        result = await this.match(round);
+      } catch (error) {
+        actions.listingFailed(error);
+        break;
+      }
+      this.held = [];
+      others = result.others;
+      for (const { held, pet } of result.settled) {
+        this.options.created.add(int64Of(pet.id));
+        actions.settled(held, pet);
+      }
+      counts.settled += result.settled.length;
+      for (const { held, ids } of result.stay) actions.stays(held, ids);
+      counts.unknown += result.stay.length;
+      if (result.resend.length === 0) break;
+      const sent = await actions.resend(result.resend);
+      counts.resent += sent;
+      counts.unknown += result.resend.length - sent;
+      const answered = sent - this.held.length;
+      idle = answered > 0 || result.settled.length > 0 ? 0 : idle + 1;
+      if (idle >= 2) break;
+    }
+    for (const held of this.held) actions.stays(held, []);
+    counts.unknown += this.held.length;
+    this.held = [];
+    counts.others = others.length;
+    if (others.length) actions.others(others);
+    return counts;
+  }
+
+  /** One listing of the store against `round`. */
+  private async match(round: readonly HeldItem[]): Promise<Matches> {
+    const { before, created } = this.options;
+    const claimable = new Map<string, HeldItem[]>();
+    const exact = new Map<string, { items: HeldItem[]; ids: bigint[] }>();
+    for (const held of round) {
+      const key = petKey(held.pet.name, held.pet.categoryId, held.pet.status);
+      if (held.afterListing && before) {
+        const queue = claimable.get(key);
+        if (queue) queue.push(held);
+        else claimable.set(key, [held]);
+      } else {
+        const entry = exact.get(key);
+        if (entry) entry.items.push(held);
+        else exact.set(key, { items: [held], ids: [] });
+      }
+    }
+    const settled: Matches['settled'] = [];
+    const others: bigint[] = [];
+    for await (const pets of this.options.list()) {
+      for (const pet of pets) {
+        const id = int64Of(pet.id);
+        const key = petKey(pet.name, int64Of(pet.categoryId), pet.status);
+        exact.get(key)?.ids.push(id);
+        if (!before || before.has(id) || created.has(id)) continue;
+        const queue = claimable.get(key);
+        const held = queue?.shift();
+        if (held) {
+          settled.push({ held, pet });
+          if (queue!.length === 0) claimable.delete(key);
+        } else others.push(id);
+      }
+    }
+    const resend = [...claimable.values()].flat();
+    const stay: Matches['stay'] = [];
+    for (const { items, ids } of exact.values()) {
+      if (ids.length === 0) resend.push(...items);
+      else for (const held of items) stay.push({ held, ids });
+    }
+    resend.sort((a, b) => a.index - b.index);
+    return { settled, resend, stay, others };
+  }
+}
+
+interface Matches {
+  settled: { held: HeldItem; pet: Pet }[];
+  resend: HeldItem[];
+  stay: { held: HeldItem; ids: bigint[] }[];
+  others: bigint[];
+}
