@@ -117,10 +117,20 @@ function readCursor(cursor) {
 }
 
 /** Up to `size` pets of `status` (any when null) with ids above `after`, and whether more follow. */
-function pageOf({ list, firstId }, status, after, size) {
-  const page = [];
+function pageOf({ pets, list, firstId }, status, after, size) {
+  // A test that set or deleted pets in `pets` itself: read them all, in id order, as a store whose ids are not consecutive.
+  if (pets.size !== list.length) {
+    const all = [...pets.values()].filter((pet) => after === undefined || pet.id > after).sort((a, b) => (a.id < b.id ? -1 : 1));
+    return pageIn(all, 0, status, size);
+  }
   // Ids are consecutive from firstId: the first pet after `after` is found by index, so a page costs the same deep in a large store.
   const start = after === undefined || after < firstId ? 0 : Number(after - firstId) + 1;
+  return pageIn(list, start, status, size);
+}
+
+/** Up to `size` pets of `status` from `list[start]` on, and whether more follow. */
+function pageIn(list, start, status, size) {
+  const page = [];
   for (let i = start; i < list.length; i += 1) {
     const pet = list[i];
     if (status !== null && pet.status !== status) continue;

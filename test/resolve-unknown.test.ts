@@ -109,7 +109,7 @@ describe('--resolve-unknown from the start of a load', () => {
     // Run again: finished, nothing sent.
     const again = await add(args.filter((a) => a !== '--json'));
     expect(again).toMatchObject({ code: 0, stdout: '' });
-    expect(again.stderr).toMatch(/^this load of .*pets\.ndjson finished at .*nothing was sent/);
+    expect(again.stderr).toMatch(/^this load of .*pets\.ndjson finished at .*the pets created are not sent again/);
     expect(posts()).toBe(5);
   });
 
