@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startPetService, type Faults, type PetService } from '../sandbox/pet-service.mjs';
-import { readNdjson, run, runsHere, until } from './helpers.js';
+import { readNdjson, run, until, runsAsRoot } from './helpers.js';
 
 /** The fake service; a name starting with "fail" gets a 422 (a 4xx: not created); `delayMs` holds each answer; `faults` replaces that. */
 function startPetServer(delayMs = 0, faults?: Faults): Promise<PetService> {
@@ -479,28 +479,25 @@ describe('input exactly as given', () => {
 
 describe('a --failed path planted by another user', () => {
   // Root may chown a link to another user; the check holds for root too (a shared sticky folder such as /tmp).
-  test.runIf(
-    runsHere(
-      process.getuid?.() === 0,
-      'a --failed link of another user',
-      'as root (they chown files to another user): sudo env "PATH=$PATH" npx vitest run test/add-file.test.ts',
-    ),
-  )('a link owned by another user: exit 2 naming the path, nothing sent, its target untouched', async () => {
-    server = await startPetServer();
-    const file = tempFile('pets.ndjson', ndjson(['a']));
-    const dir = path.dirname(file);
-    const victim = path.join(dir, 'victim.txt');
-    fs.writeFileSync(victim, 'keep me\n');
-    const link = path.join(dir, 'failed.ndjson');
-    fs.symlinkSync(victim, link);
-    fs.lchownSync(link, 65534, 65534);
-    const r = await run(['add', '--file', file, '--failed', link], { env: env() });
-    expect(r).toMatchObject({
-      code: 2,
-      stdout: '',
-      stderr: `error: --failed ${link} is a link owned by another user (uid 65534); refusing to write through it\n`,
-    });
-    expect(posts()).toEqual([]);
-    expect(fs.readFileSync(victim, 'utf8')).toBe('keep me\n');
-  });
+  test.runIf(runsAsRoot('a --failed link of another user', 'test/add-file.test.ts'))(
+    'a link owned by another user: exit 2 naming the path, nothing sent, its target untouched',
+    async () => {
+      server = await startPetServer();
+      const file = tempFile('pets.ndjson', ndjson(['a']));
+      const dir = path.dirname(file);
+      const victim = path.join(dir, 'victim.txt');
+      fs.writeFileSync(victim, 'keep me\n');
+      const link = path.join(dir, 'failed.ndjson');
+      fs.symlinkSync(victim, link);
+      fs.lchownSync(link, 65534, 65534);
+      const r = await run(['add', '--file', file, '--failed', link], { env: env() });
+      expect(r).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `error: --failed ${link} is a link owned by another user (uid 65534); refusing to write through it\n`,
+      });
+      expect(posts()).toEqual([]);
+      expect(fs.readFileSync(victim, 'utf8')).toBe('keep me\n');
+    },
+  );
 });

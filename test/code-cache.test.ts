@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRequire } from 'node:module';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
-import { runsHere, spawnPetstore, tempConfigHome } from './helpers.js';
+import { spawnPetstore, tempConfigHome, runsAsRoot } from './helpers.js';
 
 /** The built launcher. */
 const { cacheKey, runKind } = createRequire(import.meta.url)('../dist/launch.cjs') as {
@@ -163,19 +163,16 @@ describe('code cache', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe('planted');
   });
 
-  test.runIf(
-    runsHere(
-      process.getuid?.() === 0,
-      'a cache folder of another user',
-      'as root (they chown files to another user): sudo env "PATH=$PATH" npx vitest run test/code-cache.test.ts',
-    ),
-  )('a cache folder owned by another user is neither read nor written', async () => {
-    const { home, file } = await homeWithGetCache();
-    fs.writeFileSync(file, 'planted');
-    fs.chownSync(path.dirname(file), 65534, 65534);
-    expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
-    expect(fs.readFileSync(file, 'utf8')).toBe('planted');
-  });
+  test.runIf(runsAsRoot('a cache folder of another user', 'test/code-cache.test.ts'))(
+    'a cache folder owned by another user is neither read nor written',
+    async () => {
+      const { home, file } = await homeWithGetCache();
+      fs.writeFileSync(file, 'planted');
+      fs.chownSync(path.dirname(file), 65534, 65534);
+      expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+      expect(fs.readFileSync(file, 'utf8')).toBe('planted');
+    },
+  );
 
   test('without XDG_CACHE_HOME it is under ~/.cache/petstore', async () => {
     const home = tempHome();

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { BASE_URL, run, runsHere, tempConfigHome } from './helpers.js';
+import { BASE_URL, run, tempConfigHome, runsAsRoot } from './helpers.js';
 
 const configFile = (home: string) => path.join(home, 'petstore', 'config.json');
 
@@ -155,22 +155,19 @@ describe('a config file that is not safely ours is refused, and nothing is writt
     expect(fs.existsSync(path.join(shared, 'petstore'))).toBe(false);
   });
 
-  test.runIf(
-    runsHere(
-      process.getuid?.() === 0,
-      'a config file of another user',
-      'as root (they chown files to another user): sudo env "PATH=$PATH" npx vitest run test/config.test.ts',
-    ),
-  )('a config file owned by another user: exit 2, not rewritten', async () => {
-    const home = tempConfigHome();
-    await run(['config', 'set', 'base-url', BASE_URL], { configHome: home });
-    fs.chownSync(configFile(home), 4242, 4242);
-    const before = fs.readFileSync(configFile(home), 'utf8');
-    const r = await run(['config', 'set', 'base-url', 'https://other.example/v1'], { configHome: home });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`refusing to use ${configFile(home)} for the config: it belongs to another user (uid 4242)`);
-    expect(fs.readFileSync(configFile(home), 'utf8')).toBe(before);
-  });
+  test.runIf(runsAsRoot('a config file of another user', 'test/config.test.ts'))(
+    'a config file owned by another user: exit 2, not rewritten',
+    async () => {
+      const home = tempConfigHome();
+      await run(['config', 'set', 'base-url', BASE_URL], { configHome: home });
+      fs.chownSync(configFile(home), 4242, 4242);
+      const before = fs.readFileSync(configFile(home), 'utf8');
+      const r = await run(['config', 'set', 'base-url', 'https://other.example/v1'], { configHome: home });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`refusing to use ${configFile(home)} for the config: it belongs to another user (uid 4242)`);
+      expect(fs.readFileSync(configFile(home), 'utf8')).toBe(before);
+    },
+  );
 });
 
 describe('config list on a narrow terminal never cuts a value', () => {

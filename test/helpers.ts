@@ -319,3 +319,12 @@ export function runsHere(runs: boolean, what: string, howToRun: string): boolean
   return runs;
 }
 const skipsSaid = new Set<string>();
+
+/** {@link runsHere} for tests that need root, as they chown files to another user; `file` is the test file that holds them. */
+export function runsAsRoot(what: string, file: string): boolean {
+  return runsHere(
+    process.getuid?.() === 0,
+    what,
+    `as root (they chown files to another user): sudo env "PATH=$PATH" npx vitest run ${file}`,
+  );
+}
