@@ -5,7 +5,7 @@
 import { setTimeout } from 'node:timers/promises';
 import type { PetstoreClient } from '../../api/client.js';
 import type { Pet } from '../../api/schemas.js';
-import type { EarlierLoad, LoadJournal } from '../../bulk/journal.js';
+import type { LoadJournal } from '../../bulk/journal.js';
 import type { HeldItem, SettleCounts } from '../../bulk/settle-unknown.js';
 import { UnknownSettler } from '../../bulk/settle-unknown.js';
 import { itemName, where } from '../../bulk/outcomes.js';
@@ -14,11 +14,6 @@ import { CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { petCount } from '../../text.js';
 import { listPetPages } from '../list/http.js';
-
-/** An ended load whose items are not all settled: unknown ones, or unknown ones of its input carried over. */
-export function hasUnknown(earlier: EarlierLoad): boolean {
-  return earlier.tally === undefined || earlier.tally.unknown + earlier.tally.skipped > 0;
-}
 
 /** The whole store in pages of 100 (issue 29 item 2), each page with its own --timeout. */
 function wholeStore(client: PetstoreClient): ListStore {
