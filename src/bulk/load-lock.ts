@@ -146,9 +146,3 @@ function isStale(folder: string): boolean {
   const found = fs.lstatSync(folder, { throwIfNoEntry: false });
   return found?.isDirectory() === true && Date.now() - found.mtimeMs > STALE_MS;
 }
-
-/** Is a process that left a temporary file named with `pid` provably gone (same boot and PID namespace only)? */
-export function isDeadHere(pid: number): boolean {
-  const self = thisOwner();
-  return provablyDead({ ...self, pid }, self);
-}
