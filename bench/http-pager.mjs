@@ -4,9 +4,10 @@
 // rel="next" to the last page, writing the pages to stdout as one JSON array
 // as they come (each page's text as sent: no checks, no exact ids); with
 // `ndjson`, each page parsed and its items written one a line, as
-// `list --all --format ndjson` writes them.
+// `list --all --format ndjson` writes them; with `tsv`, a pet's id, name,
+// categoryId and status a line, as `list --all --format tsv` writes them.
 //
-//   node bench/http-pager.mjs <base-url> <key> [ndjson]
+//   node bench/http-pager.mjs <base-url> <key> [ndjson|tsv]
 import http from 'node:http';
 
 const [baseUrl, key, mode] = process.argv.slice(2);
@@ -33,9 +34,14 @@ let url = new URL(`${baseUrl}/pets?limit=100`);
 let first = true;
 for (;;) {
   const { text, link } = await get(url);
-  if (mode === 'ndjson') {
+  if (mode === 'ndjson' || mode === 'tsv') {
     let lines = '';
-    for (const item of JSON.parse(text)) lines += `${JSON.stringify(item)}\n`;
+    const cell = (value) => (value === undefined || value === null ? '-' : String(value));
+    for (const item of JSON.parse(text))
+      lines +=
+        mode === 'tsv'
+          ? `${cell(item.id)}\t${cell(item.name)}\t${cell(item.categoryId)}\t${cell(item.status)}\n`
+          : `${JSON.stringify(item)}\n`;
     if (!process.stdout.write(lines)) await new Promise((resolve) => process.stdout.once('drain', resolve));
   } else {
     const items = text.trim().slice(1, -1);
@@ -47,5 +53,5 @@ for (;;) {
   if (!next) break;
   url = new URL(next[1], url);
 }
-if (mode !== 'ndjson') process.stdout.write(first ? '[]\n' : ']\n');
+if (!mode) process.stdout.write(first ? '[]\n' : ']\n');
 agent.destroy();

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Reading a whole store of N pets (default 100,000; issue 29 asks 1,000,000:
 // BENCH_LIST_PETS=1000000), pages of 100: `petstore list --all --json`,
-// `list --all --format ndjson` and `api /pets --paginate` against a plain
+// `list --all --format ndjson`, `--format tsv` and `api /pets --paginate` against a plain
 // node:http pager over the same pages writing the same bytes
 // (bench/http-pager.mjs), both fresh processes writing to /dev/null, in
 // alternating pairs (medians): the time ratio, and petstore's peak RSS (GNU
@@ -41,6 +41,7 @@ const env = { PATH: process.env.PATH, HOME: process.env.HOME, PETSTORE_BASE_URL:
 const CASES = [
   { name: 'list --all --json', ours: ['list', '--all', '--json'], peer: [] },
   { name: 'list --all --format ndjson', ours: ['list', '--all', '--format', 'ndjson'], peer: ['ndjson'] },
+  { name: 'list --all --format tsv', ours: ['list', '--all', '--format', 'tsv'], peer: ['tsv'] },
   { name: 'api /pets -F limit=100 -X GET --paginate', ours: ['api', '/pets', '-F', 'limit=100', '-X', 'GET', '--paginate'], peer: [] },
 ];
 const only = process.env.BENCH_LIST_CASES?.split(',');

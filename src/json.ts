@@ -58,25 +58,49 @@ export function parseJson(text: string): unknown {
   return JSON.parse(text, exactNumber as (key: string, value: unknown) => unknown);
 }
 
+/**
+ * Parses a service's answer as {@link parseJson} does, except that when every number in it is an integer of at most 15 digits (exact as
+ * a double) they stay `number`s: the pages of a whole listing are read several times faster. Throws SyntaxError on malformed JSON.
+ */
+export function parseAnswerJson(text: string): unknown {
+  if (!MAYBE_INEXACT.test(text)) return JSON.parse(text);
+  return JSON.parse(text, exactNumber as (key: string, value: unknown) => unknown);
+}
+
 // DEL and the C1 controls (among them the single-byte CSI U+009B) are legal raw in JSON strings but act on terminals.
 const RAW_CONTROLS = /[\u007f-\u009f\u2028\u2029]/g;
 const HAS_RAW_CONTROL = /[\u007f-\u009f\u2028\u2029]/;
 
-/** A copy with bigints and JsonNumbers as raw JSON (faster than a replacer), into null-prototype objects so "__proto__" stays a key. */
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A copy with bigints as numbers or raw JSON (faster than a replacer); "__proto__" is defined as an own key, as JSON.parse does. */
 function withRawNumbers(value: unknown): unknown {
-  if (typeof value === 'bigint') return JSON.rawJSON(value.toString());
-  if (typeof value !== 'object' || value === null) return value;
-  if (value instanceof JsonNumber) return JSON.rawJSON(value.source);
+  if (typeof value === 'bigint') return value >= -MAX_SAFE && value <= MAX_SAFE ? Number(value) : JSON.rawJSON(value.toString());
+  if (typeof value !== 'object' || value === null || value instanceof JsonNumber || JSON.isRawJSON(value)) return value;
   if (Array.isArray(value)) return value.map(withRawNumbers);
-  if (JSON.isRawJSON(value)) return value;
-  const copy: Record<string, unknown> = Object.create(null);
-  for (const key of Object.keys(value)) copy[key] = withRawNumbers((value as Record<string, unknown>)[key]);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const field = withRawNumbers((value as Record<string, unknown>)[key]);
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: field, enumerable: true, writable: true, configurable: true });
+    else copy[key] = field;
+  }
   return copy;
 }
 
-/** Serialises a value from {@link parseJson} to compact JSON: numbers as their source text, control characters escaped, key order kept. */
+/**
+ * Serialises a value from {@link parseJson} or {@link parseAnswerJson} to compact JSON: numbers as their source text, control
+ * characters escaped, key order kept.
+ */
 export function stringifyJson(value: unknown): string {
-  return escapeRawControls(JSON.stringify(withRawNumbers(value)));
+  let json: string;
+  try {
+    // Values without a bigint need no copy (JsonNumber writes itself through toJSON); JSON.stringify throws TypeError on the first bigint.
+    json = JSON.stringify(value);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    json = JSON.stringify(withRawNumbers(value));
+  }
+  return escapeRawControls(json);
 }
 
 /** JSON text with DEL, the C1 controls, U+2028 and U+2029 as `\uXXXX` escapes, safe on a terminal. */

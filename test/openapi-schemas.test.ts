@@ -70,8 +70,9 @@ function fromZod(schema: z.ZodMiniType): Json {
       override: ({ zodSchema, jsonSchema }) => {
         const def = zodSchema._zod.def as { type: string; checks?: []; options?: z.ZodMiniType[] };
         if (zodSchema === ResponseInt64) {
-          // Int64, or a JsonNumber whose value is a whole number in range (`1.0`): JSON Schema's int64.
-          const [bigint, written] = def.options!;
+          // A number exact as a double, Int64, or a JsonNumber whose value is a whole number in range (`1.0`): JSON Schema's int64.
+          const [safe, bigint, written] = def.options!;
+          expect(fromZod(safe!)).toEqual({ type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
           expect(fromZod(bigint!)).toEqual({ type: 'integer', format: 'int64' });
           expect(written!._zod.def.type).toBe('custom');
           for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];

@@ -25,6 +25,12 @@ export interface Expectation<T extends z.ZodMiniType> {
   notFound?: NotFound;
 }
 
+/** How far {@link PetstoreClient.pages} walks: the first page, or with `all` every page; `ahead` asks for each next page early. */
+export interface PagesOptions {
+  all: boolean;
+  ahead?: boolean;
+}
+
 export class PetstoreClient {
   private readonly dispatcher: Dispatcher;
   private readonly deadline: AbortSignal;
@@ -116,18 +122,21 @@ export class PetstoreClient {
   }
 
   /**
-   * GETs `first` and, with `all`, its RFC 8288 `rel="next"` pages until the service links none, each via {@link expect}. `--timeout`
-   * bounds each page (its retries included), not the whole walk. Throws PageTrail's RequestError, and a failure of a page after the
+   * GETs `first` and, with `all`, its RFC 8288 `rel="next"` pages until the service links none, each via {@link expect}; with `ahead`,
+   * each next page is asked for while the caller takes the last (PageWalk.lookAhead). `--timeout` bounds each page (its retries
+   * included), not the whole walk. Throws PageTrail's RequestError, and a failure of a page after the
    * first as a ListingCutError naming its link.
    */
   async *pages<T extends z.ZodMiniType>(
     first: string,
     expected: Expectation<T>,
-    all: boolean,
+    { all, ahead = false }: PagesOptions,
   ): AsyncGenerator<{ items: z.infer<T>; hasNext: boolean }> {
     const walk = this.walk(this.url(first));
     for (;;) {
       const response = await walk.fetch();
+      // Sent before this page is parsed, so that it travels meanwhile; a page that turns out unreadable leaves it unread.
+      if (all && ahead && expected.ok.includes(response.status)) await walk.lookAhead(response);
       let items: z.infer<T>;
       try {
         items = this.expect(response, expected);
@@ -135,9 +144,10 @@ export class PetstoreClient {
         throw walk.cut(error);
       }
       const hasNext = nextLink(response.headers, walk.url) !== undefined;
+      const count = Array.isArray(items) ? items.length : undefined;
       yield { items, hasNext };
       if (!all || !hasNext) return;
-      walk.advance(response, Array.isArray(items) ? items.length : undefined);
+      walk.advance(response, count);
     }
   }
 

@@ -11,6 +11,8 @@ import { nextLink } from './response.js';
 /** Empty pages in a row, each still linking a next page, after which a listing stops (a service that links empty pages forever). */
 export const MAX_EMPTY_PAGES = 3;
 
+const EMPTY_ARRAY = /^\s*\[\s*\]\s*$/;
+
 export class PageTrail {
   // Every href followed: a Set of 50,000 links (1,000,000 pets at limit 20) holds a few MiB.
   private readonly seen = new Set<string>();
@@ -30,6 +32,24 @@ export class PageTrail {
    * `cross_origin_link`, `repeated_page`, or `empty_pages` after {@link MAX_EMPTY_PAGES} empty pages in a row that linked a next page.
    */
   follow(next: URL, items?: number): URL {
+    this.check(next, items);
+    this.emptyInRow = items === 0 ? this.emptyInRow + 1 : 0;
+    this.seen.add(next.href);
+    this.page += 1;
+    return next;
+  }
+
+  /** Would {@link follow} take `next`? Nothing is recorded. */
+  accepts(next: URL, items?: number): boolean {
+    try {
+      this.check(next, items);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private check(next: URL, items?: number): void {
     if (next.origin !== this.origin) {
       throw new RequestError(`refusing to follow the next page link to another origin: ${next.origin}`, 'cross_origin_link');
     }
@@ -39,16 +59,12 @@ export class PageTrail {
         'repeated_page',
       );
     }
-    this.emptyInRow = items === 0 ? this.emptyInRow + 1 : 0;
-    if (this.emptyInRow >= MAX_EMPTY_PAGES) {
+    if (items === 0 && this.emptyInRow + 1 >= MAX_EMPTY_PAGES) {
       throw new RequestError(
         `stopped at page ${this.page}: ${MAX_EMPTY_PAGES} pages in a row were empty yet linked a next page (${next.href})`,
         'empty_pages',
       );
     }
-    this.seen.add(next.href);
-    this.page += 1;
-    return next;
   }
 }
 
@@ -59,6 +75,8 @@ export class PageTrail {
  */
 export class PageWalk {
   private readonly trail: PageTrail;
+  /** The request {@link lookAhead} sent for the next page, and that page's link. */
+  private ahead?: { href: string; answer: Promise<Exchange> };
   /** The link of the page to fetch next. */
   url: URL;
 
@@ -77,13 +95,38 @@ export class PageWalk {
     return this.trail.page;
   }
 
-  /** The current page's answer, whatever its status; throws what `send` throws, through {@link cut}. */
+  /** The current page's answer (the one {@link lookAhead} sent, if it did), whatever its status; throws what `send` throws, through {@link cut}. */
   async fetch(): Promise<Exchange> {
+    const ahead = this.ahead?.href === this.url.href ? this.ahead.answer : undefined;
+    this.ahead = undefined;
     try {
-      return await this.send({ ...this.request, path: this.url });
+      return await (ahead ?? this.send({ ...this.request, path: this.url }));
     } catch (error) {
       throw this.cut(error);
     }
+  }
+
+  /**
+   * Sends the request for the page `response` links as next and resolves once it has left, so that it
+   * travels while this page is read and printed: a whole listing is one page ahead of its printing at most. Sends nothing when
+   * {@link advance} would refuse the link; {@link fetch} takes the answer once `advance` has followed it, and a walk that ends first
+   * leaves it unread. Never rejects.
+   */
+  async lookAhead(response: Exchange): Promise<void> {
+    let next: URL | undefined;
+    try {
+      next = nextLink(response.headers, this.url);
+    } catch {
+      return;
+    }
+    // The page is not parsed yet: an empty array is told by its text, so that the last empty page allowed asks for nothing more.
+    if (!next || !this.trail.accepts(next, EMPTY_ARRAY.test(response.text) ? 0 : undefined)) return;
+    const answer = this.send({ ...this.request, path: next });
+    // Read by fetch; a walk that stops before (an error, Ctrl-C) must not leave an unhandled rejection.
+    answer.catch(() => undefined);
+    this.ahead = { href: next.href, answer };
+    // undici writes a request on a later turn of the event loop: without this turn it would leave only once this page was printed.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   /** Moves to the page `response` links as next, which held `items` items (undefined: not a list); false when it links none. Throws PageTrail's RequestError. */

@@ -2,7 +2,7 @@
 import LinkHeader from 'http-link-header';
 import { RequestError } from '../errors.js';
 import { first, type Exchange } from './exchange.js';
-import { parseJson } from '../json.js';
+import { parseAnswerJson } from '../json.js';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from './retry.js';
 
 /** A hint line saying when to retry a 429 or 503 with Retry-After. */
@@ -32,7 +32,7 @@ export function nextLink(headers: Exchange['headers'], requestUrl: URL): URL | u
 /** JSON text parsed with exact integers, or undefined when it is not JSON. */
 export function tryParse(text: string): unknown {
   try {
-    return parseJson(text);
+    return parseAnswerJson(text);
   } catch {
     return undefined;
   }
@@ -75,7 +75,7 @@ export function parseBody(response: Exchange): unknown {
     );
   }
   try {
-    return parseJson(response.text);
+    return parseAnswerJson(response.text);
   } catch {
     throw new RequestError(
       `unexpected response (HTTP ${response.status}): malformed JSON: ${describeBody(response)}`,

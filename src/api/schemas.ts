@@ -1,4 +1,4 @@
-/** zod/mini schemas of the interface objects (openapi/petstore.yaml); int64 is `bigint` (parse with `parseJson`). zod/mini loads far less (bench/RESULTS.md). */
+/** zod/mini schemas of the interface objects (openapi/petstore.yaml); int64 is `bigint` (parse with `parseJson`; an answer's may be a `number`, parsed with `parseAnswerJson`). zod/mini loads far less (bench/RESULTS.md). */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { INT64_MAX, INT64_MIN, PET_STATUSES } from '../interface-values.js';
@@ -33,9 +33,12 @@ export function wholeInt64(text: string): bigint | undefined {
   return value >= INT64_MIN && value <= INT64_MAX ? value : undefined;
 }
 
-/** int64 in a response: a bigint, or a whole number in range spelled otherwise (`1.0`, `1e2`: integers in JSON Schema 2020-12) kept as a JsonNumber. */
+/**
+ * int64 in a response (parsed with `parseAnswerJson`): a number when every number of the answer was exact as a double, else a bigint,
+ * or a whole number in range spelled otherwise (`1.0`, `1e2`: integers in JSON Schema 2020-12) kept as a JsonNumber.
+ */
 export const ResponseInt64 = z.union(
-  [Int64, z.custom<JsonNumber>((value) => value instanceof JsonNumber && wholeInt64(value.source) !== undefined)],
+  [z.int(), Int64, z.custom<JsonNumber>((value) => value instanceof JsonNumber && wholeInt64(value.source) !== undefined)],
   {
     error: missingOr('must be an integer (int64)'),
   },
@@ -45,11 +48,12 @@ const INT32_MIN = -(2n ** 31n);
 const INT32_MAX = 2n ** 31n - 1n;
 
 /**
- * int32 in a response ("integer, format int32"): as {@link ResponseInt64} (every integer arrives as a bigint, or a
- * JsonNumber when spelled `1.0` or `1e2`), from -2^31 to 2^31 - 1. For a new object's int32 field, such as a quantity.
+ * int32 in a response ("integer, format int32"): as {@link ResponseInt64} (a number, a bigint, or a JsonNumber when spelled
+ * `1.0` or `1e2`), from -2^31 to 2^31 - 1. For a new object's int32 field, such as a quantity.
  */
 export const ResponseInt32 = z.union(
   [
+    z.int().check(z.gte(Number(INT32_MIN), `must be at least ${INT32_MIN}`), z.lte(Number(INT32_MAX), `must be at most ${INT32_MAX}`)),
     z.bigint().check(z.gte(INT32_MIN, `must be at least ${INT32_MIN}`), z.lte(INT32_MAX, `must be at most ${INT32_MAX}`)),
     z.custom<JsonNumber>((value) => {
       const whole = value instanceof JsonNumber ? wholeInt64(value.source) : undefined;

@@ -21,7 +21,8 @@ import { parseJson, stringifyJson } from '../json.js';
 export type ListStore = () => AsyncIterable<readonly Pet[]>;
 
 /** An int64 of an answer as a bigint (ResponseInt64 keeps `1.0` as a JsonNumber it has checked to be a whole int64). */
-export function int64Of(value: bigint | JsonNumber): bigint {
+export function int64Of(value: number | bigint | JsonNumber): bigint {
+  if (typeof value === 'number') return BigInt(value);
   return typeof value === 'bigint' ? value : wholeInt64(value.source)!;
 }
 

@@ -192,7 +192,7 @@ export class ListPrinter {
     }
     this.printed ||= items.length > 0;
     this.count += items.length;
-    // The next page is not read until stdout has taken this one: a slow reader holds the listing back, not memory.
+    // The page after next is not asked for until stdout has taken this one: a slow reader holds the listing back, not memory.
     await this.out.drained();
   }
 

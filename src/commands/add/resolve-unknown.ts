@@ -18,7 +18,7 @@ import { listPetPages } from '../list/http.js';
 /** The whole store in pages of 100 (issue 29 item 2), each page with its own --timeout. */
 function wholeStore(client: PetstoreClient): ListStore {
   return async function* () {
-    for await (const { pets } of listPetPages(client, { limit: 100 }, true)) yield pets;
+    for await (const { pets } of listPetPages(client, { limit: 100 }, { all: true, ahead: true })) yield pets;
   };
 }
 

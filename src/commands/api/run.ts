@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { PetstoreClient } from '../../api/client.js';
 import type { Exchange } from '../../api/exchange.js';
-import { parseJson, stringifyJson } from '../../json.js';
+import { parseAnswerJson, stringifyJson } from '../../json.js';
 import { describeBody, isJsonType } from '../../api/response.js';
 import { CliError, ListingCutError, RequestError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
@@ -55,18 +55,17 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
         } else writeErrorBody(f.io, response);
         throw walk.cut(failure);
       }
+      // Asked for before this page is parsed, so that it travels meanwhile.
+      if (options.paginate) await walk.lookAhead(response);
       const body = response.text === '' ? undefined : bodyOf(response);
+      const items = body === undefined ? 0 : 'json' in body && Array.isArray(body.json) ? body.json.length : undefined;
       if (body && jq) bodies.push(body);
       else if (body) {
         sink.add(body);
-        // The next page waits for stdout to take this one.
+        // The page after next waits for stdout to take this one.
         await f.io.drained();
       }
-      if (
-        !options.paginate ||
-        !walk.advance(response, body === undefined ? 0 : 'json' in body && Array.isArray(body.json) ? body.json.length : undefined)
-      )
-        break;
+      if (!options.paginate || !walk.advance(response, items)) break;
     }
   } catch (error) {
     if (error instanceof ListingCutError)
@@ -150,7 +149,7 @@ function head(response: Exchange): string {
 function bodyOf(response: Exchange): Body {
   if (isJsonType(response)) {
     try {
-      return { json: parseJson(response.text) };
+      return { json: parseAnswerJson(response.text) };
     } catch {
       // Malformed JSON is printed as received.
     }

@@ -18,6 +18,7 @@ export function isGetPetGone(error: unknown): boolean {
 
 /** A Pet's id as a bigint (`1.0`, `1e2` count as whole), or undefined. */
 function idOf(pet: Pet): bigint | undefined {
+  if (typeof pet.id === 'number') return BigInt(pet.id);
   return typeof pet.id === 'bigint' ? pet.id : wholeInt64(pet.id.source);
 }
 
@@ -35,7 +36,7 @@ export interface LookupCounts {
 export async function findPetViaList(client: PetstoreClient, petId: bigint, onPage: (counts: LookupCounts) => void): Promise<Pet> {
   const counts: LookupCounts = { pages: 0, read: 0 };
   let lastFull = false;
-  for await (const { pets, hasNext } of listPetPages(client, { limit: LIMIT.max }, true)) {
+  for await (const { pets, hasNext } of listPetPages(client, { limit: LIMIT.max }, { all: true })) {
     counts.pages += 1;
     counts.read += pets.length;
     onPage(counts);

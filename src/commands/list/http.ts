@@ -1,6 +1,6 @@
 /** listPets (`GET /pets?limit=&status=`, openapi/petstore.yaml): its query and its answer, through the generic client. */
 import * as z from 'zod/mini';
-import type { PetstoreClient } from '../../api/client.js';
+import type { PagesOptions, PetstoreClient } from '../../api/client.js';
 import { type Pet, Pets, PetStatus, wholeNumberText } from '../../api/schemas.js';
 import { LIMIT } from '../../interface-values.js';
 
@@ -21,16 +21,17 @@ export const LimitText = wholeNumberText(Limit, LIMIT_RANGE);
 
 /**
  * listPets page by page: each Pets array as sent, and whether a next page is linked. With `all`, follows the links (the interface
- * promises no pagination: without one the first page is everything). Throws what {@link PetstoreClient.pages} throws.
+ * promises no pagination: without one the first page is everything); `ahead` for a caller that reads every page (PagesOptions).
+ * Throws what {@link PetstoreClient.pages} throws.
  */
 export async function* listPetPages(
   client: PetstoreClient,
   query: ListPetsQuery,
-  all: boolean,
+  walk: PagesOptions,
 ): AsyncGenerator<{ pets: Pet[]; hasNext: boolean }> {
   const params = new URLSearchParams({ limit: String(query.limit) });
   if (query.status) params.set('status', query.status);
-  for await (const { items, hasNext } of client.pages(`pets?${params}`, { ok: [200], schema: Pets, root: 'pets' }, all)) {
+  for await (const { items, hasNext } of client.pages(`pets?${params}`, { ok: [200], schema: Pets, root: 'pets' }, walk)) {
     yield { pets: items, hasNext };
   }
 }

@@ -47,7 +47,7 @@ export async function runList(f: Factory, options: ListOptions): Promise<void> {
   let last = { length: 0, hasNext: false };
   let pages = 0;
   try {
-    for await (const { pets, hasNext } of listPetPages(client, options.query, options.all)) {
+    for await (const { pets, hasNext } of listPetPages(client, options.query, { all: options.all, ahead: true })) {
       last = { length: pets.length, hasNext };
       pages += 1;
       await printer.add(pets);
