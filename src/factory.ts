@@ -156,16 +156,24 @@ export class Factory {
   /**
    * For a command that reads a whole listing (`list --all`, `api --paginate`, `get` through listPets): from now `--timeout` bounds each
    * request and each `--jq` run rather than the whole command, so that a large store is not cut off by a deadline meant for one request.
-   * And V8's heap grows slowly: every page is garbage once printed, yet the survivors of each scavenge add up until V8 doubles the new
-   * space again and again, and the old space grows by its default factor though little in it lives (peak RSS for 1,000,000 pets: 250
-   * MiB with neither, 150 MiB with the first, 126 MiB with both; bench/RESULTS.md).
+   * And V8's heap grows slowly ({@link growHeapSlowly}).
    */
   readsWholeListing(): void {
+    this.growHeapSlowly();
+    this.deadlineAt = undefined;
+    if (this.jqLimits) delete this.jqLimits.deadline;
+  }
+
+  /**
+   * From now V8's heap grows slowly, for a command that reads a whole listing page by page: every page is garbage once printed, yet
+   * the survivors of each scavenge add up until V8 doubles the new space again and again, and the old space grows by its default
+   * factor though little in it lives (peak RSS for 1,000,000 pets: 250 MiB with neither flag, 150 MiB with the first, 126 MiB with
+   * both; bench/RESULTS.md).
+   */
+  growHeapSlowly(): void {
     // Flags V8 reads each time it resizes a space (node's v8.setFlagsFromString); the process ends with the command.
     setFlagsFromString('--semi-space-growth-factor=1');
     setFlagsFromString('--heap-growing-percent=20');
-    this.deadlineAt = undefined;
-    if (this.jqLimits) delete this.jqLimits.deadline;
   }
 
   /** The run's `--jq` (output/jq.ts): jq sees `env`; runs end on Ctrl-C and at the deadline. Throws before setGlobals (a bug). */

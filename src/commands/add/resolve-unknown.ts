@@ -36,6 +36,7 @@ export async function openSettler(
   if (!journal)
     throw new UsageError(`--resolve-unknown needs --failed to be a regular file: the journal and the store's ids are kept beside it`);
   const list = wholeStore(client);
+  f.growHeapSlowly();
   const file = storeIdsPath(journal.path);
   let before: IdSet | undefined;
   if (!journal.earlier || journal.earlier.known === 0) {
