@@ -73,18 +73,47 @@ const HAS_RAW_CONTROL = /[\u007f-\u009f\u2028\u2029]/;
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** A copy with bigints as numbers or raw JSON (faster than a replacer); "__proto__" is defined as an own key, as JSON.parse does. */
+/**
+ * `value` with each bigint as a number (when exact as a double) or raw JSON, copying only the arrays and objects that hold one: a
+ * value with none (an answer from parseAnswerJson) comes back as it is. JsonNumbers write themselves (toJSON). A copy keeps "__proto__"
+ * as an own key, as JSON.parse makes it.
+ */
 function withRawNumbers(value: unknown): unknown {
-  if (typeof value === 'bigint') return value >= -MAX_SAFE && value <= MAX_SAFE ? Number(value) : JSON.rawJSON(value.toString());
-  if (typeof value !== 'object' || value === null || value instanceof JsonNumber || JSON.isRawJSON(value)) return value;
-  if (Array.isArray(value)) return value.map(withRawNumbers);
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const field = withRawNumbers((value as Record<string, unknown>)[key]);
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: field, enumerable: true, writable: true, configurable: true });
-    else copy[key] = field;
+  if (typeof value !== 'object' || value === null) {
+    if (typeof value !== 'bigint') return value;
+    return value >= -MAX_SAFE && value <= MAX_SAFE ? Number(value) : JSON.rawJSON(value.toString());
   }
-  return copy;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i += 1) {
+      const item = value[i];
+      const written = withRawNumbers(item);
+      if (copy) copy.push(written);
+      else if (written !== item) copy = [...value.slice(0, i), written];
+    }
+    return copy ?? value;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && (prototype !== null || JSON.isRawJSON(value))) return value;
+  const record = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const key in record) {
+    const written = withRawNumbers(record[key]);
+    if (!copy && written !== record[key]) {
+      copy = {};
+      for (const before in record) {
+        if (before === key) break;
+        setField(copy, before, record[before]);
+      }
+    }
+    if (copy) setField(copy, key, written);
+  }
+  return copy ?? value;
+}
+
+function setField(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
 }
 
 /**
@@ -92,15 +121,7 @@ function withRawNumbers(value: unknown): unknown {
  * characters escaped, key order kept.
  */
 export function stringifyJson(value: unknown): string {
-  let json: string;
-  try {
-    // Values without a bigint need no copy (JsonNumber writes itself through toJSON); JSON.stringify throws TypeError on the first bigint.
-    json = JSON.stringify(value);
-  } catch (error) {
-    if (!(error instanceof TypeError)) throw error;
-    json = JSON.stringify(withRawNumbers(value));
-  }
-  return escapeRawControls(json);
+  return escapeRawControls(JSON.stringify(withRawNumbers(value)));
 }
 
 /** JSON text with DEL, the C1 controls, U+2028 and U+2029 as `\uXXXX` escapes, safe on a terminal. */
