@@ -5,7 +5,9 @@
 // against bare `node -e 0` on the same Node binary, and the stored key against
 // the environment key; Node's public loader with
 // its compile cache (bench/public-loader.cjs) against the bin's launcher
-// (src/launch.ts) for `get 1 --json`; and peak RSS of `get` against bare node.
+// (src/launch.ts) for `get 1 --json`; `get 1 --json` against Node's own fetch
+// doing the same GET (bench/fetch-get.mjs, issue 32); and peak RSS of `get`
+// against bare node and against that fetch script.
 // The sandbox runs as its own process; every run's exit code is checked; each
 // figure is printed with the load average. Run by hand: npm run bench
 import { spawn, spawnSync } from 'node:child_process';
@@ -78,12 +80,17 @@ const base = {
 const envKey = { ...base, PETSTORE_BASE_URL: sandbox.baseUrl, PETSTORE_API_KEY: 'bench' };
 const GET = ['get', '1', '--json'];
 const bare = { args: ['-e', '0'], env: base, name: 'node -e 0' };
+// Issue 32: the transport's own floor, Node's fetch in a script of its own.
+const FETCH_GET = fileURLToPath(new URL('./fetch-get.mjs', import.meta.url));
+const fetchScript = { args: [FETCH_GET, '1'], env: envKey, name: 'fetch script' };
 
 const cases = [
   { name: 'petstore --version', tool: { args: [BIN, '--version'], env: base }, peer: bare, target: 1.3 },
   { name: 'petstore --help', tool: { args: [BIN, '--help'], env: base }, peer: bare, target: 1.6 },
   { name: 'get 1 --json, env key', tool: { args: [BIN, ...GET], env: envKey }, peer: bare, target: 2.5 },
   { name: 'get 1 --json, stored key', tool: { args: [BIN, ...GET], env: base }, peer: bare, target: 2.5 },
+  { name: 'get, env key / fetch', tool: { args: [BIN, ...GET], env: envKey }, peer: fetchScript, target: 1.0 },
+  { name: 'get, stored key / fetch', tool: { args: [BIN, ...GET], env: base }, peer: fetchScript, target: 1.0 },
   // Issue 23: a stored key costs nothing extra.
   {
     name: 'stored key / env key',
@@ -131,17 +138,24 @@ for (const c of cases) {
 
 const bareRss = [];
 const getRss = [];
+const fetchRss = [];
 for (let i = 0; i < 9; i += 1) {
   bareRss.push(peakRssMiB(bare.args, base));
   getRss.push(peakRssMiB([BIN, ...GET], envKey));
+  fetchRss.push(peakRssMiB(fetchScript.args, envKey));
 }
-if (bareRss.includes(undefined) || getRss.includes(undefined)) {
+if (bareRss.includes(undefined) || getRss.includes(undefined) || fetchRss.includes(undefined)) {
   console.log('peak RSS: /usr/bin/time not found (apt-get install time)');
 } else {
   const ratio = median(getRss) / median(bareRss);
   failed ||= ratio > 1.5;
   console.log(
     `peak RSS get --json         ${median(getRss).toFixed(1)} MiB vs node -e 0 ${median(bareRss).toFixed(1)} MiB = ${ratio.toFixed(2)}x (target <= 1.5x) ${ratio <= 1.5 ? 'ok' : 'MISSED'}, 9 pairs, ${load()}`,
+  );
+  const above = median(getRss) - median(fetchRss);
+  failed ||= above > 4;
+  console.log(
+    `peak RSS get --json         ${median(getRss).toFixed(1)} MiB vs fetch script ${median(fetchRss).toFixed(1)} MiB = ${above.toFixed(1)} MiB above (target <= 4 MiB) ${above <= 4 ? 'ok' : 'MISSED'}, 9 triples, ${load()}`,
   );
 }
 sandbox.close();

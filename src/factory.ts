@@ -3,7 +3,6 @@
  * exporter, and the config store, API client and jq, loaded when first needed. main builds one per run; commandTree()
  * (main.ts) builds one whose actions never run, for the man page and tests.
  */
-import { setFlagsFromString } from 'node:v8';
 import type { PetstoreClient } from './api/client.js';
 import type { ConfigStore } from './config.js';
 import { UsageError } from './errors.js';
@@ -172,6 +171,8 @@ export class Factory {
    */
   growHeapSlowly(): void {
     // Flags V8 reads each time it resizes a space (node's v8.setFlagsFromString); the process ends with the command.
+    // node:v8 loads only here: it brings bindings a short command never uses.
+    const { setFlagsFromString } = process.getBuiltinModule('node:v8');
     setFlagsFromString('--semi-space-growth-factor=1');
     setFlagsFromString('--heap-growing-percent=20');
   }
