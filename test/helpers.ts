@@ -34,6 +34,8 @@ export interface RunSetup {
   stdoutIsTTY?: boolean;
   stdinIsTTY?: boolean;
   signal?: AbortSignal;
+  /** Aborted on the second Ctrl-C (`signal` on the first): stop waiting at once. */
+  halt?: AbortSignal;
   configHome?: string;
   /** Width of the terminal stdout is (with stdoutIsTTY). */
   columns?: number;
@@ -119,6 +121,7 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
       },
       env: { XDG_CONFIG_HOME: setup.configHome ?? tempConfigHome(), ...setup.env },
       signal: setup.signal,
+      haltSignal: setup.halt,
       version: '1.2.3',
       seams: { random: setup.random, jqMemoryLimitMb: setup.jqMemoryLimitMb },
       commands: setup.commands,

@@ -139,6 +139,11 @@ class ItemReader {
   /** An item longer than MAX_ITEM_BYTES was met: nothing more is read. */
   ended = false;
 
+  /** Bytes read that no item handed out yet holds (an item not ended, or the first bytes before a BOM is told). */
+  get holding(): boolean {
+    return !this.spanning.empty || (!this.started && this.head.length > 0);
+  }
+
   push(input: Buffer, out: InputItem[]): void {
     if (this.ended) return;
     let chunk = input;
@@ -154,7 +159,7 @@ class ItemReader {
     if (this.mode === 'ndjson') this.ndjson(chunk, start, out);
     else if (this.mode === 'array' || this.mode === 'after') this.array(chunk, start, out);
     if (this.spanning.tooLong) {
-      const head = this.spanning.take().text.slice(0, EXCERPT);
+      const head = this.spanning.take().text.slice(0, EXCERPT + 1);
       out.push({
         line: this.partLine,
         ...(this.mode === 'array' ? { index: this.index } : {}),
@@ -279,21 +284,39 @@ class ItemReader {
   }
 }
 
-/** `input`'s items in order, a batch per chunk (not an await per item); `onBytes` hears chunk sizes. Never throws: bad content is an item with `error`. */
+/** How far {@link readItemBatches} got: kept up to date as it reads, to tell a load cut short from one that had read everything. */
+export interface ReadState {
+  /** Bytes read so far. */
+  bytes: number;
+  /** Some of those bytes belong to an item not yet handed out. */
+  holding: boolean;
+  /** The input's end was met (every item handed out). */
+  ended: boolean;
+}
+
+/**
+ * `input`'s items in order, a batch per chunk (not an await per item); `onBytes` hears chunk sizes, `state` is kept current. Never
+ * throws: bad content is an item with `error`.
+ */
 export async function* readItemBatches(
   input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   onBytes?: (count: number) => void,
+  state: ReadState = { bytes: 0, holding: false, ended: false },
 ): AsyncGenerator<InputItem[]> {
   const reader = new ItemReader();
   for await (const chunk of input) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     onBytes?.(bytes.length);
+    state.bytes += bytes.length;
     const batch: InputItem[] = [];
     reader.push(bytes, batch);
+    state.holding = reader.holding;
     if (batch.length) yield batch;
     if (reader.ended) return;
   }
   const last: InputItem[] = [];
   reader.end(last);
+  state.holding = false;
+  state.ended = true;
   if (last.length) yield last;
 }

@@ -17,7 +17,7 @@ import { openInput } from '../../bulk/open-input.js';
 import { notSentReport, summarise, type Stop, type Tally } from '../../bulk/load-summary.js';
 import { classifySendError, itemName, resolveItem, where, type ResolvedItem } from '../../bulk/outcomes.js';
 import { Progress } from '../../bulk/progress.js';
-import { readItemBatches } from '../../bulk/read-items.js';
+import { type ReadState, readItemBatches } from '../../bulk/read-items.js';
 import { RequestPool } from '../../bulk/request-pool.js';
 import type { HeldItem, SettleCounts, UnknownSettler } from '../../bulk/settle-unknown.js';
 import { int64Of } from '../../bulk/store-ids.js';
@@ -84,6 +84,14 @@ function sayResuming(f: Factory, earlier: EarlierLoad, journalPath: string, file
   const parts = [`${earlier.created} created`, `${failed} failed`, `${unknown + earlier.noAnswer} unknown`];
   if (notSent) parts.push(`${notSent} not sent`);
   const fields = { created: earlier.created, failed, unknown: unknown + earlier.noAnswer, notSent, known: earlier.known };
+  if (earlier.finished && earlier.tally) {
+    // Its end record counts every item, also those the journal holds no outcome for (invalid, or unknown ones skipped).
+    const t = earlier.tally;
+    parts.splice(0, parts.length, `${t.created} created`, `${t.failed} failed`, `${t.unknown} unknown`);
+    if (t.notSent) parts.push(`${t.notSent} not sent`);
+    if (t.skipped) parts.push(`${t.skipped} of unknown outcome skipped`);
+    Object.assign(fields, { created: t.created, failed: t.failed, unknown: t.unknown, notSent: t.notSent, skipped: t.skipped });
+  }
   if (earlier.finished) {
     f.io.info(
       `this load of ${file === '-' ? 'standard input' : file} finished at ${earlier.finished} (journal ${journalPath}): of its ${petCount(earlier.known)}, ${parts.join(', ')}; ` +
@@ -119,6 +127,7 @@ class BulkLoad {
   private readonly written: number[] = [];
   private lastLine = 0;
   private inputCut = false;
+  private readonly readState: ReadState = { bytes: 0, holding: false, ended: false };
   private readonly progress: Progress;
   private index = 0;
   private readonly source: string;
@@ -132,7 +141,7 @@ class BulkLoad {
     private readonly f: Factory,
     private readonly options: AddFileOptions,
     private readonly failed: FailedFile | undefined,
-    inputSize: number | undefined,
+    private readonly inputSize: number | undefined,
     showProgress: boolean,
     private readonly jq?: JqStream,
     private readonly journal?: LoadJournal,
@@ -198,21 +207,27 @@ class BulkLoad {
 
   private async readItems(client: PetstoreClient, input: Readable): Promise<void> {
     try {
-      for await (const batch of readItemBatches(input, (bytes) => this.progress.read(bytes))) {
+      for await (const batch of readItemBatches(input, (bytes) => this.progress.read(bytes), this.readState)) {
         this.progress.batch(batch.length);
         for (const item of batch) {
           await this.take(client, item);
           this.progress.took();
         }
         if (this.f.signals.halt.aborted) {
-          this.inputCut = true;
+          this.inputCut = !this.readToEnd();
           return;
         }
       }
     } catch (error) {
       if (!this.f.signals.halt.aborted) throw error;
-      this.inputCut = true;
+      this.inputCut = !this.readToEnd();
     }
+  }
+
+  /** Every item of the input was taken: its end was met, or a regular file's every byte was read and no item is left half read. */
+  private readToEnd(): boolean {
+    const state = this.readState;
+    return state.ended || (this.inputSize !== undefined && state.bytes >= this.inputSize && !state.holding);
   }
 
   /**
