@@ -43,6 +43,8 @@ export interface RunSetup {
   random?: () => number;
   /** What a --jq thread may hold, in MiB (1024 when not given). */
   jqMemoryLimitMb?: number;
+  /** A bulk load's lock stale time in milliseconds (30,000 when not given): renewed, and checked for a take-over, every half of it. */
+  lockStaleMs?: number;
   /** The program's commands in place of the registry's: a command built with its runF, to see what reaches its run. */
   commands?: RunOptions['commands'];
   /** Told each write to stderr as it happens, to wait for a message while the command runs. */
@@ -123,7 +125,7 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
       signal: setup.signal,
       haltSignal: setup.halt,
       version: '1.2.3',
-      seams: { random: setup.random, jqMemoryLimitMb: setup.jqMemoryLimitMb },
+      seams: { random: setup.random, jqMemoryLimitMb: setup.jqMemoryLimitMb, lockStaleMs: setup.lockStaleMs },
       commands: setup.commands,
     });
     return { code, stdout, stderr, unmatched };

@@ -18,7 +18,7 @@ import { UsageError } from '../errors.js';
 import { CREATE_NEW, kindOf } from './failed-file.js';
 import { CREATED, DECIDED, type EarlierLoad, NONE, NOT_SENT, readJournal } from './journal-read.js';
 import type { Tally } from './load-summary.js';
-import type { InputItem } from './read-items.js';
+import type { InputItem } from './input-item.js';
 
 export type { EarlierLoad } from './journal-read.js';
 
@@ -180,14 +180,14 @@ export class LoadJournal {
   }
 
   /** Records item `index` seen (`sending`: before its POST leaves), written at once with the answers recorded since. */
-  seen(index: number, hash: string, sending: boolean): void {
+  itemSeen(index: number, hash: string, sending: boolean): void {
     const text = `${this.answers}{"i":${index},"h":"${hash}","s":${sending ? 1 : 0}}\n`;
     this.answers = '';
     this.append(text);
   }
 
   /**
-   * Records item `index` created, written with the next `seen` record or at the end: one write per item, and a death loses only
+   * Records item `index` created, written with the next {@link itemSeen} record or at the end: one write per item, and a death loses only
    * answers of slots not yet refilled, which makes those items unknown, never sent twice.
    */
   created(index: number, id?: bigint): void {
