@@ -124,8 +124,8 @@ export class BulkLoad {
     await this.readItems(client, input);
     const { journal } = this.setup;
     // An input with fewer items than the journal knows is not the one it records: nothing of this run was sent yet (held back).
-    if (!this.inputCut && journal && this.sending.taken < journal.known)
-      throw journal.differs(`its ${this.sending.taken} items end before the ${journal.known} the journal records`);
+    if (!this.inputCut && journal && this.sending.itemsRead < journal.known)
+      throw journal.differs(`its ${this.sending.itemsRead} items end before the ${journal.known} the journal records`);
     await this.sending.sendHeldBack(client);
   }
 
@@ -137,7 +137,7 @@ export class BulkLoad {
         for (const item of batch) {
           this.lastLine = item.line;
           if (item.endsInput) this.inputCut = true;
-          await this.sending.takeNext(client, item);
+          await this.sending.itemRead(client, item);
           this.progress.took();
         }
         if (f.signals.halt.aborted) {

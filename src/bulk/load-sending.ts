@@ -29,9 +29,9 @@ export type CreatePet = (client: PetstoreClient, pet: NewPet, limits: Pick<SendR
 /** The sending side of one load. */
 export class LoadSending {
   private readonly pool: RequestPool;
-  /** Items taken so far; the next item's index. */
-  taken = 0;
-  /** Items to send held back while the journal's known items are checked (see {@link takeNext}). */
+  /** Items read so far; the next item's index. */
+  itemsRead = 0;
+  /** Items to send held back while the journal's known items are checked (see {@link itemRead}). */
   private readonly heldBack: { raw: ResolvedItem; index: number }[] = [];
 
   constructor(
@@ -50,8 +50,8 @@ export class LoadSending {
    * Takes the next item read. While the journal's known items are read again, those to send are held back: a different input is then
    * refused (exit 2) before this run sends anything.
    */
-  async takeNext(client: PetstoreClient, raw: InputItem): Promise<void> {
-    const index = this.taken++;
+  async itemRead(client: PetstoreClient, raw: InputItem): Promise<void> {
+    const index = this.itemsRead++;
     this.recorder.tally.read += 1;
     const { journal } = this.recorder;
     if (journal && index >= journal.known) {
@@ -60,26 +60,25 @@ export class LoadSending {
       if (index === journal.known && index > 0) this.machine.fire('checked');
       await this.sendHeldBack(client);
     }
-    await this.takeItem(client, raw, index, journal !== undefined && index < journal.known);
+    await this.dispatchItem(client, raw, index, journal !== undefined && index < journal.known);
   }
 
   /** The items held back while the known ones were checked, sent in input order. */
   async sendHeldBack(client: PetstoreClient): Promise<void> {
     const held = this.heldBack.splice(0);
-    for (const { raw, index } of held) await this.takeItem(client, raw, index, false);
+    for (const { raw, index } of held) await this.dispatchItem(client, raw, index, false);
   }
 
   /** Resolves once no request is in flight. */
-  idle(): Promise<void> {
-    return this.pool.idle();
-  }
+  readonly idle = (): Promise<void> => this.pool.idle();
 
   /** Requests in flight. */
   get inFlight(): number {
     return this.pool.size;
   }
 
-  private async takeItem(client: PetstoreClient, raw: ResolvedItem, index: number, holdBack: boolean): Promise<void> {
+  /** Ends item `index` as the journal and the load's state say: counted, held back, carried over, recorded not created, or sent. */
+  private async dispatchItem(client: PetstoreClient, raw: ResolvedItem, index: number, holdBack: boolean): Promise<void> {
     const item = resolveItem(raw);
     const { journal, tally } = this.recorder;
     let hash: string | undefined;
@@ -238,7 +237,7 @@ export class LoadSending {
         this.pool.run(() => this.send(client, held.item, held.pet, held.index));
         return true;
       },
-      idle: () => this.pool.idle(),
+      idle: () => this.idle(),
       stays: (held: HeldItem, record: Record<string, unknown>, message: string) => {
         recorder.tally.unknown += 1;
         recorder.message(`unknown: ${where(held.item)} ${itemName(held.item.value)}: ${message}`, 'unknown', recorder.firstRead(held.item));
