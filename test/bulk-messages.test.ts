@@ -119,22 +119,44 @@ describe('bad input fails alone', () => {
     expect(readNdjson(failed)).toMatchObject([{ line: 2, outcome: 'failed', item: null, error: { code: 'invalid_input' } }]);
   });
 
-  test('an item over 16 MiB is failed with its line number; the items before it are created, and the summary says where reading stopped', async () => {
+  test.each([
+    ['NDJSON', (lines: string[]) => lines.join(''), ''],
+    ['a JSON array', (lines: string[]) => `[${lines.map((line) => line.trim()).join(',\n')}]\n`, ' (item 1)'],
+  ])(
+    '%s: an item over 16 MiB is failed with its line number, the rest of it passed over; the items after it are created',
+    async (_, format, item) => {
+      await start();
+      const dir = tempDir();
+      const file = path.join(dir, 'pets.ndjson');
+      const [first, , third] = pets(3);
+      const long = `{"name":"${'x'.repeat(17 * 1024 * 1024)}","categoryId":1}\n`;
+      fs.writeFileSync(file, format([first!, long, third!]));
+      const failed = path.join(dir, 'failed.ndjson');
+      const r = await run(['add', '--file', file, '--failed', failed], { env: env() });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        `failed: line 2${item} (no name): longer than 16 MiB: {"name":"${'x'.repeat(51)}…\n` +
+          `created 2 of 3 pets; 1 failed (written to ${failed})\n` +
+          'error: 1 of 3 pets was not created\n',
+      );
+      expect(storedNames()).toEqual(['p00001', 'p00003']);
+      expect(readNdjson(failed)).toMatchObject([{ line: 2, outcome: 'failed', item: null, error: { code: 'invalid_input' } }]);
+    },
+  );
+
+  test('binary input over 16 MiB (a NUL byte, as /dev/zero): failed, and the input is not read beyond it', async () => {
     await start();
     const dir = tempDir();
-    const file = path.join(dir, 'pets.ndjson');
-    const [first, , third] = pets(3);
-    const long = `{"name":"${'x'.repeat(17 * 1024 * 1024)}","categoryId":1}\n`;
-    fs.writeFileSync(file, `${first}${long}${third}`);
+    const file = path.join(dir, 'pets.bin');
+    fs.writeFileSync(file, Buffer.concat([Buffer.from(pets(1)[0]!), Buffer.alloc(17 * 1024 * 1024), Buffer.from(`\n${pets(2)[1]}`)]));
     const failed = path.join(dir, 'failed.ndjson');
     const r = await run(['add', '--file', file, '--failed', failed], { env: env() });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `failed: line 2 (no name): longer than 16 MiB: {"name":"${'x'.repeat(51)}…; the input is not read beyond it\n` +
+      'failed: line 2 (no name): longer than 16 MiB, and not JSON text (a NUL byte); the input is not read beyond it\n' +
         `created 1 of 2 pets read so far; 1 failed (written to ${failed}); nothing after line 2 was read\n` +
         'error: 1 of 2 pets read so far was not created\n',
     );
     expect(storedNames()).toEqual(['p00001']);
-    expect(readNdjson(failed)).toMatchObject([{ line: 2, outcome: 'failed', item: null, error: { code: 'invalid_input' } }]);
   });
 });

@@ -18,11 +18,14 @@ export interface InputItem {
   text?: string;
   /** The source bytes, when they were not UTF-8. */
   bytes?: Buffer;
-  /** Longer than MAX_ITEM_BYTES: the input is not read beyond it. */
+  /** Longer than MAX_ITEM_BYTES and binary (a NUL byte): the input is not read beyond it. */
   endsInput?: boolean;
 }
 
-/** The longest item read, in bytes: a longer one (`/dev/zero` is one endless line) fails, and the input is not read further. */
+/**
+ * The longest item read, in bytes: a longer one fails and the rest of it is passed over unread; one holding a NUL byte (binary input:
+ * `/dev/zero` is one endless line) also ends the input.
+ */
 export const MAX_ITEM_BYTES = 16 * 1024 * 1024;
 /** The deepest nesting parsed: deeper items fail alone (parsing and writing them back recurse). */
 export const MAX_DEPTH = 1000;

@@ -26,7 +26,10 @@ class ItemReader {
   /** The first bytes, held until there are three: enough to tell a byte order mark. */
   private head = Buffer.alloc(0);
 
-  /** An item longer than MAX_ITEM_BYTES was met: nothing more is read. */
+  /** The rest of an item longer than MAX_ITEM_BYTES (reported) is passed over, up to its end. */
+  private skipping = false;
+
+  /** Binary input (an item longer than MAX_ITEM_BYTES holding a NUL byte, such as /dev/zero) was met: nothing more is read. */
   ended = false;
 
   /** Bytes read that no item handed out yet holds (an item not ended, or the first bytes before a BOM is told). */
@@ -48,17 +51,25 @@ class ItemReader {
     if (this.mode === 'unknown') start = this.detect(chunk, start);
     if (this.mode === 'ndjson') this.ndjson(chunk, start, out);
     else if (this.mode === 'array' || this.mode === 'after') this.array(chunk, start, out);
-    if (this.spanning.tooLong) {
-      const head = this.spanning.take().text.slice(0, EXCERPT + 1);
-      out.push({
-        line: this.partLine,
-        ...(this.mode === 'array' ? { index: this.index } : {}),
-        error: `longer than ${MAX_ITEM_BYTES / 1024 / 1024} MiB: ${excerpt(head)}; the input is not read beyond it`,
-        text: excerpt(head),
-        endsInput: true,
-      });
-      this.ended = true;
-    }
+    if (this.spanning.tooLong) this.tooLong(out);
+  }
+
+  /** Reports the item being read, longer than MAX_ITEM_BYTES, and passes over the rest of it; ends the input if it is binary. */
+  private tooLong(out: InputItem[]): void {
+    const text = this.spanning.take().text;
+    const head = excerpt(text.trimStart().slice(0, EXCERPT + 1));
+    // No JSON text holds a NUL byte (RFC 8259 escapes control characters): binary input, which may have no item end at all.
+    const binary = text.includes('\u0000');
+    const longer = `longer than ${MAX_ITEM_BYTES / 1024 / 1024} MiB`;
+    out.push({
+      line: this.partLine,
+      ...(this.mode === 'array' ? { index: this.index } : {}),
+      error: binary ? `${longer}, and not JSON text (a NUL byte); the input is not read beyond it` : `${longer}: ${head}`,
+      text: head,
+      ...(binary ? { endsInput: true } : {}),
+    });
+    if (binary) this.ended = true;
+    else this.skipping = true;
   }
 
   end(out: InputItem[]): void {
@@ -107,6 +118,13 @@ class ItemReader {
 
   private ndjson(chunk: Buffer, from: number, out: InputItem[]): void {
     let start = from;
+    if (this.skipping) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      if (newline === -1) return;
+      this.skipping = false;
+      this.line += 1;
+      start = newline + 1;
+    }
     for (let newline = chunk.indexOf(NEWLINE, start); newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
       const piece = chunk.subarray(start, newline);
       let item: InputItem | undefined;
@@ -146,16 +164,8 @@ class ItemReader {
         continue;
       }
       if (this.depth === 0 && (b === 0x2c /* , */ || b === 0x5d) /* ] */) {
-        const piece = chunk.subarray(elementStart, i);
-        let item: InputItem | undefined;
-        if (this.spanning.empty) item = itemFromBytes(piece, this.partLine, this.index);
-        else {
-          this.spanning.add(piece);
-          const { text, invalid } = this.spanning.take();
-          item = itemFromDecoded(text, invalid, this.partLine, this.index);
-        }
-        if (item) out.push(item);
-        else if (b === 0x2c || this.index > 0) out.push({ line: this.line, index: this.index, error: 'empty array element' });
+        if (this.skipping) this.skipping = false;
+        else this.element(chunk.subarray(elementStart, i), b, out);
         this.index += 1;
         this.elementStarted = false;
         elementStart = i + 1;
@@ -170,7 +180,20 @@ class ItemReader {
       else if (b === 0x7b /* { */ || b === 0x5b /* [ */) this.depth += 1;
       else if (b === 0x7d /* } */ || b === 0x5d) this.depth -= 1;
     }
-    if (this.mode === 'array' && elementStart < chunk.length) this.spanning.add(chunk.subarray(elementStart));
+    if (this.mode === 'array' && elementStart < chunk.length && !this.skipping) this.spanning.add(chunk.subarray(elementStart));
+  }
+
+  /** The array element ending with `piece` (and what `spanning` holds of it), ended by `b` (`,` or `]`). */
+  private element(piece: Buffer, b: number, out: InputItem[]): void {
+    let item: InputItem | undefined;
+    if (this.spanning.empty) item = itemFromBytes(piece, this.partLine, this.index);
+    else {
+      this.spanning.add(piece);
+      const { text, invalid } = this.spanning.take();
+      item = itemFromDecoded(text, invalid, this.partLine, this.index);
+    }
+    if (item) out.push(item);
+    else if (b === 0x2c || this.index > 0) out.push({ line: this.line, index: this.index, error: 'empty array element' });
   }
 }
 
