@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import { stringifyJson } from '../json.js';
 import { UsageError } from '../errors.js';
 import { CREATE_NEW, kindOf } from './failed-file.js';
-import { CREATED, DECIDED, type EarlierLoad, NONE, NOT_SENT, readJournal } from './journal-read.js';
+import { CREATED, DECIDED, type EarlierLoad, NONE, NOT_SENT, PASSED_OVER, readJournal } from './journal-read.js';
 import type { Tally } from './load-summary.js';
 import type { InputItem } from './input-item.js';
 
@@ -164,7 +164,7 @@ export class LoadJournal {
     // A finished load's input had no more items than it saw.
     if (index >= this.known && this.earlier?.finished) throw this.differs(`at line ${line} (the finished load saw ${this.known} items)`);
     if (state === NONE) return index < (this.earlier?.unknownBelow ?? 0) ? { kind: 'no_answer' } : { kind: 'new' };
-    if (state === NOT_SENT) return { kind: 'not_sent_before' };
+    if (state === NOT_SENT || state === PASSED_OVER) return { kind: 'not_sent_before' };
     if (state === CREATED) return { kind: 'created' };
     if (state === DECIDED) return { kind: 'decided', record: this.records.get(index)! };
     return { kind: 'no_answer' };

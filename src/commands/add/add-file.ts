@@ -74,17 +74,17 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
 /** Says what the journal holds of an earlier load of this input: resumed, or finished (then only what was not created is looked at). */
 function sayResuming(f: Factory, earlier: EarlierLoad, journalPath: string, file: string): void {
   const { failed, unknown, notSent } = earlier.decided;
-  const parts = [`${earlier.created} created`, `${failed} failed`, `${unknown + earlier.noAnswer} unknown`];
-  if (notSent) parts.push(`${notSent} not sent`);
-  const fields = { created: earlier.created, failed, unknown: unknown + earlier.noAnswer, notSent, known: earlier.known };
-  if (earlier.finished && earlier.tally) {
-    // Its end record counts every item, also those the journal holds no outcome for (invalid, or unknown ones skipped).
-    const t = earlier.tally;
-    parts.splice(0, parts.length, `${t.created} created`, `${t.failed} failed`, `${t.unknown} unknown`);
-    if (t.notSent) parts.push(`${t.notSent} not sent`);
-    if (t.skipped) parts.push(`${t.skipped} of unknown outcome skipped`);
-    Object.assign(fields, { created: t.created, failed: t.failed, unknown: t.unknown, notSent: t.notSent, skipped: t.skipped });
-  }
+  const t = earlier.finished ? earlier.tally : undefined;
+  // A finished load's end record counts every item. Otherwise invalid items, and earlier unknown ones carried over, are journaled seen
+  // with no outcome: counted apart, they are looked at again.
+  const counts = t
+    ? { created: t.created, failed: t.failed, unknown: t.unknown, notSent: t.notSent, skipped: t.skipped }
+    : { created: earlier.created, failed, unknown: unknown + earlier.noAnswer, notSent, passedOver: earlier.passedOver };
+  const parts = [`${counts.created} created`, `${counts.failed} failed`, `${counts.unknown} unknown`];
+  if (counts.notSent) parts.push(`${counts.notSent} not sent`);
+  if ('skipped' in counts && counts.skipped) parts.push(`${counts.skipped} of unknown outcome skipped`);
+  if ('passedOver' in counts && counts.passedOver) parts.push(`${counts.passedOver} invalid or skipped`);
+  const fields = { ...counts, known: earlier.known };
   if (earlier.finished) {
     f.io.info(
       `this load of ${file === '-' ? 'standard input' : file} finished at ${earlier.finished} (journal ${journalPath}): of its ${petCount(earlier.known)}, ${parts.join(', ')}; ` +
