@@ -43,6 +43,8 @@ export interface Seams {
   random?: () => number;
   /** What a --jq thread may hold, in MiB (output/jq-thread.ts's MEMORY_LIMIT_MB when not given). */
   jqMemoryLimitMb?: number;
+  /** How long a bulk load's lock may go unrenewed before it is stale, in milliseconds (bulk/load-lock.ts's STALE_MS when not given). */
+  lockStaleMs?: number;
 }
 
 export class Factory {
@@ -186,6 +188,11 @@ export class Factory {
       this.jqPromise = import('./output/jq.js').then(({ Jq }) => new Jq(this.env, limits, this.seams.jqMemoryLimitMb));
     }
     return this.jqPromise;
+  }
+
+  /** The test seam for a bulk load's lock (see {@link Seams}); undefined in a real run. */
+  get lockStaleMs(): number | undefined {
+    return this.seams.lockStaleMs;
   }
 
   /** Closes the client's connections and ends the jq thread, if the run made them. */

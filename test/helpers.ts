@@ -34,6 +34,8 @@ export interface RunSetup {
   stdoutIsTTY?: boolean;
   stdinIsTTY?: boolean;
   signal?: AbortSignal;
+  /** Aborted on the second Ctrl-C (`signal` on the first): stop waiting at once. */
+  halt?: AbortSignal;
   configHome?: string;
   /** Width of the terminal stdout is (with stdoutIsTTY). */
   columns?: number;
@@ -41,6 +43,8 @@ export interface RunSetup {
   random?: () => number;
   /** What a --jq thread may hold, in MiB (1024 when not given). */
   jqMemoryLimitMb?: number;
+  /** A bulk load's lock stale time in milliseconds (30,000 when not given): renewed, and checked for a take-over, every half of it. */
+  lockStaleMs?: number;
   /** The program's commands in place of the registry's: a command built with its runF, to see what reaches its run. */
   commands?: RunOptions['commands'];
   /** Told each write to stderr as it happens, to wait for a message while the command runs. */
@@ -119,8 +123,9 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
       },
       env: { XDG_CONFIG_HOME: setup.configHome ?? tempConfigHome(), ...setup.env },
       signal: setup.signal,
+      haltSignal: setup.halt,
       version: '1.2.3',
-      seams: { random: setup.random, jqMemoryLimitMb: setup.jqMemoryLimitMb },
+      seams: { random: setup.random, jqMemoryLimitMb: setup.jqMemoryLimitMb, lockStaleMs: setup.lockStaleMs },
       commands: setup.commands,
     });
     return { code, stdout, stderr, unmatched };

@@ -162,16 +162,21 @@ export class PetstoreClient {
 
   /** Ends every request in flight with `reason` (a bulk load's second Ctrl-C, whose POSTs carry no signal); nothing is sent after. */
   async abortAll(reason: Error): Promise<void> {
+    this.destroyed = true;
     await this.dispatcher.destroy(reason);
   }
+
+  /** Set by {@link abortAll}: the dispatcher is gone, and closing it again would throw. */
+  private destroyed = false;
 
   /** Silences Deprecation and Sunset header warnings (RFC 9745, RFC 8594), for PETSTORE_NO_DEPRECATION_WARNING=1. */
   silenceDeprecation(): void {
     this.deprecationWarning = false;
   }
 
+  /** Closes the connections (nothing to do after {@link abortAll}). */
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    if (!this.destroyed) await this.dispatcher.close();
   }
 
   /** The RequestError or ServiceError of an answer outside `ok`; undefined when in `ok`. */

@@ -125,8 +125,9 @@ export class FailedFile {
   /**
    * Locks `file` and opens where its lines go. Throws UsageError (exit 2, nothing sent) when locked by another load, not a regular file
    * (a FIFO, /dev/null, /dev/stderr, a folder: no journal could live beside it), a link owned by another user, or not writable.
+   * `lockStaleMs`: the lock's stale time (load-lock.ts), for tests.
    */
-  static async open(given: string): Promise<FailedFile> {
+  static async open(given: string, lockStaleMs?: number): Promise<FailedFile> {
     const link = fs.lstatSync(given, { throwIfNoEntry: false });
     // Another user's link (planted in a shared folder such as /tmp) would make the load write wherever it points.
     if (link?.isSymbolicLink() && link.uid !== process.getuid?.())
@@ -143,7 +144,7 @@ export class FailedFile {
     const file = existing ? fs.realpathSync(given) : danglingTarget(given);
     let lock: HeldLock;
     try {
-      lock = await lockFor(file);
+      lock = await lockFor(file, lockStaleMs);
     } catch (error) {
       if (error instanceof LockedError) {
         throw new UsageError(

@@ -12,6 +12,8 @@ export const NOT_SENT = 1;
 export const SENDING = 2;
 export const CREATED = 3;
 export const DECIDED = 4;
+/** Seen and not sent: invalid, or an earlier `unknown` carried over (s=0). */
+export const PASSED_OVER = 5;
 
 const Index = z.bigint().check(z.gte(0n), z.lte(BigInt(Number.MAX_SAFE_INTEGER)));
 const Header = z.object({
@@ -47,6 +49,8 @@ export interface EarlierLoad {
   decided: { failed: number; unknown: number; notSent: number };
   /** Sent with no answer recorded (or named by a damaged record): they become unknown. */
   noAnswer: number;
+  /** Seen and not sent: invalid, or an earlier `unknown` carried over. */
+  passedOver: number;
   /** Items the journal knows of, in input order. */
   known: number;
   /** Items below this index not recorded are unknown: the journal was damaged there (0: not damaged). */
@@ -86,6 +90,7 @@ export function readJournal(data: Buffer): ReadJournal | undefined {
     created: 0,
     decided: { failed: 0, unknown: 0, notSent: 0 },
     noAnswer: 0,
+    passedOver: 0,
     known: 0,
     unknownBelow: 0,
   };
@@ -131,7 +136,7 @@ export function readJournal(data: Buffer): ReadJournal | undefined {
         if (i > known || (i < known && hashes[i] !== h)) return false;
         if (i === known) earlier.known += 1;
         hashes[i] = h;
-        set(i, s === 1n ? SENDING : NOT_SENT);
+        set(i, s === 1n ? SENDING : PASSED_OVER);
         return true;
       }
       for (const [schema, state] of [
@@ -183,6 +188,7 @@ export function readJournal(data: Buffer): ReadJournal | undefined {
     const state = states[i];
     if (state === CREATED) earlier.created += 1;
     else if (state === SENDING) earlier.noAnswer += 1;
+    else if (state === PASSED_OVER) earlier.passedOver += 1;
     else if (state === DECIDED) {
       const outcome = records.get(i)?.outcome;
       if (outcome === 'unknown') earlier.decided.unknown += 1;

@@ -16,9 +16,9 @@ import fs from 'node:fs';
 import { stringifyJson } from '../json.js';
 import { UsageError } from '../errors.js';
 import { CREATE_NEW, kindOf } from './failed-file.js';
-import { CREATED, DECIDED, type EarlierLoad, NONE, NOT_SENT, readJournal } from './journal-read.js';
+import { CREATED, DECIDED, type EarlierLoad, NONE, NOT_SENT, PASSED_OVER, readJournal } from './journal-read.js';
 import type { Tally } from './load-summary.js';
-import type { InputItem } from './read-items.js';
+import type { InputItem } from './input-item.js';
 
 export type { EarlierLoad } from './journal-read.js';
 
@@ -164,7 +164,7 @@ export class LoadJournal {
     // A finished load's input had no more items than it saw.
     if (index >= this.known && this.earlier?.finished) throw this.differs(`at line ${line} (the finished load saw ${this.known} items)`);
     if (state === NONE) return index < (this.earlier?.unknownBelow ?? 0) ? { kind: 'no_answer' } : { kind: 'new' };
-    if (state === NOT_SENT) return { kind: 'not_sent_before' };
+    if (state === NOT_SENT || state === PASSED_OVER) return { kind: 'not_sent_before' };
     if (state === CREATED) return { kind: 'created' };
     if (state === DECIDED) return { kind: 'decided', record: this.records.get(index)! };
     return { kind: 'no_answer' };
@@ -180,14 +180,14 @@ export class LoadJournal {
   }
 
   /** Records item `index` seen (`sending`: before its POST leaves), written at once with the answers recorded since. */
-  seen(index: number, hash: string, sending: boolean): void {
+  itemSeen(index: number, hash: string, sending: boolean): void {
     const text = `${this.answers}{"i":${index},"h":"${hash}","s":${sending ? 1 : 0}}\n`;
     this.answers = '';
     this.append(text);
   }
 
   /**
-   * Records item `index` created, written with the next `seen` record or at the end: one write per item, and a death loses only
+   * Records item `index` created, written with the next {@link itemSeen} record or at the end: one write per item, and a death loses only
    * answers of slots not yet refilled, which makes those items unknown, never sent twice.
    */
   created(index: number, id?: bigint): void {

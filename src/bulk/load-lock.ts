@@ -92,10 +92,10 @@ function checkLockPath(folder: string): void {
 }
 
 /**
- * Takes `<file>.lock`. Throws LockedError when a live (or unprovably dead) load holds it, LockPathError when something else is there,
- * or the file system's error.
+ * Takes `<file>.lock`, renewed every `staleMs` / 2 milliseconds. Throws LockedError when a live (or unprovably dead) load holds it,
+ * LockPathError when something else is there, or the file system's error.
  */
-export async function lockFor(file: string): Promise<HeldLock> {
+export async function lockFor(file: string, staleMs = STALE_MS): Promise<HeldLock> {
   const folder = `${file}.lock`;
   const self = thisOwner();
   for (let attempt = 0; ; attempt += 1) {
@@ -108,7 +108,7 @@ export async function lockFor(file: string): Promise<HeldLock> {
         compromised ??= error;
         for (const listener of listeners) listener(error);
       };
-      const release = await lockfile.lock(file, { realpath: false, retries: 0, stale: STALE_MS, onCompromised });
+      const release = await lockfile.lock(file, { realpath: false, retries: 0, stale: staleMs, onCompromised });
       checkLockPath(folder);
       // The library reads another mtime as the lock taken over: naming the owner changes it, so it is put back.
       const { mtime } = fs.statSync(folder);
@@ -132,7 +132,7 @@ export async function lockFor(file: string): Promise<HeldLock> {
       const code = errnoCode(error);
       // ENOTEMPTY: proper-lockfile found the folder stale (not renewed for STALE_MS) but could not rmdir it, the owner file being in it.
       if (code === 'ENOTEMPTY') {
-        if (!isStale(folder)) throw new LockedError('locked');
+        if (!isStale(folder, staleMs)) throw new LockedError('locked');
       } else if (code === 'ELOCKED') {
         // No owner file yet: the owner is between taking the lock and naming itself, so alive.
         if (!provablyDead(ownerOf(folder), self)) throw new LockedError('locked');
@@ -142,7 +142,7 @@ export async function lockFor(file: string): Promise<HeldLock> {
   }
 }
 
-function isStale(folder: string): boolean {
+function isStale(folder: string, staleMs: number): boolean {
   const found = fs.lstatSync(folder, { throwIfNoEntry: false });
-  return found?.isDirectory() === true && Date.now() - found.mtimeMs > STALE_MS;
+  return found?.isDirectory() === true && Date.now() - found.mtimeMs > staleMs;
 }

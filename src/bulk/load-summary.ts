@@ -71,10 +71,12 @@ export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
     end.failedPath && notCreated && stop?.reason !== 'failed_file' && end.unrecorded.length === 0 ? ` (written to ${end.failedPath})` : '';
   const prefix = stop ? `${stop.reason === 'signal' ? stop.error.message : 'stopped'}: ` : '';
   const cut = end.inputCut ? `; nothing after line ${end.lastLine} was read` : '';
+  // Cut short, the input may hold more pets than were read: the count says whose.
+  const of = end.inputCut ? `${petCount(t.read)} read so far` : petCount(t.read);
   const s = end.settled;
   const settled = s ? `; unknown outcomes settled: ${s.settled} created, ${s.resent} sent again, ${s.unknown} left unknown` : '';
   const fields = s ? { ...t, settled: { created: s.settled, resent: s.resent, unknown: s.unknown, others: s.others } } : { ...t };
-  io.info(`${prefix}created ${t.created} of ${petCount(t.read)}; ${parts.join(', ')}${written}${settled}${cut}`, 'summary', fields);
+  io.info(`${prefix}created ${t.created} of ${of}; ${parts.join(', ')}${written}${settled}${cut}`, 'summary', fields);
   if (t.skipped) {
     const items = t.skipped === 1 ? 'item' : 'items';
     io.warn(
@@ -92,7 +94,7 @@ export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
   if (stop) return stop.error;
   if (notCreated)
     return new CliError(
-      `${notCreated} of ${petCount(t.read)} ${notCreated === 1 ? 'was' : 'were'} not created`,
+      `${notCreated} of ${of} ${notCreated === 1 ? 'was' : 'were'} not created`,
       ExitCode.failure,
       'partial_failure',
       end.failedPath === undefined ? KEEP_THEM_HINT : undefined,

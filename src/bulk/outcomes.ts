@@ -3,7 +3,7 @@ import path from 'node:path';
 import { BodyReadError } from '../api/exchange.js';
 import { CliError, InterruptedError, RequestError, ServiceError, type ErrorReport } from '../errors.js';
 import type { Outcome } from './failed-file.js';
-import { itemFromBytes, itemFromText, type InputItem } from './read-items.js';
+import { itemFromBytes, itemFromText, type InputItem } from './input-item.js';
 
 /** An input item; a `--failed` line stands for its item (see {@link resolveItem}). */
 export interface ResolvedItem extends InputItem {

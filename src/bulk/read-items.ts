@@ -1,121 +1,11 @@
 /**
  * Streams the items of a JSON array (first non-blank `[`) or NDJSON, chunk by chunk, with each item's line, in flat memory. A BOM is
- * skipped and CRLF accepted. Items are split on bytes (JSON's structure is ASCII) and decoded one by one, so bytes that are not UTF-8
- * are reported, never read as replacement characters.
+ * skipped and CRLF accepted. Items are split on bytes (JSON's structure is ASCII) and decoded one by one (input-item.ts), so bytes that
+ * are not UTF-8 are reported, never read as replacement characters.
  */
-import { parseJson } from '../json.js';
+import { EXCERPT, excerpt, type InputItem, itemFromBytes, itemFromDecoded, MAX_ITEM_BYTES, SpanningText, trimBytes } from './input-item.js';
 
-export interface InputItem {
-  /** 1-based line the item starts on. */
-  line: number;
-  /** 0-based position in a JSON array (absent for NDJSON). */
-  index?: number;
-  value?: unknown;
-  /** Why the text was not an item: malformed JSON, not UTF-8, or a broken array. */
-  error?: string;
-  /** The source text, when it did not parse (so `--failed` keeps it). */
-  text?: string;
-  /** The source bytes, when they were not UTF-8. */
-  bytes?: Buffer;
-  /** Longer than MAX_ITEM_BYTES: the input is not read beyond it. */
-  endsInput?: boolean;
-}
-
-/** The longest item read, in bytes: a longer one (`/dev/zero` is one endless line) fails, and the input is not read further. */
-export const MAX_ITEM_BYTES = 16 * 1024 * 1024;
-/** The deepest nesting parsed: deeper items fail alone (parsing and writing them back recurse). */
-export const MAX_DEPTH = 1000;
-
-/** Whether `text`'s arrays and objects nest deeper than MAX_DEPTH (brackets inside strings not counted). */
-function tooDeep(text: string): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i += 1;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      depth += 1;
-      if (depth > MAX_DEPTH) return true;
-    } else if (c === 0x7d || c === 0x5d) depth -= 1;
-  }
-  return false;
-}
-
-const EXCERPT = 60;
-const strict = new TextDecoder('utf-8', { fatal: true });
-const lenient = new TextDecoder('utf-8');
-const excerpt = (text: string) => (text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text);
-
-/** The item `text` at `line` (and array `index`) stands for, numbers exact; when not JSON, an `error` with a 60-character excerpt and the `text`. */
-export function itemFromText(text: string, line: number, index?: number): InputItem {
-  const base = index === undefined ? { line } : { line, index };
-  if (tooDeep(text)) return { ...base, error: `nested deeper than ${MAX_DEPTH} levels: ${excerpt(text)}`, text: excerpt(text) };
-  try {
-    return { ...base, value: parseJson(text) };
-  } catch {
-    return { ...base, error: `malformed JSON: ${excerpt(text)}`, text };
-  }
-}
-
-function trimBytes(bytes: Buffer): Buffer {
-  let start = 0;
-  let end = bytes.length;
-  while (start < end && isSpace(bytes[start]!)) start += 1;
-  while (end > start && isSpace(bytes[end - 1]!)) end -= 1;
-  return bytes.subarray(start, end);
-}
-
-/** As {@link itemFromText}, undefined when blank; text that was not UTF-8 (`source` given) is an error keeping its bytes. */
-function itemFromDecoded(decoded: string, source: Buffer | undefined, line: number, index?: number): InputItem | undefined {
-  const text = decoded.trim();
-  const base = index === undefined ? { line } : { line, index };
-  if (source) return { ...base, error: text ? `not valid UTF-8: ${excerpt(text)}` : 'not valid UTF-8', text, bytes: trimBytes(source) };
-  if (!text) return undefined;
-  return itemFromText(text, line, index);
-}
-
-/** The item of source bytes (a chunk's, or a `--failed` line's `text_base64`), decoded strictly as UTF-8. */
-export function itemFromBytes(bytes: Buffer, line: number, index?: number): InputItem | undefined {
-  try {
-    return itemFromDecoded(strict.decode(bytes), undefined, line, index);
-  } catch {
-    return itemFromDecoded(lenient.decode(bytes), bytes, line, index);
-  }
-}
-
-/** An item spanning chunks, kept as bytes (outside the JS heap) and decoded once when it ends. */
-class SpanningText {
-  private parts: Buffer[] = [];
-  private size = 0;
-
-  get empty(): boolean {
-    return this.parts.length === 0;
-  }
-
-  /** Holds more than MAX_ITEM_BYTES. */
-  get tooLong(): boolean {
-    return this.size > MAX_ITEM_BYTES;
-  }
-
-  add(bytes: Buffer): void {
-    this.parts.push(bytes);
-    this.size += bytes.length;
-  }
-
-  take(): { text: string; invalid?: Buffer } {
-    const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
-    this.parts = [];
-    this.size = 0;
-    try {
-      return { text: strict.decode(bytes) };
-    } catch {
-      return { text: lenient.decode(bytes), invalid: bytes };
-    }
-  }
-}
+export type { InputItem } from './input-item.js';
 
 const NEWLINE = 0x0a;
 const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
@@ -136,8 +26,16 @@ class ItemReader {
   /** The first bytes, held until there are three: enough to tell a byte order mark. */
   private head = Buffer.alloc(0);
 
-  /** An item longer than MAX_ITEM_BYTES was met: nothing more is read. */
+  /** The rest of an item longer than MAX_ITEM_BYTES (reported) is passed over, up to its end. */
+  private skipping = false;
+
+  /** Binary input (an item longer than MAX_ITEM_BYTES holding a NUL byte, such as /dev/zero) was met: nothing more is read. */
   ended = false;
+
+  /** Bytes read that no item handed out yet holds (an item not ended, or the first bytes before a BOM is told). */
+  get holding(): boolean {
+    return !this.spanning.empty || (!this.started && this.head.length > 0);
+  }
 
   push(input: Buffer, out: InputItem[]): void {
     if (this.ended) return;
@@ -153,17 +51,25 @@ class ItemReader {
     if (this.mode === 'unknown') start = this.detect(chunk, start);
     if (this.mode === 'ndjson') this.ndjson(chunk, start, out);
     else if (this.mode === 'array' || this.mode === 'after') this.array(chunk, start, out);
-    if (this.spanning.tooLong) {
-      const head = this.spanning.take().text.slice(0, EXCERPT);
-      out.push({
-        line: this.partLine,
-        ...(this.mode === 'array' ? { index: this.index } : {}),
-        error: `longer than ${MAX_ITEM_BYTES / 1024 / 1024} MiB: ${excerpt(head)}; the input is not read beyond it`,
-        text: excerpt(head),
-        endsInput: true,
-      });
-      this.ended = true;
-    }
+    if (this.spanning.tooLong) this.tooLong(out);
+  }
+
+  /** Reports the item being read, longer than MAX_ITEM_BYTES, and passes over the rest of it; ends the input if it is binary. */
+  private tooLong(out: InputItem[]): void {
+    const text = this.spanning.take().text;
+    const head = excerpt(text.trimStart().slice(0, EXCERPT + 1));
+    // No JSON text holds a NUL byte (RFC 8259 escapes control characters): binary input, which may have no item end at all.
+    const binary = text.includes('\u0000');
+    const longer = `longer than ${MAX_ITEM_BYTES / 1024 / 1024} MiB`;
+    out.push({
+      line: this.partLine,
+      ...(this.mode === 'array' ? { index: this.index } : {}),
+      error: binary ? `${longer}, and not JSON text (a NUL byte); the input is not read beyond it` : `${longer}: ${head}`,
+      text: head,
+      ...(binary ? { endsInput: true } : {}),
+    });
+    if (binary) this.ended = true;
+    else this.skipping = true;
   }
 
   end(out: InputItem[]): void {
@@ -212,6 +118,13 @@ class ItemReader {
 
   private ndjson(chunk: Buffer, from: number, out: InputItem[]): void {
     let start = from;
+    if (this.skipping) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      if (newline === -1) return;
+      this.skipping = false;
+      this.line += 1;
+      start = newline + 1;
+    }
     for (let newline = chunk.indexOf(NEWLINE, start); newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
       const piece = chunk.subarray(start, newline);
       let item: InputItem | undefined;
@@ -251,16 +164,8 @@ class ItemReader {
         continue;
       }
       if (this.depth === 0 && (b === 0x2c /* , */ || b === 0x5d) /* ] */) {
-        const piece = chunk.subarray(elementStart, i);
-        let item: InputItem | undefined;
-        if (this.spanning.empty) item = itemFromBytes(piece, this.partLine, this.index);
-        else {
-          this.spanning.add(piece);
-          const { text, invalid } = this.spanning.take();
-          item = itemFromDecoded(text, invalid, this.partLine, this.index);
-        }
-        if (item) out.push(item);
-        else if (b === 0x2c || this.index > 0) out.push({ line: this.line, index: this.index, error: 'empty array element' });
+        if (this.skipping) this.skipping = false;
+        else this.element(chunk.subarray(elementStart, i), b, out);
         this.index += 1;
         this.elementStarted = false;
         elementStart = i + 1;
@@ -275,25 +180,56 @@ class ItemReader {
       else if (b === 0x7b /* { */ || b === 0x5b /* [ */) this.depth += 1;
       else if (b === 0x7d /* } */ || b === 0x5d) this.depth -= 1;
     }
-    if (this.mode === 'array' && elementStart < chunk.length) this.spanning.add(chunk.subarray(elementStart));
+    if (this.mode === 'array' && elementStart < chunk.length && !this.skipping) this.spanning.add(chunk.subarray(elementStart));
+  }
+
+  /** The array element ending with `piece` (and what `spanning` holds of it), ended by `b` (`,` or `]`). */
+  private element(piece: Buffer, b: number, out: InputItem[]): void {
+    let item: InputItem | undefined;
+    if (this.spanning.empty) item = itemFromBytes(piece, this.partLine, this.index);
+    else {
+      this.spanning.add(piece);
+      const { text, invalid } = this.spanning.take();
+      item = itemFromDecoded(text, invalid, this.partLine, this.index);
+    }
+    if (item) out.push(item);
+    else if (b === 0x2c || this.index > 0) out.push({ line: this.line, index: this.index, error: 'empty array element' });
   }
 }
 
-/** `input`'s items in order, a batch per chunk (not an await per item); `onBytes` hears chunk sizes. Never throws: bad content is an item with `error`. */
+/** How far {@link readItemBatches} got: kept up to date as it reads, to tell a load cut short from one that had read everything. */
+export interface ReadState {
+  /** Bytes read so far. */
+  bytes: number;
+  /** Some of those bytes belong to an item not yet handed out. */
+  holding: boolean;
+  /** The input's end was met (every item handed out). */
+  ended: boolean;
+}
+
+/**
+ * `input`'s items in order, a batch per chunk (not an await per item); `onBytes` hears chunk sizes, `state` is kept current. Never
+ * throws: bad content is an item with `error`.
+ */
 export async function* readItemBatches(
   input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   onBytes?: (count: number) => void,
+  state: ReadState = { bytes: 0, holding: false, ended: false },
 ): AsyncGenerator<InputItem[]> {
   const reader = new ItemReader();
   for await (const chunk of input) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     onBytes?.(bytes.length);
+    state.bytes += bytes.length;
     const batch: InputItem[] = [];
     reader.push(bytes, batch);
+    state.holding = reader.holding;
     if (batch.length) yield batch;
     if (reader.ended) return;
   }
   const last: InputItem[] = [];
   reader.end(last);
+  state.holding = false;
+  state.ended = true;
   if (last.length) yield last;
 }

@@ -13,6 +13,7 @@
  * answers nor stores).
  */
 import type { NewPet, Pet } from '../api/schemas.js';
+import type { Factory } from '../factory.js';
 import type { ResolvedItem } from './outcomes.js';
 import { type IdSet, int64Of, type ListStore } from './store-ids.js';
 
@@ -32,6 +33,19 @@ export interface HeldItem {
 }
 
 /** What a settling did, for the summary: items settled as created, sent again, left unknown; new pets no item claimed. */
+/** What the load lends the settling (bulk-load.ts, LoadSending.loadSide); the command's settleActions runs through it. */
+export interface LoadSide {
+  f: Factory;
+  stopped: AbortSignal;
+  isStopped(): boolean;
+  settled(held: HeldItem, pet: Pet): void;
+  /** Sends the item again (journaled first); false when the load has stopped. */
+  send(held: HeldItem): Promise<boolean>;
+  idle(): Promise<void>;
+  stays(held: HeldItem, record: Record<string, unknown>, message: string): void;
+  message(line: string, code: string, fields?: Record<string, unknown>): void;
+}
+
 export interface SettleCounts {
   settled: number;
   resent: number;

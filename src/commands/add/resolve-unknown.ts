@@ -1,12 +1,11 @@
 /**
- * `add --file --failed F --resolve-unknown` wired to the load (add-file.ts): the store's ids recorded before the first POST
+ * `add --file --failed F --resolve-unknown` wired to the load (bulk/bulk-load.ts): the store's ids recorded before the first POST
  * (bulk/store-ids.ts), and the settling of unknown items (bulk/settle-unknown.ts) told through the load's messages, --failed and tally.
  */
 import { setTimeout } from 'node:timers/promises';
 import type { PetstoreClient } from '../../api/client.js';
-import type { Pet } from '../../api/schemas.js';
 import type { LoadJournal } from '../../bulk/journal.js';
-import type { HeldItem, SettleCounts } from '../../bulk/settle-unknown.js';
+import type { HeldItem, LoadSide, SettleCounts } from '../../bulk/settle-unknown.js';
 import { UnknownSettler } from '../../bulk/settle-unknown.js';
 import { itemName, where } from '../../bulk/outcomes.js';
 import { addCreatedIds, IdSet, type ListStore, readStoreIds, recordStoreIds, storeIdsPath } from '../../bulk/store-ids.js';
@@ -50,19 +49,6 @@ export async function openSettler(
   const created = new IdSet();
   if (journal.earlier) await addCreatedIds(journal.path, created);
   return new UnknownSettler({ list, before, created, timeoutMs: f.globals.timeout, earlierSentAt: journalWritten });
-}
-
-/** What the load lends the settling (add-file.ts BulkLoad.settling). */
-export interface LoadSide {
-  f: Factory;
-  stopped: AbortSignal;
-  isStopped(): boolean;
-  settled(held: HeldItem, pet: Pet): void;
-  /** Sends the item again (journaled first); false when the load has stopped. */
-  send(held: HeldItem): Promise<boolean>;
-  idle(): Promise<void>;
-  stays(held: HeldItem, record: Record<string, unknown>, message: string): void;
-  message(line: string, code: string, fields?: Record<string, unknown>): void;
 }
 
 /** Settles the items `settler` holds through `load`; undefined when none was held. */

@@ -1,0 +1,138 @@
+/**
+ * What a bulk load (bulk-load.ts) writes down of its items: the tally, the `--failed` lines (and which lines could not be written),
+ * the journal's records, and the messages above the status line.
+ */
+import { CliError, ExitCode } from '../errors.js';
+import type { IOStreams } from '../iostreams.js';
+import type { BatchedOutput } from './batched-output.js';
+import { type FailedFile, type FailedRecord, FailedWriteError, type Outcome } from './failed-file.js';
+import { JournalWriteError, type LoadJournal } from './journal.js';
+import type { Tally } from './load-summary.js';
+import { isUnrecordable, type LoadStateMachine } from './load-state.js';
+import type { ResolvedItem } from './outcomes.js';
+import type { ErrorReport } from '../errors.js';
+
+/** The error report of an item an earlier run sent and recorded no answer for. */
+export const NO_ANSWER = {
+  code: 'unknown',
+  message: 'sent before the load stopped, and no answer was recorded: it may have been created',
+  status: null,
+};
+
+/** The records of one load; a write error of --failed or the journal is recorded as the load's stop on `machine`. */
+export class LoadRecorder {
+  readonly tally: Tally = { read: 0, created: 0, failed: 0, unknown: 0, notSent: 0, skipped: 0 };
+  /** Lines not created whose outcome could not be written to --failed. */
+  readonly unrecorded: number[] = [];
+  /** Lines written to the temporary --failed file: unrecorded should it not replace --failed. */
+  private readonly written: number[] = [];
+
+  constructor(
+    private readonly io: IOStreams,
+    private readonly output: BatchedOutput,
+    private readonly machine: LoadStateMachine,
+    /** The input's absolute path, or "-". */
+    private readonly source: string,
+    readonly failed?: FailedFile,
+    readonly journal?: LoadJournal,
+  ) {}
+
+  /** Where an item was first read (line and input path), kept through reruns. */
+  firstRead(item: ResolvedItem): { line: number; source?: string } {
+    if (!item.origin) return { line: item.line, source: this.source };
+    return item.origin.source === undefined ? { line: item.origin.line } : { line: item.origin.line, source: item.origin.source };
+  }
+
+  /** The item's `--failed` record. */
+  failedRecord(item: ResolvedItem, outcome: Outcome, report: ErrorReport): Record<string, unknown> {
+    const text = item.value === undefined ? item.text : undefined;
+    return {
+      ...this.firstRead(item),
+      outcome,
+      item: item.value ?? null,
+      ...(text === undefined ? {} : { text }),
+      ...(text !== undefined && item.bytes ? { text_base64: item.bytes.toString('base64') } : {}),
+      error: report,
+    };
+  }
+
+  /** Writes the --failed line of input `line`; after a write error, only notes the line as unrecorded. */
+  writeFailed(line: number, record: FailedRecord | Record<string, unknown>): void {
+    const stop = this.machine.stop;
+    if (!this.failed || stop?.reason === 'failed_file') {
+      if (stop?.reason === 'failed_file') this.unrecorded.push(line);
+      return;
+    }
+    try {
+      this.failed.write(record);
+      this.written.push(line);
+    } catch (error) {
+      if (!(error instanceof FailedWriteError)) throw error;
+      this.unrecorded.push(line);
+      this.machine.recordStop({ reason: 'failed_file', error: new CliError(error.message, ExitCode.failure, 'failed_file_error') });
+    }
+  }
+
+  /** An earlier `unknown` item, not sent again without --retry-unknown: its --failed line carried over unchanged. */
+  carryOverUnknown(item: ResolvedItem): void {
+    this.tally.skipped += 1;
+    this.writeFailed(item.line, item.record ?? {});
+  }
+
+  /** An item the journal decided earlier: counted, and its --failed record written again as it was then. */
+  repeatEarlierOutcome(item: ResolvedItem, record: Record<string, unknown>): void {
+    const outcome = record.outcome;
+    this.tally[outcome === 'unknown' ? 'unknown' : outcome === 'not_sent' ? 'notSent' : 'failed'] += 1;
+    this.writeFailed(item.line, record);
+  }
+
+  /** Journals item `index` seen (`sending`: its POST leaves next); false, the load stopped, when the journal cannot be written. */
+  journalItemSeen(index: number, hash: string, sending: boolean): boolean {
+    try {
+      this.journal!.itemSeen(index, hash, sending);
+      return true;
+    } catch (error) {
+      if (!(error instanceof JournalWriteError)) throw error;
+      this.journalFailed(error);
+      return false;
+    }
+  }
+
+  /** The journal's end record: `complete` unless the load stopped. Not written after an unrecordable stop. */
+  endJournal(): void {
+    if (isUnrecordable(this.machine.stop)) return;
+    try {
+      this.journal?.end(this.tally, !this.machine.stop);
+    } catch (error) {
+      if (!(error instanceof JournalWriteError)) throw error;
+      this.journalFailed(error);
+    }
+  }
+
+  /** Puts --failed in place, unless it could not be written; a failure makes every line written unrecorded. */
+  async commitFailed(): Promise<void> {
+    if (!this.failed || this.machine.stop?.reason === 'failed_file') return;
+    try {
+      await this.failed.commit();
+    } catch (error) {
+      if (!(error instanceof FailedWriteError)) throw error;
+      // Its folder removed, say: every line written to the temporary file is lost.
+      this.unrecorded.push(...this.written);
+      this.machine.recordStop({ reason: 'failed_file', error: new CliError(error.message, ExitCode.failure, 'failed_file_error') });
+    }
+  }
+
+  /** A line above the status line, after the rows already created; `fields` go into its --json object. */
+  message(line: string, code: string, fields: Record<string, unknown> = {}): void {
+    this.output.flush();
+    if (line.startsWith('warning: ')) this.io.warn(line.slice('warning: '.length), code, fields);
+    else this.io.info(line, code, fields);
+  }
+
+  private journalFailed(error: JournalWriteError): void {
+    this.machine.recordStop({
+      reason: 'journal',
+      error: new CliError(`${error.message}; the load stopped`, ExitCode.failure, 'journal_write_error'),
+    });
+  }
+}

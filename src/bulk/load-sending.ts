@@ -1,0 +1,249 @@
+/**
+ * The items of a bulk load (bulk-load.ts), one by one: checked against the journal, sent (journaled first) through a bounded pool,
+ * and each answer classified (outcomes.ts) and recorded (load-recorder.ts).
+ */
+import { setTimeout } from 'node:timers/promises';
+import type { PetstoreClient, SendRequest } from '../api/client.js';
+import { MAX_RETRY_AFTER_MS } from '../api/retry.js';
+import { describeIssue, NewPet, type Pet } from '../api/schemas.js';
+import type { ErrorReport } from '../errors.js';
+import type { Factory } from '../factory.js';
+import { PET_VIEW } from '../output/views.js';
+import type { BatchedOutput } from './batched-output.js';
+import type { Outcome } from './failed-file.js';
+import { itemHash } from './journal.js';
+import { NO_ANSWER, type LoadRecorder } from './load-recorder.js';
+import type { LoadStateMachine } from './load-state.js';
+import { notSentReport } from './load-summary.js';
+import { classifySendError, itemName, resolveItem, where, type ResolvedItem } from './outcomes.js';
+import type { InputItem } from './input-item.js';
+import { RequestPool } from './request-pool.js';
+import type { HeldItem, LoadSide } from './settle-unknown.js';
+import { int64Of } from './store-ids.js';
+import type { UnknownHolding } from './unknown-holding.js';
+import { petCount } from '../text.js';
+
+/** POST /pets: the created Pet (201 or 200); `limits` as in SendRequest. */
+export type CreatePet = (client: PetstoreClient, pet: NewPet, limits: Pick<SendRequest, 'signal' | 'deadlineMs'>) => Promise<Pet>;
+
+/** The sending side of one load. */
+export class LoadSending {
+  private readonly pool: RequestPool;
+  /** Items read so far; the next item's index. */
+  itemsRead = 0;
+  /** Items to send held back while the journal's known items are checked (see {@link itemRead}). */
+  private readonly heldBack: { raw: ResolvedItem; index: number }[] = [];
+
+  constructor(
+    private readonly f: Factory,
+    private readonly options: { concurrency: number; retryUnknown: boolean },
+    private readonly machine: LoadStateMachine,
+    private readonly recorder: LoadRecorder,
+    private readonly output: BatchedOutput,
+    private readonly holding: UnknownHolding,
+    private readonly createPet: CreatePet,
+  ) {
+    this.pool = new RequestPool(options.concurrency);
+  }
+
+  /**
+   * Takes the next item read. While the journal's known items are read again, those to send are held back: a different input is then
+   * refused (exit 2) before this run sends anything.
+   */
+  async itemRead(client: PetstoreClient, raw: InputItem): Promise<void> {
+    const index = this.itemsRead++;
+    this.recorder.tally.read += 1;
+    const { journal } = this.recorder;
+    if (journal && index >= journal.known) {
+      // A finished load's input had no more items than it saw.
+      if (journal.earlier?.finished) throw journal.differs(`at line ${raw.line} (the finished load read ${petCount(journal.known)})`);
+      if (index === journal.known && index > 0) this.machine.fire('checked');
+      await this.sendHeldBack(client);
+    }
+    await this.dispatchItem(client, raw, index, journal !== undefined && index < journal.known);
+  }
+
+  /** The items held back while the known ones were checked, sent in input order. */
+  async sendHeldBack(client: PetstoreClient): Promise<void> {
+    const held = this.heldBack.splice(0);
+    for (const { raw, index } of held) await this.dispatchItem(client, raw, index, false);
+  }
+
+  /** Resolves once no request is in flight. */
+  readonly idle = (): Promise<void> => this.pool.idle();
+
+  /** Requests in flight. */
+  get inFlight(): number {
+    return this.pool.size;
+  }
+
+  /** Ends item `index` as the journal and the load's state say: counted, held back, carried over, recorded not created, or sent. */
+  private async dispatchItem(client: PetstoreClient, raw: ResolvedItem, index: number, holdBack: boolean): Promise<void> {
+    const item = resolveItem(raw);
+    const { journal, tally } = this.recorder;
+    let hash: string | undefined;
+    let noAnswer = false;
+    // Consulted after a stop too: an item created or decided earlier is never written as not sent.
+    if (journal) {
+      hash = itemHash(raw);
+      const state = journal.state(index, hash, raw.line);
+      if (state.kind === 'created') {
+        tally.created += 1;
+        return;
+      }
+      // not_sent (the connection never opened) proves nothing was sent: the resumed load sends it.
+      if (state.kind === 'decided' && state.record.outcome !== 'not_sent') {
+        if (state.record.outcome === 'unknown' && this.holding.hold(item, index, hash, state.record, 0)) return;
+        return this.recorder.repeatEarlierOutcome(item, state.record);
+      }
+      noAnswer = state.kind === 'no_answer';
+      if (noAnswer && !this.options.retryUnknown) {
+        const record = this.recorder.failedRecord(item, 'unknown', NO_ANSWER);
+        if (this.holding.hold(item, index, hash, record, 0)) {
+          journal.decided(index, record);
+          return;
+        }
+        return this.recordNotCreated(item, 'unknown', NO_ANSWER, index);
+      }
+      if (holdBack) {
+        this.heldBack.push({ raw, index });
+        return;
+      }
+    }
+    const markSeen = (sending: boolean) => hash === undefined || this.recorder.journalItemSeen(index, hash, sending);
+    if (item.previous === 'unknown' && !this.options.retryUnknown) {
+      markSeen(false);
+      if (hash !== undefined && this.holding.hold(item, index, hash, item.record ?? {}, Number.NEGATIVE_INFINITY, false)) return;
+      return this.recorder.carryOverUnknown(item);
+    }
+    if (this.machine.stop) return this.recordUnsentAfterStop(item, index, noAnswer, markSeen);
+    if (item.error !== undefined) {
+      markSeen(false);
+      return this.recordNotCreated(item, 'failed', { code: 'invalid_input', message: item.error, status: null });
+    }
+    const checked = NewPet.safeParse(item.value);
+    if (!checked.success) {
+      markSeen(false);
+      return this.recordNotCreated(item, 'failed', { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
+    }
+    await this.pool.slot();
+    // Checked first: awaiting even a settled promise costs every item a microtask turn.
+    if (this.output.isBlocked) await this.output.drained();
+    if (this.machine.stop) return this.recordUnsentAfterStop(item, index, noAnswer, markSeen);
+    // Journaled before the POST leaves: a death from here on leaves it unknown, never sent twice. Not journaled: not sent.
+    if (!markSeen(true)) return this.recordUnsentAfterStop(item, index, noAnswer, () => undefined);
+    this.holding.sent(index, hash);
+    this.pool.run(() => this.send(client, item, checked.data, index));
+  }
+
+  /** An item the stopped load does not send: not_sent, unless an earlier run sent it (no answer journaled, or an `unknown` line): unknown. */
+  private recordUnsentAfterStop(item: ResolvedItem, index: number, noAnswer: boolean, markSeen: (sending: boolean) => void): void {
+    if (noAnswer) this.recordNotCreated(item, 'unknown', NO_ANSWER, index);
+    else if (item.previous === 'unknown') {
+      markSeen(false);
+      this.recorder.carryOverUnknown(item);
+    } else this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop!));
+  }
+
+  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, resent = 0): Promise<void> {
+    const { journal, tally } = this.recorder;
+    try {
+      this.holding.resent(index);
+      // Own deadline per POST; a second Ctrl-C ends them all at once (BulkLoad.run).
+      const created = await this.createPet(client, pet, { signal: null, deadlineMs: this.f.globals.timeout });
+      if (this.holding.settler) {
+        journal?.created(index, int64Of(created.id));
+        this.holding.settler.created(int64Of(created.id));
+      } else journal?.created(index);
+      this.holding.answered(index);
+      tally.created += 1;
+      this.output.push(this.f.exporter.streamText([created], PET_VIEW));
+    } catch (error) {
+      const result = classifySendError(error);
+      // A 429 or 503 with Retry-After was not taken: resent after the wait (at most --retries times) unless the load stops.
+      if ('retryAfterMs' in result && result.retryAfterMs !== undefined && resent < this.f.globals.retries) {
+        const wait = Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS);
+        const waited = !this.machine.stop && (await setTimeout(wait, true, { signal: this.machine.stopped }).catch(() => false));
+        if (waited && !this.machine.stop) return this.send(client, item, pet, index, resent + 1);
+        if (this.machine.stop) {
+          journal?.notTaken(index);
+          return this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop));
+        }
+      }
+      if (result.outcome === 'created_unreadable') {
+        journal?.created(index);
+        tally.created += 1;
+        this.recorder.message(
+          `warning: ${where(item)} was created (HTTP ${result.status}), but its answer could not be read: ${result.why}; it is not sent again`,
+          'created_unreadable',
+          this.recorder.firstRead(item),
+        );
+        return;
+      }
+      if (result.stop) this.machine.recordStop(result.stop);
+      this.recordNotCreated(item, result.outcome, result.report, index);
+    }
+  }
+
+  /**
+   * Counts an item not created, says why (not for the items a stop leaves unsent: the stop is said once), writes it to --failed (and
+   * to the journal, as item `sentIndex`, when it was sent). An unknown item this load sent goes to the settling when there is one.
+   */
+  private recordNotCreated(item: ResolvedItem, outcome: Outcome, report: ErrorReport, sentIndex?: number): void {
+    const { journal, tally } = this.recorder;
+    const sending = this.holding.answered(sentIndex);
+    if (outcome === 'unknown' && sending) {
+      const record = this.recorder.failedRecord(item, outcome, report);
+      if (this.holding.hold(item, sentIndex!, sending.hash, record, sending.at)) {
+        journal?.decided(sentIndex!, record);
+        return;
+      }
+    }
+    tally[outcome === 'failed' ? 'failed' : outcome === 'unknown' ? 'unknown' : 'notSent'] += 1;
+    if (outcome !== 'not_sent' || report.code !== 'not_sent') {
+      const status = report.status ? ` (HTTP ${report.status})` : '';
+      this.recorder.message(`${outcome.replace('_', ' ')}: ${where(item)} ${itemName(item.value)}: ${report.message}${status}`, outcome, {
+        ...this.recorder.firstRead(item),
+        error: report,
+      });
+    }
+    const record = this.recorder.failedRecord(item, outcome, report);
+    if (sentIndex !== undefined) journal?.decided(sentIndex, record);
+    this.recorder.writeFailed(item.line, record);
+  }
+
+  /** What the settling (settle-unknown.ts, run by the command) may do to this load: its journal, tally, output and pool. */
+  loadSide(client: PetstoreClient): LoadSide {
+    const { recorder } = this;
+    return {
+      f: this.f,
+      stopped: this.machine.stopped,
+      isStopped: () => this.machine.stop !== undefined,
+      settled: (held: HeldItem, pet: Pet) => {
+        recorder.journal?.created(held.index, int64Of(pet.id));
+        recorder.tally.created += 1;
+        this.output.push(this.f.exporter.streamText([pet], PET_VIEW));
+        recorder.message(`settled: ${where(held.item)} ${itemName(held.item.value)} was created: pet ${pet.id}`, 'settled_created', {
+          ...recorder.firstRead(held.item),
+          id: pet.id,
+        });
+      },
+      send: async (held: HeldItem) => {
+        await this.pool.slot();
+        if (this.output.isBlocked) await this.output.drained();
+        if (this.machine.stop) return false;
+        if (recorder.journal && !recorder.journalItemSeen(held.index, held.hash, true)) return false;
+        this.holding.sent(held.index, held.hash);
+        this.pool.run(() => this.send(client, held.item, held.pet, held.index));
+        return true;
+      },
+      idle: () => this.idle(),
+      stays: (held: HeldItem, record: Record<string, unknown>, message: string) => {
+        recorder.tally.unknown += 1;
+        recorder.message(`unknown: ${where(held.item)} ${itemName(held.item.value)}: ${message}`, 'unknown', recorder.firstRead(held.item));
+        recorder.writeFailed(held.item.line, record);
+      },
+      message: (line: string, code: string, fields?: Record<string, unknown>) => recorder.message(line, code, fields),
+    };
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * With `--resolve-unknown`, the bulk load's side of the settling (settle-unknown.ts): unknown items are held for it instead of being
+ * written to `--failed`, and each POST's time is kept for its wait.
+ */
+import { NewPet } from '../api/schemas.js';
+import type { ResolvedItem } from './outcomes.js';
+import type { UnknownSettler } from './settle-unknown.js';
+
+/** An item in flight: Date.now() of its last POST (milliseconds) and its journal hash. */
+export interface Sending {
+  at: number;
+  hash: string;
+}
+
+/** The unknown items a load hands to its settler, and the items it has in flight; inert without a settler. */
+export class UnknownHolding {
+  private readonly inFlight = new Map<number, Sending>();
+
+  constructor(readonly settler: UnknownSettler | undefined) {}
+
+  /** Notes item `index` (journal hash `hash`) sent now (only with a settler). */
+  sent(index: number, hash: string | undefined): void {
+    if (this.settler && hash !== undefined) this.inFlight.set(index, { at: Date.now(), hash });
+  }
+
+  /** Notes item `index` sent again now (a Retry-After resend). */
+  resent(index: number): void {
+    const sending = this.inFlight.get(index);
+    if (sending) sending.at = Date.now();
+  }
+
+  /** Item `index` was answered: what was noted of its sending, if anything, is handed back and forgotten. */
+  answered(index: number | undefined): Sending | undefined {
+    if (index === undefined) return undefined;
+    const sending = this.inFlight.get(index);
+    this.inFlight.delete(index);
+    return sending;
+  }
+
+  /**
+   * Keeps an unknown item for the settling and says true; false without a settler or for an item that is no NewPet. `sentAt`:
+   * Date.now() of its last POST, 0 for an earlier run of this load, -Infinity for an earlier load; `ours`: sent by this load.
+   */
+  hold(item: ResolvedItem, index: number, hash: string, record: Record<string, unknown>, sentAt: number, ours = true): boolean {
+    const pet = this.settler && NewPet.safeParse(item.value);
+    if (!pet?.success) return false;
+    this.settler!.hold({ item, pet: pet.data, index, hash, record, afterListing: ours && this.settler!.hasListing, sentAt });
+    return true;
+  }
+}
