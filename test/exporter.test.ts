@@ -11,7 +11,7 @@ import { IOStreams } from '../src/iostreams.js';
 import { withOutputFlags } from '../src/commands/kit.js';
 import type { OutputShape } from '../src/output/format.js';
 import { PET_VIEW, recordView } from '../src/output/views.js';
-import { buildProgram, readCommandLine } from '../src/program.js';
+import { buildProgram } from '../src/program.js';
 import { run } from './helpers.js';
 
 interface Setup {
@@ -264,15 +264,23 @@ describe('the program hands the Factory the parsed flags', () => {
     );
   });
 
-  test('readCommandLine reads the global flags as the program does', () => {
-    expect(readCommandLine(['list', '--bogus', '--json'])).toEqual({ json: true, verbose: false, command: 'list' });
-    expect(readCommandLine(['--verbose', 'get', '1'])).toEqual({ json: false, verbose: true, command: 'get' });
-    // A value flag takes the next word, whatever it is: --env --json names an environment.
-    expect(readCommandLine(['--env', '--json', 'list'])).toEqual({ json: false, verbose: false, command: 'list' });
-    // A value flag at the end without its value: the flags before it count; the program's parse reports it.
-    expect(readCommandLine(['--json', 'list', '--timeout'])).toEqual({ json: true, verbose: false, command: undefined });
-    // After --, words are not flags.
-    expect(readCommandLine(['__complete', '--', 'list', '--json'])).toEqual({ json: false, verbose: false, command: '__complete' });
+  test('the one parse reads the global flags wherever they stand, so that its own errors follow --json', async () => {
+    // A value flag at the end without its value: --json before it counts.
+    const missing = await run(['--json', 'list', '--timeout']);
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(JSON.parse(missing.stderr)).toEqual({
+      code: 'invalid_usage',
+      message: "option '--timeout <ms>' argument missing",
+      status: null,
+      hint: 'run "petstore --help" for usage',
+    });
+    // A value flag takes the next word, whatever it is: --env --json names an environment, and the error is plain.
+    expect(await run(['--env', '--json', 'list', '--bogus'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: unknown option \'--bogus\' (run "petstore list --help" for usage)\n',
+      unmatched: [],
+    });
   });
 
   test('an unknown flag followed by --json is reported as JSON', async () => {

@@ -43,6 +43,8 @@ export interface RunSetup {
   jqMemoryLimitMb?: number;
   /** The program's commands in place of the registry's: a command built with its runF, to see what reaches its run. */
   commands?: RunOptions['commands'];
+  /** The launcher's leading command (src/launch.ts): only its declaration is built. */
+  command?: string;
   /** Told each write to stderr as it happens, to wait for a message while the command runs. */
   onStderr?: (text: string) => void;
 }
@@ -122,6 +124,7 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
       version: '1.2.3',
       seams: { random: setup.random, jqMemoryLimitMb: setup.jqMemoryLimitMb },
       commands: setup.commands,
+      command: setup.command,
     });
     return { code, stdout, stderr, unmatched };
   } finally {
