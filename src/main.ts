@@ -72,7 +72,7 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
     command.configureOutput({
       writeOut: (text) => io.writeOut(text),
       writeErr: (text) => io.writeError(text),
-      getOutHelpWidth: () => (io.raw.stdoutIsTTY ? io.termColumns : 80),
+      getOutHelpWidth: () => (io.std.stdoutIsTTY ? io.termColumns : 80),
       getErrHelpWidth: () => io.errColumns ?? 80,
       outputError: (text) => {
         // One line, as the plain message prints it (commander puts its "Did you mean" on a line of its own).

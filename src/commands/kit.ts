@@ -33,10 +33,9 @@ export function describeOption(option: { description?: string; argChoices?: stri
 
 /** What output/format.ts picks without `--format` or `--json`, per shape, as help says it. */
 const DEFAULT_FORMAT_TEXT: Record<Exclude<OutputShape, 'stream'>, string> = {
-  pets: 'a table on a terminal, tab-separated when piped',
   records: 'a table on a terminal, tab-separated when piped',
-  pet: 'key/value lines on a terminal, tab-separated when piped',
-  record: 'key/value lines',
+  record: 'key/value lines on a terminal, tab-separated when piped',
+  fields: 'key/value lines',
 };
 
 /** Adds `--format` and `--jq` to a command that prints data of `shape`; `note` is said after the default. */

@@ -33,7 +33,7 @@ export class Exporter {
 
   /** Settles the format of output of `shape` (format.ts's chooseFormat); throws its UsageError (exit 2). */
   choose(shape: OutputShape): OutputSpec {
-    this.chosen = chooseFormat(this.flags, this.flags.json, this.io.raw.stdoutIsTTY, shape);
+    this.chosen = chooseFormat(this.flags, this.flags.json, this.io.std.stdoutIsTTY, shape);
     return this.chosen;
   }
 
@@ -80,6 +80,6 @@ export class Exporter {
 
   /** Writes text as received (a body that is not JSON, headers); on a terminal only line breaks of its control characters stay. */
   writeText(text: string): void {
-    this.io.writeOut(this.io.raw.stdoutIsTTY ? sanitizeLines(text) : text);
+    this.io.writeOut(this.io.std.stdoutIsTTY ? sanitizeLines(text) : text);
   }
 }

@@ -7,7 +7,7 @@ import type { GetOptions } from './run.js';
 
 /** Declares `get`; its action checks the argument and calls `runF` (runGet by default). */
 export function newGetCommand(f: Factory, runF?: (options: GetOptions) => Promise<void>) {
-  return withOutputFlags(new Command('get'), 'pet')
+  return withOutputFlags(new Command('get'), 'record')
     .description(`Get one animal by id (getPet; deprecated, removed on ${GET_PET_REMOVAL_DATE})`)
     .argument('<petId>', 'identifier of the animal (an int64)')
     .addHelpText(

@@ -21,7 +21,7 @@ export interface GetOptions {
 
 /** The argument to a petId, the `pet` shape settled on `exporter`. Throws UsageError for a bad `--format` or a petId not an int64 in digits. */
 export function getOptions(petId: string, exporter: Exporter): GetOptions {
-  exporter.choose('pet');
+  exporter.choose('record');
   return { petId: parseFlag(Int64Text, petId, 'argument <petId>') };
 }
 

@@ -6,7 +6,7 @@ import { examples, valueOption, withOutputFlags } from '../kit.js';
 import type { ListOptions } from './run.js';
 
 function declareList() {
-  return withOutputFlags(new Command('list'), 'pets')
+  return withOutputFlags(new Command('list'), 'records')
     .description('List animals (listPets)')
     .addOption(valueOption('--status <status>', 'only animals with this status', { choices: PET_STATUSES }))
     .addOption(valueOption('--limit <n>', `animals per page, ${LIMIT.min} to ${LIMIT.max}`, { defaultText: String(LIMIT.default) }))

@@ -23,7 +23,7 @@ export interface ListOptions {
 
 /** Flags to options, the `pets` shape settled on `exporter`. Throws UsageError for a bad `--format`, `--status` or `--limit`. */
 export function listOptions(flags: ListFlags, exporter: Exporter): ListOptions {
-  exporter.choose('pets');
+  exporter.choose('records');
   return {
     query: {
       // A whole listing in pages of the most one holds: a fifth of the requests of the interface's default.
