@@ -4,6 +4,7 @@
  * (main.ts) builds one whose actions never run, for the man page and tests.
  */
 import { setFlagsFromString } from 'node:v8';
+import type { Dispatcher } from 'undici';
 import type { PetstoreClient } from './api/client.js';
 import type { ConfigStore } from './config.js';
 import { UsageError } from './errors.js';
@@ -44,6 +45,11 @@ export interface Seams {
   random?: () => number;
   /** What a --jq thread may hold, in MiB (output/jq-thread.ts's MEMORY_LIMIT_MB when not given). */
   jqMemoryLimitMb?: number;
+  /**
+   * The client seam: every client the Factory hands out ({@link Factory.client}, {@link Factory.clientFor}) sends through this
+   * dispatcher, such as undici's MockAgent, so that a command's fetch and run are tested without main, nock or a server.
+   */
+  dispatcher?: Dispatcher;
 }
 
 export class Factory {
@@ -150,6 +156,7 @@ export class Factory {
       loginHint: loginHint(envName, keySource),
       random: this.seams.random,
       onWait: (host) => this.io.waiting(host),
+      dispatcher: this.seams.dispatcher,
     });
   }
 

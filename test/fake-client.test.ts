@@ -1,0 +1,70 @@
+// A command's fetch and run tested through the Factory's client seam
+// (test/support/fake-client.ts): the client sends through undici's MockAgent,
+// with no main, no nock and no server. What the user sees (stdout, stderr, the
+// error thrown, whose exit code main would use) and the requests that reached
+// the fake service are checked, for a listing (list) and one item (get).
+import { afterEach, describe, expect, test } from 'vitest';
+import { getOptions, runGet } from '../src/commands/get/run.js';
+import { listOptions, runList } from '../src/commands/list/run.js';
+import { ExitCode, ServiceError } from '../src/errors.js';
+import { fakeClientFactory } from './support/fake-client.js';
+
+const DEPRECATION =
+  'warning: getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this\n';
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+/** A fake-client Factory closed after the test, checking that every answer set up was asked for. */
+function fake(options?: Parameters<typeof fakeClientFactory>[0]) {
+  const made = fakeClientFactory(options);
+  close = made.close;
+  return made;
+}
+
+describe('list through the fake client', () => {
+  test('fetches listPets with the query and key, prints the page piped, warns that a full page may not be all', async () => {
+    const { f, written, requests, answer } = fake();
+    answer(
+      'GET',
+      '/v1/pets?limit=2&status=available',
+      200,
+      '[{"id":1,"name":"Rex","categoryId":2,"status":"available"},{"id":9007199254740993,"name":"Tom","categoryId":3,"status":"available"}]',
+    );
+    await runList(f, listOptions({ status: 'available', limit: '2' }, f.exporter));
+    expect(written).toEqual({
+      stdout: '1\tRex\t2\tavailable\n9007199254740993\tTom\t3\tavailable\n',
+      stderr: 'warning: showing 2 pets, as many as --limit 2 asks for; the service may have more: try --limit 100\n',
+    });
+    expect(requests).toEqual([{ method: 'GET', path: '/v1/pets?limit=2&status=available', authorization: 'Bearer test-key' }]);
+  });
+
+  test('with --json, the page exactly as sent and no warning for a page that is not full', async () => {
+    const { f, written, answer } = fake({ globals: { json: true } });
+    answer('GET', '/v1/pets?limit=20', 200, '[{"id":1,"name":"Rex","categoryId":2}]');
+    await runList(f, listOptions({}, f.exporter));
+    expect(written).toEqual({ stdout: '[{"id":1,"name":"Rex","categoryId":2}]\n', stderr: '' });
+  });
+});
+
+describe('get through the fake client', () => {
+  test('fetches getPet, prints the pet as a row piped, and the deprecation warning on stderr', async () => {
+    const { f, written, requests, answer } = fake();
+    answer('GET', '/v1/pets/42', 200, '{"id":42,"name":"Rex","categoryId":1,"status":"pending"}');
+    await runGet(f, getOptions('42', f.exporter));
+    expect(written).toEqual({ stdout: '42\tRex\t1\tpending\n', stderr: DEPRECATION });
+    expect(requests).toEqual([{ method: 'GET', path: '/v1/pets/42', authorization: 'Bearer test-key' }]);
+  });
+
+  test("a 404 with the service's Error body throws what main reports with exit 3; nothing on stdout", async () => {
+    const { f, written, answer } = fake({ env: { PETSTORE_NO_DEPRECATION_WARNING: '1' } });
+    answer('GET', '/v1/pets/99', 404, '{"code":"not_found","message":"no animal with id 99","status":404}');
+    const error = await runGet(f, getOptions('99', f.exporter)).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ exitCode: ExitCode.notFound, message: 'no animal with id 99 (HTTP 404, code not_found)' });
+    expect(written).toEqual({ stdout: '', stderr: '' });
+  });
+});
