@@ -1,11 +1,12 @@
-// A command's fetch and run tested through the Factory's client seam
-// (test/support/fake-client.ts): the client sends through undici's MockAgent,
-// with no main, no nock and no server. What the user sees (stdout, stderr, the
+// A command's contract run by the runner (src/commands/runner.ts) through the
+// Factory's client seam (test/support/fake-client.ts): the client sends
+// through undici's MockAgent, with no main, no nock and no server. What the user sees (stdout, stderr, the
 // error thrown, whose exit code main would use) and the requests that reached
 // the fake service are checked, for a listing (list) and one item (get).
 import { afterEach, describe, expect, test } from 'vitest';
-import { getOptions, runGet } from '../src/commands/get/run.js';
-import { listOptions, runList } from '../src/commands/list/run.js';
+import { GET } from '../src/commands/get/run.js';
+import { LIST } from '../src/commands/list/run.js';
+import { runCommand } from '../src/commands/runner.js';
 import { ExitCode, ServiceError } from '../src/errors.js';
 import { fakeClientFactory } from './support/fake-client.js';
 
@@ -34,7 +35,7 @@ describe('list through the fake client', () => {
       200,
       '[{"id":1,"name":"Rex","categoryId":2,"status":"available"},{"id":9007199254740993,"name":"Tom","categoryId":3,"status":"available"}]',
     );
-    await runList(f, listOptions({ status: 'available', limit: '2' }, f.exporter));
+    await runCommand(f, LIST, { status: 'available', limit: '2' });
     expect(written).toEqual({
       stdout: '1\tRex\t2\tavailable\n9007199254740993\tTom\t3\tavailable\n',
       stderr: 'warning: showing 2 pets, as many as --limit 2 asks for; the service may have more: try --limit 100\n',
@@ -45,7 +46,7 @@ describe('list through the fake client', () => {
   test('with --json, the page exactly as sent and no warning for a page that is not full', async () => {
     const { f, written, answer } = fake({ globals: { json: true } });
     answer('GET', '/v1/pets?limit=20', 200, '[{"id":1,"name":"Rex","categoryId":2}]');
-    await runList(f, listOptions({}, f.exporter));
+    await runCommand(f, LIST, {});
     expect(written).toEqual({ stdout: '[{"id":1,"name":"Rex","categoryId":2}]\n', stderr: '' });
   });
 });
@@ -54,7 +55,7 @@ describe('get through the fake client', () => {
   test('fetches getPet, prints the pet as a row piped, and the deprecation warning on stderr', async () => {
     const { f, written, requests, answer } = fake();
     answer('GET', '/v1/pets/42', 200, '{"id":42,"name":"Rex","categoryId":1,"status":"pending"}');
-    await runGet(f, getOptions('42', f.exporter));
+    await runCommand(f, GET, '42');
     expect(written).toEqual({ stdout: '42\tRex\t1\tpending\n', stderr: DEPRECATION });
     expect(requests).toEqual([{ method: 'GET', path: '/v1/pets/42', authorization: 'Bearer test-key' }]);
   });
@@ -62,7 +63,7 @@ describe('get through the fake client', () => {
   test("a 404 with the service's Error body throws what main reports with exit 3; nothing on stdout", async () => {
     const { f, written, answer } = fake({ env: { PETSTORE_NO_DEPRECATION_WARNING: '1' } });
     answer('GET', '/v1/pets/99', 404, '{"code":"not_found","message":"no animal with id 99","status":404}');
-    const error = await runGet(f, getOptions('99', f.exporter)).catch((caught: unknown) => caught);
+    const error = await runCommand(f, GET, '99').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).toMatchObject({ exitCode: ExitCode.notFound, message: 'no animal with id 99 (HTTP 404, code not_found)' });
     expect(written).toEqual({ stdout: '', stderr: '' });

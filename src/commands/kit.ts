@@ -1,6 +1,8 @@
 /** Building blocks of command declarations: value flags with allowed values and defaults, the output flags, help examples. */
 import { Option, type Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
+import type { Factory } from '../factory.js';
 import { formatsFor, type OutputShape } from '../output/format.js';
+import type { CommandContract } from './runner.js';
 
 /** An output flag (`--format`, `--jq`): help lists it after the command's own. */
 class OutputOption<Usage extends string> extends Option<Usage> {}
@@ -88,4 +90,21 @@ export function globalFlagsOf(command: CommandUnknownOpts): readonly GlobalFlag[
     if (flags) return flags;
   }
   return undefined;
+}
+
+/**
+ * The action of a command declared by a contract (runner.ts): loads the contract when the command runs (its run module, the one
+ * lazy-load boundary), settles the output shape and the options, then calls `runF` (the test seam, gh's runF) or the runner.
+ */
+export function contractAction<A extends unknown[], O>(
+  f: Factory,
+  load: () => Promise<CommandContract<A, O>>,
+  runF?: (options: O) => Promise<void>,
+): (...args: A) => Promise<void> {
+  return async (...args) => {
+    const contract = await load();
+    const { runContract, settleOptions } = await import('./runner.js');
+    const options = settleOptions(f, contract, args);
+    return runF ? runF(options) : runContract(f, contract, options);
+  };
 }

@@ -2,7 +2,7 @@
 import { Command } from '@commander-js/extra-typings';
 import { LIMIT, PET_STATUSES } from '../../interface-values.js';
 import type { Factory } from '../../factory.js';
-import { examples, valueOption, withOutputFlags } from '../kit.js';
+import { contractAction, examples, valueOption, withOutputFlags } from '../kit.js';
 import type { ListOptions } from './run.js';
 
 function declareList() {
@@ -17,11 +17,7 @@ function declareList() {
     );
 }
 
-/** Declares `list`; its action checks the flags and calls `runF` (runList by default). */
+/** Declares `list`; its action checks the flags and calls `runF`, by default the runner with list's contract (./run.ts). */
 export function newListCommand(f: Factory, runF?: (options: ListOptions) => Promise<void>) {
-  return declareList().action(async (flags) => {
-    const { listOptions, runList } = await import('./run.js');
-    const options = listOptions(flags, f.exporter);
-    return runF ? runF(options) : runList(f, options);
-  });
+  return declareList().action(contractAction(f, async () => (await import('./run.js')).LIST, runF));
 }
