@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { GET } from '../src/commands/get/run.js';
 import { LIST } from '../src/commands/list/run.js';
 import { runCommand } from '../src/commands/runner.js';
-import { ExitCode, ServiceError } from '../src/errors.js';
+import { ExitCode, ListingCutError, ServiceError } from '../src/errors.js';
 import { fakeClientFactory } from './support/fake-client.js';
 
 const DEPRECATION =
@@ -48,6 +48,26 @@ describe('list through the fake client', () => {
     answer('GET', '/v1/pets?limit=20', 200, '[{"id":1,"name":"Rex","categoryId":2}]');
     await runCommand(f, LIST, {});
     expect(written).toEqual({ stdout: '[{"id":1,"name":"Rex","categoryId":2}]\n', stderr: '' });
+  });
+});
+
+describe('a listing cut partway, through the fake client', () => {
+  test('list --all: the page printed stays printed; the error says after how many pets and where the rest starts', async () => {
+    const { f, written, requests, answer, service } = fake();
+    service.intercept({ method: 'GET', path: '/v1/pets?limit=100' }).reply(200, '[{"id":1,"name":"Rex","categoryId":2,"status":"sold"}]', {
+      headers: { 'content-type': 'application/json', link: '</v1/pets?limit=100&cursor=b>; rel="next"' },
+    });
+    answer('GET', '/v1/pets?limit=100&cursor=b', 500, '{"code":"internal","message":"store offline","status":500}');
+    const error = await runCommand(f, LIST, { all: true }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ListingCutError);
+    expect(error).toMatchObject({
+      exitCode: ExitCode.failure,
+      printed: 1,
+      message: 'the listing stopped at page 2, after 1 pet: store offline (HTTP 500, code internal)',
+      next: 'https://petstore.example/v1/pets?limit=100&cursor=b',
+    });
+    expect(written).toEqual({ stdout: '1\tRex\t2\tsold\n', stderr: '' });
+    expect(requests.map((r) => r.path)).toEqual(['/v1/pets?limit=100&cursor=b']);
   });
 });
 

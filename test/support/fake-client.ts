@@ -21,8 +21,8 @@ export interface FakeRequest {
 }
 
 /**
- * A Factory whose client answers from `MockAgent` interceptors (`service.intercept(...)`), what it wrote to stdout and stderr, and the
- * requests that reached the fake service (through {@link answer}). `globals` override the global flags; `env` adds variables.
+ * A Factory whose client answers from `MockAgent` interceptors (`answer`, or `service.intercept(...)` for other headers), what it
+ * wrote to stdout and stderr, and the requests that reached the fake service through `answer`. `globals` override the global flags; `env` adds variables.
  */
 export function fakeClientFactory({ globals = {}, env = {} }: { globals?: Partial<GlobalOptions>; env?: NodeJS.ProcessEnv } = {}) {
   const agent = new MockAgent();
@@ -61,5 +61,5 @@ export function fakeClientFactory({ globals = {}, env = {} }: { globals?: Partia
     agent.assertNoPendingInterceptors();
     await f.close();
   };
-  return { f, written, requests, answer, close };
+  return { f, written, requests, answer, service, close };
 }
