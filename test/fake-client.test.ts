@@ -35,7 +35,7 @@ describe('list through the fake client', () => {
       200,
       '[{"id":1,"name":"Rex","categoryId":2,"status":"available"},{"id":9007199254740993,"name":"Tom","categoryId":3,"status":"available"}]',
     );
-    await runCommand(f, LIST, { status: 'available', limit: '2' });
+    await runCommand(f, LIST, { flags: { status: 'available', limit: '2' } });
     expect(written).toEqual({
       stdout: '1\tRex\t2\tavailable\n9007199254740993\tTom\t3\tavailable\n',
       stderr: 'warning: showing 2 pets, as many as --limit 2 asks for; the service may have more: try --limit 100\n',
@@ -46,7 +46,7 @@ describe('list through the fake client', () => {
   test('with --json, the page exactly as sent and no warning for a page that is not full', async () => {
     const { f, written, answer } = fake({ globals: { json: true } });
     answer('GET', '/v1/pets?limit=20', 200, '[{"id":1,"name":"Rex","categoryId":2}]');
-    await runCommand(f, LIST, {});
+    await runCommand(f, LIST);
     expect(written).toEqual({ stdout: '[{"id":1,"name":"Rex","categoryId":2}]\n', stderr: '' });
   });
 });
@@ -58,7 +58,7 @@ describe('a listing cut partway, through the fake client', () => {
       headers: { 'content-type': 'application/json', link: '</v1/pets?limit=100&cursor=b>; rel="next"' },
     });
     answer('GET', '/v1/pets?limit=100&cursor=b', 500, '{"code":"internal","message":"store offline","status":500}');
-    const error = await runCommand(f, LIST, { all: true }).catch((caught: unknown) => caught);
+    const error = await runCommand(f, LIST, { flags: { all: true } }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ListingCutError);
     expect(error).toMatchObject({
       exitCode: ExitCode.failure,
@@ -75,7 +75,7 @@ describe('get through the fake client', () => {
   test('fetches getPet, prints the pet as a row piped, and the deprecation warning on stderr', async () => {
     const { f, written, requests, answer } = fake();
     answer('GET', '/v1/pets/42', 200, '{"id":42,"name":"Rex","categoryId":1,"status":"pending"}');
-    await runCommand(f, GET, '42');
+    await runCommand(f, GET, { arguments: ['42'] });
     expect(written).toEqual({ stdout: '42\tRex\t1\tpending\n', stderr: DEPRECATION });
     expect(requests).toEqual([{ method: 'GET', path: '/v1/pets/42', authorization: 'Bearer test-key' }]);
   });
@@ -83,7 +83,7 @@ describe('get through the fake client', () => {
   test("a 404 with the service's Error body throws what main reports with exit 3; nothing on stdout", async () => {
     const { f, written, answer } = fake({ env: { PETSTORE_NO_DEPRECATION_WARNING: '1' } });
     answer('GET', '/v1/pets/99', 404, '{"code":"not_found","message":"no animal with id 99","status":404}');
-    const error = await runCommand(f, GET, '99').catch((caught: unknown) => caught);
+    const error = await runCommand(f, GET, { arguments: ['99'] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).toMatchObject({ exitCode: ExitCode.notFound, message: 'no animal with id 99 (HTTP 404, code not_found)' });
     expect(written).toEqual({ stdout: '', stderr: '' });

@@ -2,7 +2,7 @@
 import { Option, type Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
 import type { Factory } from '../factory.js';
 import { formatsFor, type OutputShape } from '../output/format.js';
-import type { CommandContract } from './runner.js';
+import type { CommandContract, Inputs } from './runner.js';
 
 /** An output flag (`--format`, `--jq`): help lists it after the command's own. */
 class OutputOption<Usage extends string> extends Option<Usage> {}
@@ -94,17 +94,20 @@ export function globalFlagsOf(command: CommandUnknownOpts): readonly GlobalFlag[
 
 /**
  * The action of a command declared by a contract (runner.ts): loads the contract when the command runs (its run module, the one
- * lazy-load boundary), settles the output shape and the options, then calls `runF` (the test seam, gh's runF) or the runner.
+ * lazy-load boundary), checks the flags and arguments commander hands the action and makes the options, then calls `runF` (the test
+ * seam, gh's runF) or the runner.
  */
-export function contractAction<A extends unknown[], O>(
+export function contractAction<I extends Inputs, O>(
   f: Factory,
-  load: () => Promise<CommandContract<A, O>>,
+  load: () => Promise<CommandContract<I, O>>,
   runF?: (options: O) => Promise<void>,
-): (...args: A) => Promise<void> {
+): (...args: unknown[]) => Promise<void> {
   return async (...args) => {
+    // Commander calls an action with the command's arguments, its flags, and the command.
+    const command = args[args.length - 1] as CommandUnknownOpts;
     const contract = await load();
     const { runContract, settleOptions } = await import('./runner.js');
-    const options = settleOptions(f, contract, args);
+    const options = settleOptions(f, contract, { flags: command.opts(), arguments: args.slice(0, -2) as string[] });
     return runF ? runF(options) : runContract(f, contract, options);
   };
 }

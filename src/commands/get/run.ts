@@ -4,8 +4,7 @@ import { Int64Text, type Pet } from '../../api/schemas.js';
 import type { Factory } from '../../factory.js';
 import { GET_PET_REMOVAL_DATE } from '../../interface-values.js';
 import { PET_VIEW } from '../../output/views.js';
-import { parseFlag } from '../parse-flag.js';
-import type { RecordContract } from '../runner.js';
+import { record } from '../runner.js';
 import { findPetViaList, isGetPetGone, LookupProgress, VIA_LIST_FORCED, VIA_LIST_GONE } from './find-via-list.js';
 import { getPet } from './http.js';
 
@@ -20,12 +19,13 @@ export interface GetOptions {
 }
 
 /** get: one pet, with getPet's deprecation warning. The argument must be an int64 in digits (else UsageError). */
-export const GET: RecordContract<[petId: string], GetOptions> = {
+export const GET = record({
   shape: 'record',
   view: PET_VIEW,
-  options: (petId) => ({ petId: parseFlag(Int64Text, petId, 'argument <petId>') }),
+  inputs: { arguments: [['argument <petId>', Int64Text]] as const },
+  options: ({ arguments: [petId] }): GetOptions => ({ petId }),
   fetch: (client, options, f) => fetchPet(f, client, options),
-};
+});
 
 /** Warns and fetches the pet (getPet; listPets with PETSTORE_GET_VIA_LIST=1 or once getPet is gone). Throws their errors, or exit 3. */
 async function fetchPet(f: Factory, client: PetstoreClient, options: GetOptions): Promise<Pet> {

@@ -3,42 +3,27 @@ import { PetStatus } from '../../api/schemas.js';
 import { LIMIT } from '../../interface-values.js';
 import { PET_VIEW } from '../../output/views.js';
 import { petCount } from '../../text.js';
-import { parseFlag } from '../parse-flag.js';
-import type { ListingContract, ListingEnd } from '../runner.js';
+import { type ListingEnd, listing } from '../runner.js';
 import { LimitText, type ListPetsQuery, listPetPages } from './http.js';
-
-/** The flags of `list` as commander parses them. */
-export interface ListFlags {
-  status?: string;
-  limit?: string;
-  all?: boolean;
-}
 
 export interface ListOptions {
   query: ListPetsQuery;
   all: boolean;
 }
 
-/** Flags to options. Throws UsageError for a bad `--status` or `--limit`. */
-function listOptions(flags: ListFlags): ListOptions {
-  return {
-    query: {
-      // A whole listing in pages of the most one holds: a fifth of the requests of the interface's default.
-      limit: flags.limit === undefined ? (flags.all ? LIMIT.max : LIMIT.default) : parseFlag(LimitText, flags.limit, '--limit'),
-      status: flags.status === undefined ? undefined : parseFlag(PetStatus, flags.status, '--status'),
-    },
-    all: flags.all ?? false,
-  };
-}
-
 /**
  * list: listPets' pages (every page with `--all`, which reads the whole store) printed as they come; a full last page warns that there
  * may be more, so a listing is never cut short silently.
  */
-export const LIST: ListingContract<[ListFlags], ListOptions> = {
+export const LIST = listing({
   shape: 'records',
   view: PET_VIEW,
-  options: listOptions,
+  inputs: { flags: { status: PetStatus, limit: LimitText } },
+  options: ({ flags: { status, limit, all } }): ListOptions => ({
+    // A whole listing in pages of the most one holds: a fifth of the requests of the interface's default.
+    query: { limit: limit ?? (all ? LIMIT.max : LIMIT.default), status },
+    all: all === true,
+  }),
   readsWholeListing: (options) => options.all,
   async *fetch(client, options) {
     for await (const { pets, hasNext } of listPetPages(client, options.query, { all: options.all, ahead: true })) {
@@ -50,7 +35,7 @@ export const LIST: ListingContract<[ListFlags], ListOptions> = {
   fullPage: (options, end) =>
     (end.pages === 1 && end.lastLength >= options.query.limit) || end.hasNext ? fullPageWarning(options, end) : undefined,
   count: petCount,
-};
+});
 
 function fullPageWarning({ query: { limit }, all }: ListOptions, last: ListingEnd): string {
   if (last.hasNext) return `showing one page of ${petCount(last.lastLength)}; the service has more: --all fetches every page`;
