@@ -74,10 +74,11 @@ export class Factory {
   /** Before the action: the checked global flags and the command's `--format` and `--jq` (undefined when not given or not taken). */
   setGlobals(options: GlobalOptions, output: OutputFlags = {}): void {
     this.globalOptions = options;
-    this.exporterValue = new Exporter(this.io, { json: options.json, ...output }, () => this.jq());
+    // The IO streams hold --json for the run: its messages and the exporter's format.
+    this.io.configure({ json: options.json, color: options.color, verbose: options.verbose });
+    this.exporterValue = new Exporter(this.io, output, () => this.jq());
     // One deadline for the whole command: its requests and its --jq runs.
     this.deadlineAt = performance.now() + options.timeout;
-    this.io.configure({ json: options.json, color: options.color, verbose: options.verbose });
   }
 
   /** The global flags; throws if main has not set them (a bug). */
