@@ -14,10 +14,11 @@ const SIGNAL_ECHO_MS = 150;
 
 /**
  * Runs petstore for this process with `argv` (the arguments after the program, as the launcher read them: src/launch.ts)
- * and sets `process.exitCode`. The first SIGINT or SIGTERM stops the command, the second
+ * and sets `process.exitCode`; `command` (the launcher's leadingCommand) is the one declaration to build, all when undefined.
+ * The first SIGINT or SIGTERM stops the command, the second
  * stops waiting for its requests, the third exits at once. While a pager runs, SIGINT is the pager's.
  */
-export async function start(argv: readonly string[]): Promise<void> {
+export async function start(argv: readonly string[], command?: string): Promise<void> {
   // Node's deprecation warnings are for library developers, and would break --json's
   // stderr (undici's DEP0123 behind an https proxy).
   if (process.env.PETSTORE_DEBUG !== '1') process.noDeprecation = true;
@@ -105,8 +106,9 @@ export async function start(argv: readonly string[]): Promise<void> {
     signal: stop.signal,
     haltSignal: halt.signal,
     closeConnections: false,
-    onCommandLine: (line) => {
-      json = line.json;
+    command,
+    onGlobals: (globals) => {
+      json = globals.json;
     },
   });
   finished = true;

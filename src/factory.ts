@@ -3,6 +3,7 @@
  * exporter, and the config store, API client and jq, loaded when first needed. main builds one per run; commandTree()
  * (main.ts) builds one whose actions never run, for the man page and tests.
  */
+import type { Dispatcher } from 'undici';
 import type { PetstoreClient } from './api/client.js';
 import type { ConfigStore } from './config.js';
 import { UsageError } from './errors.js';
@@ -45,6 +46,11 @@ export interface Seams {
   jqMemoryLimitMb?: number;
   /** How long a bulk load's lock may go unrenewed before it is stale, in milliseconds (bulk/load-lock.ts's STALE_MS when not given). */
   lockStaleMs?: number;
+  /**
+   * The client seam: every client the Factory hands out ({@link Factory.client}, {@link Factory.clientFor}) sends through this
+   * dispatcher, such as undici's MockAgent, so that a command's fetch and run are tested without main, nock or a server.
+   */
+  dispatcher?: Dispatcher;
 }
 
 export class Factory {
@@ -69,10 +75,11 @@ export class Factory {
   /** Before the action: the checked global flags and the command's `--format` and `--jq` (undefined when not given or not taken). */
   setGlobals(options: GlobalOptions, output: OutputFlags = {}): void {
     this.globalOptions = options;
-    this.exporterValue = new Exporter(this.io, { json: options.json, ...output }, () => this.jq());
+    // The IO streams hold --json for the run: its messages and the exporter's format.
+    this.io.configure({ json: options.json, color: options.color, verbose: options.verbose });
+    this.exporterValue = new Exporter(this.io, output, () => this.jq());
     // One deadline for the whole command: its requests and its --jq runs.
     this.deadlineAt = performance.now() + options.timeout;
-    this.io.configure({ json: options.json, color: options.color, verbose: options.verbose });
   }
 
   /** The global flags; throws if main has not set them (a bug). */
@@ -151,6 +158,7 @@ export class Factory {
       loginHint: loginHint(envName, keySource),
       random: this.seams.random,
       onWait: (host) => this.io.waiting(host),
+      dispatcher: this.seams.dispatcher,
     });
   }
 

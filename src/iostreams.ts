@@ -14,7 +14,7 @@ export interface Writable {
   once?(event: 'drain', listener: () => void): unknown;
 }
 
-/** The raw streams of one invocation, as the process (or a test) provides them. */
+/** The standard streams of one invocation and what is known of them, as the process (or a test) provides them. */
 export interface IO {
   stdout: Writable;
   stderr: Writable;
@@ -69,7 +69,8 @@ export class IOStreams {
   private drain?: Promise<void>;
 
   constructor(
-    readonly raw: IO,
+    /** The standard streams as given: what draws on them directly (a prompt, a bulk load's input) reads them here. */
+    readonly std: IO,
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
@@ -79,13 +80,13 @@ export class IOStreams {
 
   /** Width of stderr's terminal, in columns; undefined when stderr is not a terminal. */
   get errColumns(): number | undefined {
-    if (!this.raw.stderrIsTTY) return undefined;
-    return this.raw.stderrColumns || this.termColumns;
+    if (!this.std.stderrIsTTY) return undefined;
+    return this.std.stderrColumns || this.termColumns;
   }
 
   /** stdout's terminal width in columns; a terminal reporting 0 (its size unknown, as under `script`) counts as unknown: COLUMNS, else 80. */
   get termColumns(): number {
-    return this.raw.columns || Number(this.env.COLUMNS) || 80;
+    return this.std.columns || Number(this.env.COLUMNS) || 80;
   }
 
   get json(): boolean {
@@ -93,7 +94,7 @@ export class IOStreams {
   }
 
   get out(): OutputTarget {
-    const isTTY = this.raw.stdoutIsTTY;
+    const isTTY = this.std.stdoutIsTTY;
     return {
       write: (text) => this.writeOut(text),
       drained: () => this.drained(),
@@ -108,11 +109,11 @@ export class IOStreams {
   writeOut(text: string): boolean {
     if (this.pageWanted) this.startPager();
     if (this.pager?.active) return this.pager.write(text);
-    const shared = this.statusDrawn && this.raw.stdoutIsTTY;
+    const shared = this.statusDrawn && this.std.stdoutIsTTY;
     if (shared) this.clearStatus();
-    const accepted = this.raw.stdout.write(text);
+    const accepted = this.std.stdout.write(text);
     if (shared) this.drawStatus();
-    const stdout = this.raw.stdout;
+    const stdout = this.std.stdout;
     if (accepted === false && !this.drain && stdout.once) {
       // A write error ends the process (entry.ts) or the command that took stdout's errors over, so no waiter is left behind.
       this.drain = new Promise<void>((resolve) => stdout.once!('drain', () => resolve())).then(() => {
@@ -134,7 +135,7 @@ export class IOStreams {
     }
     const drawn = this.statusDrawn;
     if (drawn) this.clearStatus();
-    this.raw.stderr.write(text);
+    this.std.stderr.write(text);
     if (drawn) this.drawStatus();
   }
 
@@ -169,7 +170,7 @@ export class IOStreams {
 
   /** A status line shows only on a terminal stderr, without --json, while no pager runs. */
   get canShowStatus(): boolean {
-    return !this.style.json && !this.pager && this.raw.stderrIsTTY;
+    return !this.style.json && !this.pager && this.std.stderrIsTTY;
   }
 
   /** A long task (a bulk load, with its progress line) owns the status line from now: no spinner. */
@@ -186,7 +187,7 @@ export class IOStreams {
 
   /** Pages the command's data on a terminal that can; the pager starts with the first data, so an earlier error prints as usual. */
   pageOutput(): void {
-    this.pageWanted = this.raw.stdoutIsTTY && this.raw.canPage === true && this.raw.stdinIsTTY && terminalCanPage(this.env);
+    this.pageWanted = this.std.stdoutIsTTY && this.std.canPage === true && this.std.stdinIsTTY && terminalCanPage(this.env);
   }
 
   /** A pager failed after output may have reached the terminal: the command exits 1. */
@@ -201,10 +202,10 @@ export class IOStreams {
       command,
       this.env,
       {
-        write: (text) => this.raw.stdout.write(text),
+        write: (text) => this.std.stdout.write(text),
         warn: (message, code) => this.warn(message, code),
       },
-      this.raw.pagers ?? { running: 0 },
+      this.std.pagers ?? { running: 0 },
     );
   }
 
@@ -234,13 +235,13 @@ export class IOStreams {
 
   private drawStatus(): void {
     if (!this.statusText) return;
-    const width = this.raw.columns || 80;
-    this.raw.stderr.write(`\r\u001b[K${this.statusText.slice(0, Math.max(1, width - 1))}`);
+    const width = this.std.columns || 80;
+    this.std.stderr.write(`\r\u001b[K${this.statusText.slice(0, Math.max(1, width - 1))}`);
     this.statusDrawn = true;
   }
 
   private clearStatus(): void {
-    if (this.statusDrawn) this.raw.stderr.write('\r\u001b[K');
+    if (this.statusDrawn) this.std.stderr.write('\r\u001b[K');
     this.statusDrawn = false;
   }
 }

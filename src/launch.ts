@@ -160,9 +160,18 @@ export function processArguments(): string[] {
   return process.argv.slice(2);
 }
 
+/**
+ * The command a line starts with (`list` of `list --all`), handed to the bundle so that it builds only that declaration; undefined
+ * when the line starts with a flag, since only commander's parse tells a flag's value (`--env list`) from the command.
+ */
+export function leadingCommand(argv: readonly string[]): string | undefined {
+  const first = argv[0];
+  return first !== undefined && /^[a-z_][a-z_-]{0,31}$/.test(first) ? first : undefined;
+}
+
 /** What the bundle exports (src/entry.ts). */
 interface Bundle {
-  start(argv: readonly string[]): Promise<void>;
+  start(argv: readonly string[], command?: string): Promise<void>;
   commandNames(): string[];
 }
 
@@ -206,7 +215,7 @@ export async function runBundle({ source, filename, require }: BundleSource, arg
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   const bundle = { exports: {} as Bundle };
   wrapper.call(bundle.exports, bundle.exports, require, bundle, filename, dirname(filename));
-  await bundle.exports.start(argv);
+  await bundle.exports.start(argv, leadingCommand(argv));
   const usable = cached !== undefined && !script.cachedDataRejected;
   if (!file || (process.exitCode ?? 0) !== 0 || (usable && !measures)) return;
   // Asked before the count, so that every run counts the same code.
@@ -234,7 +243,7 @@ export async function launch(bundlePath: string, argv: readonly string[]): Promi
   const require = createRequire(bundlePath);
   if (wantsSourceMaps(process.env)) {
     process.setSourceMapsEnabled(true);
-    await (require(bundlePath) as Bundle).start(argv);
+    await (require(bundlePath) as Bundle).start(argv, leadingCommand(argv));
     return;
   }
   await runBundle({ source: readFileSync(bundlePath, 'utf8'), filename: bundlePath, require }, argv);

@@ -2,11 +2,11 @@
 import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { stringifyJson } from './json.js';
 import { CliError, ExitCode, InterruptedError, type ErrorReport } from './errors.js';
-import { Factory, type Seams } from './factory.js';
+import { Factory, type GlobalOptions, type Seams } from './factory.js';
 import { IOStreams, type IO } from './iostreams.js';
 import { COMMANDS } from './commands/registry.js';
-import { buildProgram, readCommandLine, type CommandLine, type CommandMaker } from './program.js';
-import { commandPath, unknownCommandIn } from './commands/help.js';
+import { buildProgram, type CommandMaker } from './program.js';
+import { commandPath } from './commands/help.js';
 import { sanitizeText } from './text.js';
 
 declare const PETSTORE_VERSION: string | undefined;
@@ -27,8 +27,10 @@ export interface RunOptions {
   closeConnections?: boolean;
   /** Test seam: the program's commands in place of the registry's, such as one built with its runF (gh's NewCmdX tests). */
   commands?: readonly CommandMaker[];
-  /** Told `--json` and `--verbose` before the command runs (entry.ts reports a stdout write error with them). */
-  onCommandLine?(line: Pick<CommandLine, 'json' | 'verbose'>): void;
+  /** The command the line starts with (src/launch.ts, leadingCommand): only its declaration is built; every one when undefined. */
+  command?: string;
+  /** Told the checked global flags before the command runs (entry.ts reports a stdout write error with --json's shape). */
+  onGlobals?(globals: Readonly<GlobalOptions>): void;
 }
 
 /** The whole command tree as help shows it, with a Factory its actions may not use (for the man page and tests). */
@@ -61,40 +63,36 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
   );
   // The words after `__complete` are a command line being typed: its flags are words to complete, not flags of this run.
   const args = argv[0] === '__complete' ? ['__complete', '--', ...argv.slice(1)] : argv;
-  // Global flags are read before the full parse, so that its errors (unknown flag or command) are JSON too.
-  const line = readCommandLine(args);
-  options.onCommandLine?.({ json: line.json, verbose: line.verbose });
-  const { json } = line;
-  const program = await buildProgram(f, line.command, options.commands);
+  const program = await buildProgram(f, options.command, options.commands);
+  // The root parses the global flags wherever they stand before the command's own parse, so its errors see --json.
+  const json = () => program.opts().json === true;
+  program.hook('preAction', () => options.onGlobals?.(f.globals));
   const configure = (command: CommandUnknownOpts): void => {
     command.exitOverride();
     command.configureOutput({
       writeOut: (text) => io.writeOut(text),
       writeErr: (text) => io.writeError(text),
-      getOutHelpWidth: () => (io.raw.stdoutIsTTY ? io.termColumns : 80),
+      getOutHelpWidth: () => (io.std.stdoutIsTTY ? io.termColumns : 80),
       getErrHelpWidth: () => io.errColumns ?? 80,
       outputError: (text) => {
         // One line, as the plain message prints it (commander puts its "Did you mean" on a line of its own).
         const message = sanitizeText(text.replace(/^error: /, '').trim());
         const report: ErrorReport = { code: 'invalid_usage', message, status: null, hint: usageHint(command) };
-        if (json) io.writeError(`${stringifyJson(report)}\n`);
-        else io.writeMessage(sanitizeText(text));
+        if (json()) io.writeError(`${stringifyJson(report)}\n`);
+        else io.writeMessage(`${sanitizeText(text.trimEnd())} (${usageHint(command)})\n`);
       },
     });
-    if (!json) command.showHelpAfterError(`(${usageHint(command)})`);
     command.commands.forEach(configure);
   };
   configure(program);
 
   let code: number;
   try {
-    const typo = unknownCommandIn(program, args);
-    if (typo) throw typo;
     await program.parseAsync(args, { from: 'user' });
     code = ExitCode.ok;
   } catch (error) {
-    const traces = { debug: env.PETSTORE_DEBUG === '1', verbose: line.verbose };
-    code = reportError(error, io, json, traces, stop);
+    const traces = { debug: env.PETSTORE_DEBUG === '1', verbose: program.opts().verbose === true };
+    code = reportError(error, io, json(), traces, stop);
   } finally {
     io.clearStatusLine();
     await io.stopPager();

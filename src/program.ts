@@ -4,7 +4,7 @@ import type { Factory, GlobalOptions } from './factory.js';
 import type { OutputFlags } from './output/format.js';
 import { RETRIES, TIMEOUT_MS } from './flag-bounds.js';
 import { describeOption, globalFlagsOf, helpOrder, valueOption } from './commands/kit.js';
-import { addGroupHelp } from './commands/help.js';
+import { addGroupHelp, unknownOption } from './commands/help.js';
 import { COMMANDS, type CommandEntry } from './commands/registry.js';
 import { wrapHelpText, wrapLine } from './terminal/wrap.js';
 
@@ -55,31 +55,6 @@ export async function globalOptions(flags: GlobalFlags): Promise<GlobalOptions> 
   };
 }
 
-/** What the global flags of a command line say before the program parses it whole. */
-export interface CommandLine {
-  /** `--json`: parse errors are reported as JSON too. */
-  json: boolean;
-  verbose: boolean;
-  /** The first word that is not a global flag or its value: the command asked for (none when a flag at the end lacks its value). */
-  command?: string;
-}
-
-/**
- * Reads the global flags of `argv` (arguments after the program name) before the full parse, with the root's declaration and commander's
- * `parseOptions`, so a word is read alike (`--env --json` names an environment). A value flag at the end stops the reading. Never throws.
- */
-export function readCommandLine(argv: readonly string[]): CommandLine {
-  const root = declareGlobalFlags(new Command())
-    .exitOverride()
-    .configureOutput({ outputError: () => undefined });
-  let operands: string[] = [];
-  try {
-    ({ operands } = root.parseOptions([...argv]));
-  } catch {}
-  const flags = root.opts();
-  return { json: flags.json ?? false, verbose: flags.verbose ?? false, command: operands[0] };
-}
-
 /** The registry entries needed: the one named, or all for none (help), an unknown one (suggestions) or one reading the whole tree (completion). */
 function entriesFor(word: string | undefined): readonly CommandEntry[] {
   const named = COMMANDS.find((entry) => entry.name === word);
@@ -95,6 +70,16 @@ function outputFlagsOf(command: CommandUnknownOpts): OutputFlags {
   return { format: text('format'), jq: text('jq') };
 }
 
+/** Refuses, as an unknown option (exit 2), a global flag given to `action` that does not apply to it (kit.ts, withGlobalFlags). */
+function refuseGlobalFlags(root: CommandUnknownOpts, action: CommandUnknownOpts): void {
+  const applies = globalFlagsOf(action);
+  if (!applies) return;
+  for (const option of root.options) {
+    const given = root.getOptionValueSource(option.attributeName()) === 'cli';
+    if (given && option.long && !applies.some((flag) => flag === option.long)) unknownOption(action, option.long);
+  }
+}
+
 /** Makes one top-level command for a run's Factory (a registry entry's declaration, or a test's with its runF). */
 export type CommandMaker = (f: Factory) => CommandUnknownOpts;
 
@@ -105,6 +90,7 @@ export type CommandMaker = (f: Factory) => CommandUnknownOpts;
 export async function buildProgram(f: Factory, word?: string, commands?: readonly CommandMaker[]) {
   const program = declareProgram(f.version);
   program.hook('preAction', async (_program, action) => {
+    refuseGlobalFlags(program, action);
     const output = outputFlagsOf(action);
     f.setGlobals(await globalOptions(program.opts()), output);
     // Compiled before the action, so a bad --jq exits 2 before any request; in a thread whose jq sees the run's environment.
@@ -122,15 +108,10 @@ export async function buildProgram(f: Factory, word?: string, commands?: readonl
 }
 
 function declareProgram(version: string) {
-  const root = new Command('petstore')
+  return new Command('petstore')
     .description('Command-line client for the pet store service.')
     .version(version, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help');
-  return declareGlobalFlags(root).addHelpText('after', ROOT_HELP_AFTER);
-}
-
-function declareGlobalFlags(root: Command) {
-  return root
+    .helpOption('-h, --help', 'show help')
     .option('--env <name>', 'environment: production (default), staging, or one you configured')
     .option('--base-url <url>', 'base URL of the service, ending in /v1 (overrides the config)')
     .option('--json', 'print JSON: exactly what the service sent; messages on stderr as JSON lines')
@@ -139,7 +120,8 @@ function declareGlobalFlags(root: Command) {
     .addOption(
       valueOption('--retries <n>', 'retries of a GET on network errors, 408, 429, 502, 503, 504', { defaultText: String(RETRIES.default) }),
     )
-    .option('--verbose', 'log requests (key redacted) to stderr, and the stack trace of an unexpected failure');
+    .option('--verbose', 'log requests (key redacted) to stderr, and the stack trace of an unexpected failure')
+    .addHelpText('after', ROOT_HELP_AFTER);
 }
 
 /** Below this many columns beside its term, a flag's description goes below the term. */

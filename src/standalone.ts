@@ -14,7 +14,7 @@ import { createRequire, registerHooks } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { getAsset } from 'node:sea';
-import { processArguments, runBundle, wantsSourceMaps } from './launch.js';
+import { leadingCommand, processArguments, runBundle, wantsSourceMaps } from './launch.js';
 
 /** Set by the build: package.json's version. */
 declare const PETSTORE_VERSION: string;
@@ -41,7 +41,8 @@ async function runWithSourceMaps(argv: readonly string[]): Promise<void> {
       specifier === filename ? { url, format: 'commonjs', shortCircuit: true } : next(specifier, context),
     load: (loaded, context, next) => (loaded === url ? { format: 'commonjs', source, shortCircuit: true } : next(loaded, context)),
   });
-  await (createRequire(filename)(filename) as { start(argv: readonly string[]): Promise<void> }).start(argv);
+  const bundle = createRequire(filename)(filename) as { start(argv: readonly string[], command?: string): Promise<void> };
+  await bundle.start(argv, leadingCommand(argv));
 }
 
 /** Runs the embedded bundle for `argv` (the arguments after the executable), with the code cache of src/launch.ts. */

@@ -10,8 +10,8 @@ import { Factory } from '../src/factory.js';
 import { IOStreams } from '../src/iostreams.js';
 import { withOutputFlags } from '../src/commands/kit.js';
 import type { OutputShape } from '../src/output/format.js';
-import { PET_VIEW, recordView } from '../src/output/views.js';
-import { buildProgram, readCommandLine } from '../src/program.js';
+import { PET_VIEW, viewOfKeys } from '../src/output/views.js';
+import { buildProgram } from '../src/program.js';
 import { run } from './helpers.js';
 
 interface Setup {
@@ -57,15 +57,14 @@ function choice(setup: Setup, shape: OutputShape): string | { error: string; exi
   }
 }
 
-const SHAPES: OutputShape[] = ['pets', 'pet', 'records', 'record', 'stream'];
+const SHAPES: OutputShape[] = ['records', 'record', 'fields', 'stream'];
 
 describe('the format chosen for each shape', () => {
   test.each([
     // shape, on a terminal, piped
-    ['pets', 'table', 'tsv'],
-    ['pet', 'kv', 'tsv'],
     ['records', 'table', 'tsv'],
-    ['record', 'kv', 'kv'],
+    ['record', 'kv', 'tsv'],
+    ['fields', 'kv', 'kv'],
     ['stream', 'tsv', 'tsv'],
   ] as const)('%s without output flags: %s on a terminal, %s piped', (shape, onTerminal, piped) => {
     expect(choice({ tty: true }, shape)).toBe(onTerminal);
@@ -108,9 +107,9 @@ describe('the format chosen for each shape', () => {
   });
 
   test('--format json and ndjson go with --json and --jq', () => {
-    expect(choice({ format: 'ndjson', json: true }, 'pets')).toBe('ndjson');
-    expect(choice({ format: 'json', jq: '.[0]' }, 'pets')).toBe('json | jq .[0]');
-    expect(choice({ format: 'ndjson', jq: '.id', json: true, tty: true }, 'pet')).toBe('ndjson | jq .id');
+    expect(choice({ format: 'ndjson', json: true }, 'records')).toBe('ndjson');
+    expect(choice({ format: 'json', jq: '.[0]' }, 'records')).toBe('json | jq .[0]');
+    expect(choice({ format: 'ndjson', jq: '.id', json: true, tty: true }, 'record')).toBe('ndjson | jq .id');
     expect(choice({ format: 'ndjson', jq: '.id' }, 'stream')).toBe('ndjson | jq .id');
   });
 });
@@ -137,7 +136,7 @@ describe('conflicts exit 2 and name the flags', () => {
   });
 
   test('a format that does not exist, with the allowed values (checked before any conflict)', () => {
-    expect(choice({ format: 'xml', json: true }, 'pets')).toEqual({
+    expect(choice({ format: 'xml', json: true }, 'records')).toEqual({
       error: 'invalid value for --format: "xml": allowed values: table, kv, tsv, json, ndjson',
       exitCode: 2,
     });
@@ -170,34 +169,34 @@ describe('what the exporter prints', () => {
 
   test('a list on a terminal is a table, piped tab-separated rows, with --json the array', async () => {
     const terminal = factory({ tty: true });
-    terminal.f.exporter.choose('pets');
+    terminal.f.exporter.choose('records');
     await terminal.f.exporter.printList([PET], PET_VIEW);
     expect(terminal.written.stdout).toMatch(/^┌─+┬[^\n]*\n│ ID │ NAME │ CATEGORY ID │ STATUS +│\n├/);
     expect(terminal.written.stdout).toContain('│ 1  │ Rex  │ 2           │');
 
     const piped = factory();
-    piped.f.exporter.choose('pets');
+    piped.f.exporter.choose('records');
     await piped.f.exporter.printList([PET], PET_VIEW);
     expect(piped.written.stdout).toBe('1\tRex\t2\tavailable\n');
 
     const json = factory({ json: true, tty: true });
-    json.f.exporter.choose('pets');
+    json.f.exporter.choose('records');
     await json.f.exporter.printList([PET, { ...PET, id: 9007199254740993n }], PET_VIEW);
     expect(json.written.stdout).toBe(
       '[{"id":1,"name":"Rex","categoryId":2,"status":"available"},{"id":9007199254740993,"name":"Rex","categoryId":2,"status":"available"}]\n',
     );
   });
 
-  test('one record piped: key/value lines of the view', async () => {
+  test('fields piped: key/value lines of the view', async () => {
     const { f, written } = factory();
-    f.exporter.choose('record');
-    await f.exporter.printOne({ environment: 'production', baseUrl: null }, recordView(['environment', 'baseUrl']));
+    f.exporter.choose('fields');
+    await f.exporter.printOne({ environment: 'production', baseUrl: null }, viewOfKeys(['environment', 'baseUrl']));
     expect(written.stdout).toBe('Environment\tproduction\nBase URL\t-\n');
   });
 
   test('pages print as they come in a format that streams, the same bytes as the whole list', async () => {
     const { f, written } = factory({ format: 'json' });
-    f.exporter.choose('pets');
+    f.exporter.choose('records');
     const printer = f.exporter.pages(PET_VIEW);
     await printer.add([PET]);
     expect(written.stdout).toBe('[{"id":1,"name":"Rex","categoryId":2,"status":"available"}');
@@ -217,7 +216,7 @@ describe('what the exporter prints', () => {
 
   test('--jq prints the results of the expression over the JSON, strings raw', async () => {
     const { f, written } = factory({ jq: '.[].name', tty: true });
-    f.exporter.choose('pets');
+    f.exporter.choose('records');
     await f.exporter.printList([PET, { ...PET, name: 'Tom' }], PET_VIEW);
     expect(written.stdout).toBe('Rex\nTom\n');
   });
@@ -255,24 +254,32 @@ describe('the program hands the Factory the parsed flags', () => {
   }
 
   test("--json anywhere, and the command's --format and --jq", async () => {
-    expect(await parsed(['probe'], 'pets', true)).toEqual({ format: 'table' });
-    expect(await parsed(['--json', 'probe'], 'pets', true)).toEqual({ format: 'json' });
-    expect(await parsed(['probe', '--json', '--format', 'ndjson'], 'pets')).toEqual({ format: 'ndjson' });
+    expect(await parsed(['probe'], 'records', true)).toEqual({ format: 'table' });
+    expect(await parsed(['--json', 'probe'], 'records', true)).toEqual({ format: 'json' });
+    expect(await parsed(['probe', '--json', '--format', 'ndjson'], 'records')).toEqual({ format: 'ndjson' });
     expect(await parsed(['probe', '--jq', '.[0]', '--format=json'], 'record')).toEqual({ format: 'json', jq: '.[0]' });
-    await expect(parsed(['probe', '--jq', '.', '--format', 'tsv'], 'pets')).rejects.toThrow(
+    await expect(parsed(['probe', '--jq', '.', '--format', 'tsv'], 'records')).rejects.toThrow(
       '--jq and --format tsv ask for different formats; give one of them',
     );
   });
 
-  test('readCommandLine reads the global flags as the program does', () => {
-    expect(readCommandLine(['list', '--bogus', '--json'])).toEqual({ json: true, verbose: false, command: 'list' });
-    expect(readCommandLine(['--verbose', 'get', '1'])).toEqual({ json: false, verbose: true, command: 'get' });
-    // A value flag takes the next word, whatever it is: --env --json names an environment.
-    expect(readCommandLine(['--env', '--json', 'list'])).toEqual({ json: false, verbose: false, command: 'list' });
-    // A value flag at the end without its value: the flags before it count; the program's parse reports it.
-    expect(readCommandLine(['--json', 'list', '--timeout'])).toEqual({ json: true, verbose: false, command: undefined });
-    // After --, words are not flags.
-    expect(readCommandLine(['__complete', '--', 'list', '--json'])).toEqual({ json: false, verbose: false, command: '__complete' });
+  test('the one parse reads the global flags wherever they stand, so that its own errors follow --json', async () => {
+    // A value flag at the end without its value: --json before it counts.
+    const missing = await run(['--json', 'list', '--timeout']);
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(JSON.parse(missing.stderr)).toEqual({
+      code: 'invalid_usage',
+      message: "option '--timeout <ms>' argument missing",
+      status: null,
+      hint: 'run "petstore --help" for usage',
+    });
+    // A value flag takes the next word, whatever it is: --env --json names an environment, and the error is plain.
+    expect(await run(['--env', '--json', 'list', '--bogus'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: unknown option \'--bogus\' (run "petstore list --help" for usage)\n',
+      unmatched: [],
+    });
   });
 
   test('an unknown flag followed by --json is reported as JSON', async () => {

@@ -10,7 +10,7 @@ import { COMMANDS } from '../src/commands/registry.js';
 import { Factory } from '../src/factory.js';
 import { IOStreams } from '../src/iostreams.js';
 import { commandTree } from '../src/main.js';
-import { readCommandLine } from '../src/program.js';
+import { leadingCommand } from '../src/launch.js';
 import { run, spawnPetstore, tempConfigHome } from './helpers.js';
 
 const SIGNALS = { stop: new AbortController().signal, halt: new AbortController().signal };
@@ -113,7 +113,6 @@ describe('asking for help', () => {
     [['auth', 'stauts', '--env', 'staging'], 'stauts', 'petstore auth', 'status'],
     [['completion', 'bsh', '--bogus'], 'bsh', 'petstore completion', 'bash'],
     [['help', 'lisst', '--bogus'], 'lisst', 'petstore', 'list'],
-    [['--bogus', 'lisst'], 'lisst', 'petstore', 'list'],
   ])('%j: an unknown command whatever flags follow, exit 2, nothing sent', async (argv, word, parent, near) => {
     expect(await run(argv)).toEqual({
       code: 2,
@@ -143,14 +142,22 @@ describe('asking for help', () => {
     });
   });
 
-  test('help of an unknown command with --json is one JSON error on stderr', async () => {
-    const r = await run(['help', 'lsit', '--json']);
+  test('an unknown command with --json is one JSON error on stderr; help, which takes no --json, refuses it in JSON too', async () => {
+    const r = await run(['lsit', '--json']);
     expect(r).toMatchObject({ code: 2, stdout: '' });
     expect(JSON.parse(r.stderr)).toEqual({
       code: 'unknown_command',
       message: 'unknown command "lsit" for "petstore"; did you mean "list"?',
       status: null,
       hint: 'Run "petstore --help" for the commands.',
+    });
+    const help = await run(['help', 'lsit', '--json']);
+    expect(help).toMatchObject({ code: 2, stdout: '' });
+    expect(JSON.parse(help.stderr)).toEqual({
+      code: 'invalid_usage',
+      message: "unknown option '--json'",
+      status: null,
+      hint: 'run "petstore help --help" for usage',
     });
   });
 
@@ -256,16 +263,86 @@ describe('version', () => {
 describe('only the command asked for is built', () => {
   test.each([
     [['get', '1'], 'get'],
-    [['--env', 'staging', 'list'], 'list'],
-    [['--timeout', '500', '--json', 'add', '--name', 'x'], 'add'],
-    [['--base-url', 'https://h/v1', '--', 'auth'], 'auth'],
+    [['list', '--env', 'staging'], 'list'],
+    [['help', 'list'], 'help'],
+    // A line that starts with a flag names none: only the parse tells a flag's value from the command.
+    [['--env', 'staging', 'list'], undefined],
+    [['--env', 'list', 'version'], undefined],
     [['--json'], undefined],
-  ])('%j names %s', (argv, word) => {
-    expect(readCommandLine(argv).command).toBe(word);
+    [[], undefined],
+  ])("the launcher's leadingCommand of %j is %s", (argv, word) => {
+    expect(leadingCommand(argv)).toBe(word);
   });
 
   test("a global flag's value that is also a command name is not taken for the command", async () => {
-    expect(await run(['--env', 'list', 'version'])).toEqual({ code: 0, stdout: '1.2.3\n', stderr: '', unmatched: [] });
+    const configHome = tempConfigHome();
+    const r = await run(['--env', 'list', 'config', 'path'], { configHome });
+    expect(r).toMatchObject({ code: 0, stderr: '', unmatched: [] });
+    expect(r.stdout.startsWith(configHome)).toBe(true);
+  });
+
+  test('with the leading command given, its help and its errors are as with every command built', async () => {
+    const [one, all] = await Promise.all([run(['list', '--help'], { command: 'list' }), run(['list', '--help'])]);
+    expect(one).toEqual(all);
+    expect(one).toMatchObject({ code: 0, stderr: '' });
+    expect(await run(['list', '--bogus'], { command: 'list' })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: unknown option \'--bogus\' (run "petstore list --help" for usage)\n',
+      unmatched: [],
+    });
+  });
+});
+
+describe('a global flag that does not apply to the command is refused as an unknown option', () => {
+  test.each([
+    [['version', '--timeout', '5'], '--timeout', 'petstore version'],
+    [['--retries', '1', 'version'], '--retries', 'petstore version'],
+    [['help', '--base-url', 'https://h/v1'], '--base-url', 'petstore help'],
+    [['completion', 'bash', '--verbose'], '--verbose', 'petstore completion bash'],
+    [['completion', '--no-color'], '--no-color', 'petstore completion'],
+    [['config', 'path', '--timeout', '5'], '--timeout', 'petstore config path'],
+    [['config', '--retries=2', 'list'], '--retries', 'petstore config list'],
+  ])('%j: exit 2 naming %s, nothing on stdout', async (argv, flag, path) => {
+    expect(await run(argv)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: unknown option '${flag}' (run "${path} --help" for usage)\n`,
+      unmatched: [],
+    });
+  });
+
+  test('with --json given to a command it applies to, the refusal is one JSON line', async () => {
+    const r = await run(['config', 'path', '--json', '--verbose']);
+    expect(r).toMatchObject({ code: 2, stdout: '', unmatched: [] });
+    expect(JSON.parse(r.stderr)).toEqual({
+      code: 'invalid_usage',
+      message: "unknown option '--verbose'",
+      status: null,
+      hint: 'run "petstore config path --help" for usage',
+    });
+  });
+
+  test('a global flag that applies is taken: config path --env staging', async () => {
+    const configHome = tempConfigHome();
+    const r = await run(['config', 'path', '--env', 'staging', '--no-color'], { configHome });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout.startsWith(configHome)).toBe(true);
+  });
+
+  test('a flag before an unknown command is the first thing refused, as commander refuses it', async () => {
+    expect(await run(['--bogus', 'lisst'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: unknown option \'--bogus\' (run "petstore --help" for usage)\n',
+      unmatched: [],
+    });
+    expect(await run(['--jsn'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: unknown option \'--jsn\' (Did you mean --json?) (run "petstore --help" for usage)\n',
+      unmatched: [],
+    });
   });
 });
 

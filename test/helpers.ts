@@ -47,6 +47,8 @@ export interface RunSetup {
   lockStaleMs?: number;
   /** The program's commands in place of the registry's: a command built with its runF, to see what reaches its run. */
   commands?: RunOptions['commands'];
+  /** The launcher's leading command (src/launch.ts): only its declaration is built. */
+  command?: string;
   /** Told each write to stderr as it happens, to wait for a message while the command runs. */
   onStderr?: (text: string) => void;
 }
@@ -127,6 +129,7 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
       version: '1.2.3',
       seams: { random: setup.random, jqMemoryLimitMb: setup.jqMemoryLimitMb, lockStaleMs: setup.lockStaleMs },
       commands: setup.commands,
+      command: setup.command,
     });
     return { code, stdout, stderr, unmatched };
   } finally {

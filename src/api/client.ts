@@ -49,7 +49,9 @@ export class PetstoreClient {
     const timeout = options.timeoutMs;
     const timeouts = { connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout };
     this.origin = options.baseUrl.origin;
-    const { dispatcher: agent, proxy } = openDispatcher(options.baseUrl, options.env, timeouts);
+    const { dispatcher: agent, proxy } = options.dispatcher
+      ? { dispatcher: options.dispatcher, proxy: undefined }
+      : openDispatcher(options.baseUrl, options.env, timeouts);
     this.proxy = proxy;
     this.dispatcher = agent.compose(retryInterceptor({ retries: options.retries, log: options.log, random: options.random }));
     const left = options.deadlineAt === undefined ? timeout : Math.max(0, Math.ceil(options.deadlineAt - performance.now()));

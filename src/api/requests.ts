@@ -1,4 +1,6 @@
 /** The shapes the HTTP client (./client.ts) takes: its set-up for one run, and one request under the base URL. */
+import type { Dispatcher } from 'undici';
+
 export interface ClientOptions {
   /** Ends in "/" (settings.parseBaseUrl), so endpoint paths join onto it. */
   baseUrl: URL;
@@ -24,6 +26,8 @@ export interface ClientOptions {
   random?: () => number;
   /** Told when a request is sent (with the host), for a spinner; calls what it returns once the answer has come or failed. */
   onWait?: (host: string) => (() => void) | undefined;
+  /** Sends through this in place of the transport's pool or proxy (the Factory's client seam: a test's undici MockAgent). */
+  dispatcher?: Dispatcher;
 }
 
 export interface SendRequest {

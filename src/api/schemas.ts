@@ -94,6 +94,25 @@ export type Pet = z.infer<typeof Pet>;
 
 export const Pets = z.array(Pet);
 
+/**
+ * An operation of the interface a command calls, with the zod schemas it sends and reads: declared in the command's http.ts, named by
+ * its registry line, and compared with openapi/petstore.yaml by test/openapi-schemas.test.ts.
+ */
+export interface OperationSchemas {
+  /** openapi/petstore.yaml's operationId; for an operation the document lacks, the name the command gives it. */
+  operationId: string;
+  /** Set, in one line, when the document lacks the operation: why. Its schemas are then compared with nothing. */
+  notInDocument?: string;
+  /** The query parameters, as one object. */
+  query?: z.ZodMiniType;
+  /** Each path parameter, by name. */
+  path?: Readonly<Record<string, z.ZodMiniType>>;
+  /** The JSON request body. */
+  body?: z.ZodMiniType;
+  /** The JSON body of the success answer (the first 2xx the document lists). */
+  answer?: z.ZodMiniType;
+}
+
 /** The interface's Error object. */
 export const ServiceErrorBody = z.looseObject({
   code: z.string(),

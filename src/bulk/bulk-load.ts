@@ -63,7 +63,7 @@ export class BulkLoad {
   constructor(private readonly setup: BulkLoadSetup) {
     const { f, journal } = setup;
     this.machine = new LoadStateMachine((journal?.known ?? 0) > 0);
-    const stdout = f.io.raw.stdout;
+    const stdout = f.io.std.stdout;
     const sink = { write: (text: string) => f.io.writeOut(text), once: stdout.once?.bind(stdout) };
     this.output = new BatchedOutput(setup.jq ? setup.jq.into(sink, (error) => this.jqStopped(error)) : sink);
     this.recorder = new LoadRecorder(f.io, this.output, this.machine, setup.source, setup.failed, journal);
@@ -84,7 +84,7 @@ export class BulkLoad {
     const onHalt = () => void client.abortAll(f.signals.halt.reason as InterruptedError);
     f.signals.halt.addEventListener('abort', onHalt, { once: true });
     this.setup.failed?.onLockLost((error) => this.lockLost(error));
-    const detach = f.io.raw.onStdoutError?.((error) => {
+    const detach = f.io.std.onStdoutError?.((error) => {
       this.output.fail();
       this.machine.recordStop({
         reason: 'stdout',

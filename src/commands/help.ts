@@ -51,35 +51,33 @@ export function valueFlag(command: CommandUnknownOpts, name: string): Option | u
   return undefined;
 }
 
-/** The index of the first word from `start` that is neither a flag nor a flag's value. */
-function nextWordAt(command: CommandUnknownOpts, argv: readonly string[], start: number): number | undefined {
-  for (let i = start; i < argv.length; i += 1) {
-    const arg = argv[i]!;
-    if (arg === '--') return i + 1 < argv.length ? i + 1 : undefined;
-    if (arg.startsWith('-') && !arg.includes('=') && valueFlag(command, arg)) i += 1;
-    else if (!arg.startsWith('-') || arg === '-') return i;
-  }
-  return undefined;
+/**
+ * Refuses `flag` as commander refuses an unknown option: exit 2 (CommanderError `commander.unknownOption`), with the closest of the
+ * options `command`'s help lists as a suggestion.
+ */
+export function unknownOption(command: CommandUnknownOpts, flag: string): never {
+  const help = command.createHelp();
+  const names = [...help.visibleOptions(command), ...help.visibleGlobalOptions(command)].flatMap((option) => option.long ?? []);
+  const near = closest(
+    flag,
+    names.filter((name) => name !== flag),
+  );
+  return command.error(`error: unknown option '${flag}'${near ? ` (Did you mean ${near}?)` : ''}`, {
+    code: 'commander.unknownOption',
+    exitCode: 2,
+  });
 }
 
-/** The error for the first unknown command word at any level (`config st`), whatever flags follow (commander would blame a flag); else undefined. */
-export function unknownCommandIn(root: CommandUnknownOpts, argv: readonly string[]): UsageError | undefined {
-  let command = root;
-  let at = 0;
-  while (command.commands.length > 0) {
-    const index = nextWordAt(command, argv, at);
-    if (index === undefined) return undefined;
-    const word = argv[index]!;
-    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (!next) return unknownCommand(command, word);
-    // `help` names a command of this group in the words after it.
-    if (next.name() !== 'help') command = next;
-    at = index + 1;
-  }
-  return undefined;
+/** The words a group's action got up to its first flag, and that flag: a group takes every word, so that a typo is named first. */
+function splitAtFlag(words: readonly string[]): { names: string[]; flag?: string } {
+  const at = words.findIndex((word) => word.startsWith('-') && word !== '-');
+  return at < 0 ? { names: [...words] } : { names: words.slice(0, at), flag: words[at] };
 }
 
-/** Makes `group` print its help when run without a subcommand and report an unknown one with a suggestion; adds `help [command...]`. */
+/**
+ * Makes `group` print its help when run without a subcommand and report an unknown one with a suggestion, before any flag after it
+ * (`config st --bogus` names `st`); adds `help [command...]`.
+ */
 export function addGroupHelp(group: CommandUnknownOpts): void {
   group.helpCommand(false);
   const path = commandPath(group);
@@ -91,16 +89,26 @@ export function addGroupHelp(group: CommandUnknownOpts): void {
       new Command('help')
         .description('Show help for a command')
         .argument('[command...]')
+        .allowUnknownOption()
         .addHelpText('after', examples(...helpExamples))
-        .action((words) => findCommand(group, words).outputHelp()),
+        .action((words, _options, help) => {
+          const { names, flag } = splitAtFlag(words);
+          const command = findCommand(group, names);
+          if (flag !== undefined) unknownOption(help, flag);
+          command.outputHelp();
+        }),
       [],
     ),
   );
-  (group as unknown as Command<[string | undefined]>)
+  (group as unknown as Command<string[]>)
     .usage('[options] [command]')
     .argument('[command]')
-    .action((word) => {
-      if (word !== undefined) throw unknownCommand(group, word);
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(() => {
+      const { names, flag } = splitAtFlag(group.args);
+      if (names[0] !== undefined) throw unknownCommand(group, names[0]);
+      if (flag !== undefined) unknownOption(group, flag);
       group.outputHelp();
     });
   for (const sub of group.commands) if (sub.commands.length > 0) addGroupHelp(sub);

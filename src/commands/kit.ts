@@ -1,6 +1,8 @@
 /** Building blocks of command declarations: value flags with allowed values and defaults, the output flags, help examples. */
 import { Option, type Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
+import type { Factory } from '../factory.js';
 import { formatsFor, type OutputShape } from '../output/format.js';
+import type { CommandContract, Inputs } from './runner.js';
 
 /** An output flag (`--format`, `--jq`): help lists it after the command's own. */
 class OutputOption<Usage extends string> extends Option<Usage> {}
@@ -33,10 +35,9 @@ export function describeOption(option: { description?: string; argChoices?: stri
 
 /** What output/format.ts picks without `--format` or `--json`, per shape, as help says it. */
 const DEFAULT_FORMAT_TEXT: Record<Exclude<OutputShape, 'stream'>, string> = {
-  pets: 'a table on a terminal, tab-separated when piped',
   records: 'a table on a terminal, tab-separated when piped',
-  pet: 'key/value lines on a terminal, tab-separated when piped',
-  record: 'key/value lines',
+  record: 'key/value lines on a terminal, tab-separated when piped',
+  fields: 'key/value lines',
 };
 
 /** Adds `--format` and `--jq` to a command that prints data of `shape`; `note` is said after the default. */
@@ -89,4 +90,24 @@ export function globalFlagsOf(command: CommandUnknownOpts): readonly GlobalFlag[
     if (flags) return flags;
   }
   return undefined;
+}
+
+/**
+ * The action of a command declared by a contract (runner.ts): loads the contract when the command runs (its run module, the one
+ * lazy-load boundary), checks the flags and arguments commander hands the action and makes the options, then calls `runF` (the test
+ * seam, gh's runF) or the runner.
+ */
+export function contractAction<I extends Inputs, O>(
+  f: Factory,
+  load: () => Promise<CommandContract<I, O>>,
+  runF?: (options: O) => Promise<void>,
+): (...args: unknown[]) => Promise<void> {
+  return async (...args) => {
+    // Commander calls an action with the command's arguments, its flags, and the command.
+    const command = args[args.length - 1] as CommandUnknownOpts;
+    const contract = await load();
+    const { runContract, settleOptions } = await import('./runner.js');
+    const options = settleOptions(f, contract, { flags: command.opts(), arguments: args.slice(0, -2) as string[] });
+    return runF ? runF(options) : runContract(f, contract, options);
+  };
 }

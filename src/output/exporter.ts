@@ -1,5 +1,6 @@
 /**
- * The output of one run, as gh's cmdutil.JSONFlags: made from `--json`, `--format`, `--jq` and the terminal. A command
+ * The output of one run, as gh's cmdutil.JSONFlags: made from `--format` and `--jq`, and from `--json` and the terminal as the IO
+ * streams hold them. A command
  * says what it prints ({@link Exporter.choose}, before any request), then hands it data and a view.
  */
 import type { IOStreams } from '../iostreams.js';
@@ -11,18 +12,14 @@ import { ListPrinter, printList, printOne, streamText, type View } from './rende
 
 type Item = Record<string, unknown>;
 
-/** The global `--json` and the command's `--format` and `--jq` (undefined when not given or not taken). */
-export interface ExportFlags extends OutputFlags {
-  json: boolean;
-}
-
 /** The output of one run: the format settled once, then data rendered in it. */
 export class Exporter {
   private chosen?: OutputSpec;
 
   constructor(
     private readonly io: IOStreams,
-    private readonly flags: ExportFlags,
+    /** The command's `--format` and `--jq` (undefined when not given or not taken). */
+    private readonly flags: OutputFlags,
     private readonly jqOfRun: () => Promise<Jq>,
   ) {}
 
@@ -33,7 +30,7 @@ export class Exporter {
 
   /** Settles the format of output of `shape` (format.ts's chooseFormat); throws its UsageError (exit 2). */
   choose(shape: OutputShape): OutputSpec {
-    this.chosen = chooseFormat(this.flags, this.flags.json, this.io.raw.stdoutIsTTY, shape);
+    this.chosen = chooseFormat(this.flags, this.io.json, this.io.std.stdoutIsTTY, shape);
     return this.chosen;
   }
 
@@ -80,6 +77,6 @@ export class Exporter {
 
   /** Writes text as received (a body that is not JSON, headers); on a terminal only line breaks of its control characters stay. */
   writeText(text: string): void {
-    this.io.writeOut(this.io.raw.stdoutIsTTY ? sanitizeLines(text) : text);
+    this.io.writeOut(this.io.std.stdoutIsTTY ? sanitizeLines(text) : text);
   }
 }

@@ -6,10 +6,11 @@ const FORMATS = ['table', 'kv', 'tsv', 'json', 'ndjson'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
 
 /**
- * What a command prints: `pets`, `pet`, `records` (such as `config list`),
- * `record` (such as `auth status`), or `stream` (pets printed as they are created, `add --file`).
+ * What a command prints: `records` (a list of any records: `list`, `config list`), one `record` (`get`, `add`: on a terminal
+ * key/value lines, piped a row as `records` prints it), `fields` (one record read as key/value lines everywhere: `auth status`),
+ * or `stream` (records printed as they come, `add --file`).
  */
-export type OutputShape = 'pets' | 'pet' | 'records' | 'record' | 'stream';
+export type OutputShape = 'records' | 'record' | 'fields' | 'stream';
 
 export interface OutputFlags {
   format?: string;
@@ -29,15 +30,15 @@ export function formatsFor(shape: OutputShape): readonly OutputFormat[] {
 
 function defaultFormat(shape: OutputShape, isTTY: boolean, json: boolean): OutputFormat {
   if (json) return shape === 'stream' ? 'ndjson' : 'json';
-  if (shape === 'record') return 'kv';
+  if (shape === 'fields') return 'kv';
   if (shape === 'stream' || !isTTY) return 'tsv';
-  return shape === 'pet' ? 'kv' : 'table';
+  return shape === 'record' ? 'kv' : 'table';
 }
 
 /**
  * Picks the format: `--format` when given, else JSON with `--json` or `--jq`,
  * else per shape and terminal: on a terminal a table for lists and key/value
- * lines for one item, piped tab-separated rows (key/value lines for a record).
+ * lines for one record, piped tab-separated rows (key/value lines for `fields`).
  * Throws UsageError for an unknown format, one the shape cannot take, or
  * `--json`/`--jq` with a format that is not JSON.
  */

@@ -10,7 +10,8 @@ import type { OutputTarget } from '../iostreams.js';
 import { sanitizeText } from '../text.js';
 import type { OutputFormat, OutputSpec } from './format.js';
 
-type Item = Record<string, unknown>;
+/** One record as a command prints it: its fields by name. */
+export type Item = Record<string, unknown>;
 
 /** Runs the run's `--jq` on JSON text and writes the results (the Exporter's printJq). */
 export type JqPrinter = (json: string) => Promise<void>;

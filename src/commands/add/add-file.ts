@@ -28,9 +28,9 @@ export interface AddFileOptions extends BulkLoadOptions {
  * input or `--failed` cannot be opened (nothing sent); later, the error of what stopped it (130/143, 4, 1), or exit 1 if any item was not created.
  */
 export async function runAddFile(f: Factory, options: AddFileOptions): Promise<void> {
-  const input = openInput(options.file, f.io.raw.stdin as Readable, f.signals.halt, f.signal);
+  const input = openInput(options.file, f.io.std.stdin as Readable, f.signals.halt, f.signal);
   // Typed at the terminal: no progress line (its redraws would wipe the echo).
-  const typed = options.file === '-' && f.io.raw.stdinIsTTY;
+  const typed = options.file === '-' && f.io.std.stdinIsTTY;
   const source = options.file === '-' ? '-' : path.resolve(options.file);
   let failed: FailedFile | undefined;
   let journal: LoadJournal | undefined;
@@ -48,7 +48,7 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
       journal = LoadJournal.open(failed.journalPath, { input: source, identity: input.identity }, options.restart ?? false);
     }
     if (journal?.earlier) sayResuming(f, journal.earlier, journal.path, options.file);
-    if (typed && f.io.raw.stderrIsTTY)
+    if (typed && f.io.std.stderrIsTTY)
       f.io.info('reading pets from the terminal, one JSON object per line; Ctrl-D ends the input', 'reading_terminal');
     const settler = options.resolveUnknown ? await openSettler(f, client, journal, journalWritten) : undefined;
     const load = new BulkLoad({

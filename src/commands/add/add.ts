@@ -8,7 +8,7 @@ import { examples, valueOption, withOutputFlags } from '../kit.js';
 import type { AddOptions } from './run.js';
 
 function declareAdd() {
-  return withOutputFlags(new Command('add'), 'pet', `with --file: ${formatsFor('stream').join(' or ')}`)
+  return withOutputFlags(new Command('add'), 'record', `with --file: ${formatsFor('stream').join(' or ')}`)
     .description('Add an animal (createPet), or many from a file')
     .option('--name <name>', "the animal's name (required without --file)")
     .option('--category-id <id>', 'identifier of its category, an int64 (required without --file)')
@@ -44,8 +44,8 @@ export function newAddCommand(f: Factory, runF?: (options: AddOptions) => Promis
   return declareAdd().action(async (flags) => {
     const { addOptions, runAdd } = await import('./run.js');
     const options = addOptions(flags, f.exporter, {
-      stdinIsTTY: f.io.raw.stdinIsTTY,
-      stdoutIsTTY: f.io.raw.stdoutIsTTY,
+      stdinIsTTY: f.io.std.stdinIsTTY,
+      stdoutIsTTY: f.io.std.stdoutIsTTY,
       noPromptEnv: f.env.PETSTORE_NO_PROMPT === '1',
     });
     return runF ? runF(options) : runAdd(f, options);

@@ -34,7 +34,7 @@ function check(fn: () => unknown): string | true {
  * Returns the NewPet. Throws InterruptedError (exit 130) on Ctrl-C, UsageError (exit 2) when the input ends.
  */
 export async function promptNewPet(f: Factory, given: GivenFields): Promise<NewPet> {
-  const context = { input: f.io.raw.stdin, output: f.io.raw.promptOutput, clearPromptOnDone: false } as never;
+  const context = { input: f.io.std.stdin, output: f.io.std.promptOutput, clearPromptOnDone: false } as never;
   try {
     const name =
       given.name ??

@@ -85,7 +85,7 @@ export function addOptions(
     };
     if (given.name !== undefined) checkName(NewPet, given.name);
     if (prompt.stdinIsTTY && prompt.stdoutIsTTY && flags.prompt !== false && !prompt.noPromptEnv) {
-      exporter.choose('pet');
+      exporter.choose('record');
       return { kind: 'prompt', given };
     }
     if (flags.name === undefined) throw new UsageError('--name is required (or --file to add many)');
@@ -98,7 +98,7 @@ export function addOptions(
   };
   const checked = NewPet.safeParse(pet);
   if (!checked.success) throw new UsageError(`invalid value for --name: "${flags.name}": ${checked.error.issues[0]?.message ?? 'invalid'}`);
-  exporter.choose('pet');
+  exporter.choose('record');
   return { kind: 'one', pet: checked.data };
 }
 

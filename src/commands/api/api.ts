@@ -52,7 +52,7 @@ export function newApiCommand(f: Factory, runF?: (options: ApiOptions) => Promis
     )
     .action(async (path, flags) => {
       const { apiOptions, runApi } = await import('./run.js');
-      const options = await apiOptions(path, { ...flags, fields }, f.io.raw.stdin, f.signal);
+      const options = await apiOptions(path, { ...flags, fields }, f.io.std.stdin, f.signal);
       return runF ? runF(options) : runApi(f, options);
     });
 }

@@ -43,11 +43,11 @@ function newLoginCommand(f: Factory, runF?: (options: LoginOptions) => Promise<v
 }
 
 function newStatusCommand(f: Factory, runF?: () => Promise<void>) {
-  return withOutputFlags(new Command('status'), 'record')
+  return withOutputFlags(new Command('status'), 'fields')
     .description('Show the environment, base URL and key in effect (never the key) and check the key with the service')
     .addHelpText('after', examples('petstore auth status', 'petstore auth status --env staging --json'))
     .action(async () => {
-      f.exporter.choose('record');
+      f.exporter.choose('fields');
       return runF ? runF() : (await import('./status.js')).runStatus(f);
     });
 }

@@ -1,7 +1,11 @@
 /** auth's endpoint call: checks a key with `GET /pets?limit=1` (listPets, the cheapest operation every key may call). */
+import type { OperationSchemas } from '../../api/schemas.js';
 import { CliError, ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { Resolved } from '../../settings.js';
+
+/** The operation auth calls: only its status code is read. */
+export const OPERATIONS: readonly OperationSchemas[] = [{ operationId: 'listPets' }];
 
 /** A key accepted, rejected (a 401), or no usable answer (network, 5xx, anything else). */
 export type KeyCheck = { result: 'valid' } | { result: 'rejected'; error: ServiceError } | { result: 'unreachable'; error: Error };

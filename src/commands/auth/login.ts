@@ -26,7 +26,7 @@ export function checkApiKey(raw: string): string {
 /** Prompts without echo. Throws InterruptedError (exit 130) on Ctrl-C, UsageError (exit 2) at the end of input or for an empty key. */
 async function promptForKey(f: Factory, envName: string): Promise<string> {
   const { read } = await import('read');
-  const input = f.io.raw.stdin;
+  const input = f.io.std.stdin;
   // read() never settles when its readline closes at the end of input; that close pauses the input (after a line too, once read() settled).
   let settled = false;
   let onPause: () => void = () => undefined;
@@ -41,7 +41,7 @@ async function promptForKey(f: Factory, envName: string): Promise<string> {
         silent: true,
         replace: '',
         input: input as never,
-        output: f.io.raw.promptOutput as never,
+        output: f.io.std.promptOutput as never,
       }),
       ended,
     ]);
@@ -76,9 +76,9 @@ export async function runLogin(f: Factory, options: LoginOptions): Promise<void>
   const baseUrl = await settings.baseUrl();
   if (!baseUrl) throw missingBaseUrl(env.value);
   let raw: string;
-  if (options.withToken) raw = await readAll(f.io.raw.stdin);
-  else if (f.io.raw.stdinIsTTY && f.io.raw.promptOutput) raw = await promptForKey(f, env.value);
-  else throw notPrompted(f.io.raw.stdinIsTTY, f.globals);
+  if (options.withToken) raw = await readAll(f.io.std.stdin);
+  else if (f.io.std.stdinIsTTY && f.io.std.promptOutput) raw = await promptForKey(f, env.value);
+  else throw notPrompted(f.io.std.stdinIsTTY, f.globals);
   const key = checkApiKey(raw);
   const origin = baseUrl.value.origin;
   if (!options.skipVerify) {

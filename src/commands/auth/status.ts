@@ -33,8 +33,8 @@ export async function runStatus(f: Factory): Promise<void> {
         ? `not checked: the key belongs to ${apiKey.boundTo ?? 'no recorded origin'}`
         : 'not checked',
   };
-  const { recordView } = await import('../../output/views.js');
-  await f.exporter.printOne(record, recordView(Object.keys(record)));
+  const { viewOfKeys } = await import('../../output/views.js');
+  await f.exporter.printOne(record, viewOfKeys(Object.keys(record)));
   if (!apiKey) throw missingApiKey(env.value);
   if (!baseUrl) throw missingBaseUrl(env.value);
   if (!check) await settings.apiKeyFor(baseUrl.value);

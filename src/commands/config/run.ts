@@ -24,8 +24,8 @@ export async function listEnvironments(f: Factory): Promise<void> {
     apiKeyStored: stored[name]?.apiKey !== undefined,
     apiKeyOrigin: stored[name]?.apiKey === undefined ? null : (stored[name]?.apiKeyOrigin ?? null),
   }));
-  const { recordView } = await import('../../output/views.js');
-  await f.exporter.printList(rows, recordView(['environment', 'baseUrl', 'apiKeyStored', 'apiKeyOrigin']));
+  const { viewOfKeys } = await import('../../output/views.js');
+  await f.exporter.printList(rows, viewOfKeys(['environment', 'baseUrl', 'apiKeyStored', 'apiKeyOrigin']));
 }
 
 /** Prints one setting; exits 1 when it is not set (like `git config --get`). */

@@ -2,12 +2,12 @@
 import { Command } from '@commander-js/extra-typings';
 import { GET_PET_REMOVAL_DATE } from '../../interface-values.js';
 import type { Factory } from '../../factory.js';
-import { examples, withOutputFlags } from '../kit.js';
+import { contractAction, examples, withOutputFlags } from '../kit.js';
 import type { GetOptions } from './run.js';
 
-/** Declares `get`; its action checks the argument and calls `runF` (runGet by default). */
+/** Declares `get`; its action checks the argument and calls `runF`, by default the runner with get's contract (./run.ts). */
 export function newGetCommand(f: Factory, runF?: (options: GetOptions) => Promise<void>) {
-  return withOutputFlags(new Command('get'), 'pet')
+  return withOutputFlags(new Command('get'), 'record')
     .description(`Get one animal by id (getPet; deprecated, removed on ${GET_PET_REMOVAL_DATE})`)
     .argument('<petId>', 'identifier of the animal (an int64)')
     .addHelpText(
@@ -21,9 +21,5 @@ export function newGetCommand(f: Factory, runF?: (options: GetOptions) => Promis
         'stderr; PETSTORE_GET_VIA_LIST=1 takes that way at once, to try it before the removal.\n' +
         examples('petstore get 42', 'petstore get 42 --json'),
     )
-    .action(async (petId) => {
-      const { getOptions, runGet } = await import('./run.js');
-      const options = getOptions(petId, f.exporter);
-      return runF ? runF(options) : runGet(f, options);
-    });
+    .action(contractAction(f, async () => (await import('./run.js')).GET, runF));
 }

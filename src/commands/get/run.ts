@@ -1,11 +1,10 @@
-/** `petstore get` run: the argument checked, the pet fetched (through listPets once getPet is gone) and printed. */
+/** `petstore get`'s contract for the runner (../runner.ts): the argument checked, the pet fetched (through listPets once getPet is gone). */
 import type { PetstoreClient } from '../../api/client.js';
 import { Int64Text, type Pet } from '../../api/schemas.js';
 import type { Factory } from '../../factory.js';
 import { GET_PET_REMOVAL_DATE } from '../../interface-values.js';
-import type { Exporter } from '../../output/exporter.js';
 import { PET_VIEW } from '../../output/views.js';
-import { parseFlag } from '../parse-flag.js';
+import { record } from '../runner.js';
 import { findPetViaList, isGetPetGone, LookupProgress, VIA_LIST_FORCED, VIA_LIST_GONE } from './find-via-list.js';
 import { getPet } from './http.js';
 
@@ -19,16 +18,17 @@ export interface GetOptions {
   petId: bigint;
 }
 
-/** The argument to a petId, the `pet` shape settled on `exporter`. Throws UsageError for a bad `--format` or a petId not an int64 in digits. */
-export function getOptions(petId: string, exporter: Exporter): GetOptions {
-  exporter.choose('pet');
-  return { petId: parseFlag(Int64Text, petId, 'argument <petId>') };
-}
+/** get: one pet, with getPet's deprecation warning. The argument must be an int64 in digits (else UsageError). */
+export const GET = record({
+  shape: 'record',
+  view: PET_VIEW,
+  inputs: { arguments: [['argument <petId>', Int64Text]] as const },
+  options: ({ arguments: [petId] }): GetOptions => ({ petId }),
+  fetch: (client, options, f) => fetchPet(f, client, options),
+});
 
-/** Warns, fetches the pet (getPet; listPets with PETSTORE_GET_VIA_LIST=1 or once getPet is gone) and prints it, paged. Throws their errors, or exit 3. */
-export async function runGet(f: Factory, options: GetOptions): Promise<void> {
-  f.io.pageOutput();
-  const client = await f.client();
+/** Warns and fetches the pet (getPet; listPets with PETSTORE_GET_VIA_LIST=1 or once getPet is gone). Throws their errors, or exit 3. */
+async function fetchPet(f: Factory, client: PetstoreClient, options: GetOptions): Promise<Pet> {
   if (f.env.PETSTORE_NO_DEPRECATION_WARNING === '1') client.silenceDeprecation();
   const viaList = f.env.PETSTORE_GET_VIA_LIST === '1';
   let pet = viaList ? undefined : await getPetUnlessGone(f, client, options.petId);
@@ -46,7 +46,7 @@ export async function runGet(f: Factory, options: GetOptions): Promise<void> {
       progress.stop();
     }
   }
-  await f.exporter.printOne(pet, PET_VIEW);
+  return pet;
 }
 
 /** getPet's Pet, or undefined when the service has no getPet any more. */

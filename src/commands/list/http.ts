@@ -1,7 +1,7 @@
 /** listPets (`GET /pets?limit=&status=`, openapi/petstore.yaml): its query and its answer, through the generic client. */
 import * as z from 'zod/mini';
 import type { PagesOptions, PetstoreClient } from '../../api/client.js';
-import { type Pet, Pets, PetStatus, wholeNumberText } from '../../api/schemas.js';
+import { type OperationSchemas, type Pet, Pets, PetStatus, wholeNumberText } from '../../api/schemas.js';
 import { LIMIT } from '../../interface-values.js';
 
 const LIMIT_RANGE = `must be a whole number from ${LIMIT.min} to ${LIMIT.max}`;
@@ -15,6 +15,9 @@ export const ListPetsQuery = z.strictObject({
   status: z.optional(PetStatus),
 });
 export type ListPetsQuery = z.infer<typeof ListPetsQuery>;
+
+/** The operations `list` calls (the registry names them for test/openapi-schemas.test.ts). */
+export const OPERATIONS: readonly OperationSchemas[] = [{ operationId: 'listPets', query: ListPetsQuery, answer: Pets }];
 
 /** `--limit` text: digits only, then the limit bounds. */
 export const LimitText = wholeNumberText(Limit, LIMIT_RANGE);

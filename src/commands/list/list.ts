@@ -2,11 +2,11 @@
 import { Command } from '@commander-js/extra-typings';
 import { LIMIT, PET_STATUSES } from '../../interface-values.js';
 import type { Factory } from '../../factory.js';
-import { examples, valueOption, withOutputFlags } from '../kit.js';
+import { contractAction, examples, valueOption, withOutputFlags } from '../kit.js';
 import type { ListOptions } from './run.js';
 
 function declareList() {
-  return withOutputFlags(new Command('list'), 'pets')
+  return withOutputFlags(new Command('list'), 'records')
     .description('List animals (listPets)')
     .addOption(valueOption('--status <status>', 'only animals with this status', { choices: PET_STATUSES }))
     .addOption(valueOption('--limit <n>', `animals per page, ${LIMIT.min} to ${LIMIT.max}`, { defaultText: String(LIMIT.default) }))
@@ -17,11 +17,7 @@ function declareList() {
     );
 }
 
-/** Declares `list`; its action checks the flags and calls `runF` (runList by default). */
+/** Declares `list`; its action checks the flags and calls `runF`, by default the runner with list's contract (./run.ts). */
 export function newListCommand(f: Factory, runF?: (options: ListOptions) => Promise<void>) {
-  return declareList().action(async (flags) => {
-    const { listOptions, runList } = await import('./run.js');
-    const options = listOptions(flags, f.exporter);
-    return runF ? runF(options) : runList(f, options);
-  });
+  return declareList().action(contractAction(f, async () => (await import('./run.js')).LIST, runF));
 }

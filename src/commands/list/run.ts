@@ -1,70 +1,44 @@
-/** `petstore list` run: the flags checked, the pages fetched and printed. */
+/** `petstore list`'s contract for the runner (../runner.ts): its flags checked, listPets' pages, the pet view, the full-page warning. */
 import { PetStatus } from '../../api/schemas.js';
-import { ListingCutError } from '../../errors.js';
-import type { Factory } from '../../factory.js';
 import { LIMIT } from '../../interface-values.js';
-import type { Exporter } from '../../output/exporter.js';
 import { PET_VIEW } from '../../output/views.js';
 import { petCount } from '../../text.js';
-import { parseFlag } from '../parse-flag.js';
+import { type ListingEnd, listing } from '../runner.js';
 import { LimitText, type ListPetsQuery, listPetPages } from './http.js';
-
-/** The flags of `list` as commander parses them. */
-export interface ListFlags {
-  status?: string;
-  limit?: string;
-  all?: boolean;
-}
 
 export interface ListOptions {
   query: ListPetsQuery;
   all: boolean;
 }
 
-/** Flags to options, the `pets` shape settled on `exporter`. Throws UsageError for a bad `--format`, `--status` or `--limit`. */
-export function listOptions(flags: ListFlags, exporter: Exporter): ListOptions {
-  exporter.choose('pets');
-  return {
-    query: {
-      // A whole listing in pages of the most one holds: a fifth of the requests of the interface's default.
-      limit: flags.limit === undefined ? (flags.all ? LIMIT.max : LIMIT.default) : parseFlag(LimitText, flags.limit, '--limit'),
-      status: flags.status === undefined ? undefined : parseFlag(PetStatus, flags.status, '--status'),
-    },
-    all: flags.all ?? false,
-  };
-}
-
 /**
- * Prints the pets page by page (paged at a terminal); a full last page warns that there may be more, so a listing is never cut short
- * silently. A listing that fails partway keeps what it printed and throws the ListingCutError saying how many pets that was.
+ * list: listPets' pages (every page with `--all`, which reads the whole store) printed as they come; a full last page warns that there
+ * may be more, so a listing is never cut short silently.
  */
-export async function runList(f: Factory, options: ListOptions): Promise<void> {
-  f.io.pageOutput();
-  // --all reads the whole store: --timeout bounds each page and each --jq run, not the whole command.
-  if (options.all) f.readsWholeListing();
-  const client = await f.client();
-  const printer = f.exporter.pages(PET_VIEW);
-  let last = { length: 0, hasNext: false };
-  let pages = 0;
-  try {
+export const LIST = listing({
+  shape: 'records',
+  view: PET_VIEW,
+  inputs: { flags: { status: PetStatus, limit: LimitText } },
+  options: ({ flags: { status, limit, all } }): ListOptions => ({
+    // A whole listing in pages of the most one holds: a fifth of the requests of the interface's default.
+    query: { limit: limit ?? (all ? LIMIT.max : LIMIT.default), status },
+    all: all === true,
+  }),
+  readsWholeListing: (options) => options.all,
+  async *fetch(client, options) {
     for await (const { pets, hasNext } of listPetPages(client, options.query, { all: options.all, ahead: true })) {
-      last = { length: pets.length, hasNext };
-      pages += 1;
-      await printer.add(pets);
+      yield { items: pets, hasNext };
     }
-  } catch (error) {
-    const printed = await printer.cut();
-    if (error instanceof ListingCutError) error.setPrinted(printed, petCount(printed));
-    throw error;
-  }
-  await printer.end();
+  },
   // A full page may not be the end when the service links no pages; a next link not followed (no --all) is not. A service that linked
   // pages ends its listing by linking none.
-  if ((pages === 1 && last.length >= options.query.limit) || last.hasNext) f.io.warn(fullPageWarning(options, last), 'full_page');
-}
+  fullPage: (options, end) =>
+    (end.pages === 1 && end.lastLength >= options.query.limit) || end.hasNext ? fullPageWarning(options, end) : undefined,
+  count: petCount,
+});
 
-function fullPageWarning({ query: { limit }, all }: ListOptions, last: { length: number; hasNext: boolean }): string {
-  if (last.hasNext) return `showing one page of ${petCount(last.length)}; the service has more: --all fetches every page`;
+function fullPageWarning({ query: { limit }, all }: ListOptions, last: ListingEnd): string {
+  if (last.hasNext) return `showing one page of ${petCount(last.lastLength)}; the service has more: --all fetches every page`;
   const where = all ? 'the last page held' : 'showing';
   return limit < LIMIT.max
     ? `${where} ${petCount(limit)}, as many as --limit ${limit} asks for; the service may have more: try --limit ${LIMIT.max}`

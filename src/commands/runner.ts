@@ -1,0 +1,145 @@
+/**
+ * The one run of a command declared by a contract (issue 31 item 1): the output format settled from the contract's shape, its options
+ * checked, output paged, the data fetched through the Factory's client and printed in the contract's view, a full last page warned
+ * about, and a listing cut partway reported with the count it printed. The declaration's action is kit.ts's `contractAction`, which
+ * holds the test seam (gh's runF) between the options and this run.
+ */
+import type * as z from 'zod/mini';
+import type { PetstoreClient } from '../api/client.js';
+import { ListingCutError } from '../errors.js';
+import type { Factory } from '../factory.js';
+import type { Item, View } from '../output/render.js';
+import { parseFlag } from './parse-flag.js';
+
+/** A command's value flags and arguments with their zod schemas; the runner checks each one given, a usage error naming it. */
+export interface Inputs {
+  /** By commander's key for the flag (`limit` for `--limit`, `categoryId` for `--category-id`). */
+  flags?: Readonly<Record<string, z.ZodMiniType>>;
+  /** In the order of the command's arguments, each with the name its errors give it (`argument <petId>`). */
+  arguments?: ReadonlyArray<readonly [name: string, schema: z.ZodMiniType]>;
+}
+
+/** What the runner hands `options`: the flags (the checked ones as their schemas' output, the others as given) and the arguments. */
+export interface Checked<I extends Inputs> {
+  flags: { [K in keyof I['flags']]?: I['flags'][K] extends z.ZodMiniType ? z.output<I['flags'][K]> : never } & Record<string, unknown>;
+  arguments: CheckedArguments<NonNullable<I['arguments']>>;
+}
+
+/** Each argument's schema output, in order. */
+type CheckedArguments<T> = {
+  -readonly [K in keyof T]: T[K] extends readonly [string, infer S extends z.ZodMiniType] ? z.output<S> : never;
+};
+
+/** A command line as commander hands it to an action: its flags by key, and its arguments' text. */
+export interface Given {
+  flags?: Record<string, unknown>;
+  arguments?: readonly string[];
+}
+
+/** One page of a listing: its records, and whether the service linked a next page. */
+export interface Page {
+  items: readonly Item[];
+  hasNext: boolean;
+}
+
+/** How a listing ended: the pages read, the length of the last, and whether it linked a next one (for the full-page warning). */
+export interface ListingEnd {
+  pages: number;
+  lastLength: number;
+  hasNext: boolean;
+}
+
+interface Declared<I extends Inputs, O> {
+  /** Its value flags and arguments, with their zod schemas. */
+  inputs: I;
+  /** The checked flags and arguments to the run's options; throws UsageError naming a flag for a combination it refuses. */
+  options(checked: Checked<I>): O;
+  /** The columns a record prints with (a table's, or a record's keys). */
+  view: View;
+}
+
+/** A command that prints one record. */
+export interface RecordContract<I extends Inputs, O> extends Declared<I, O> {
+  /** `record`: key/value lines on a terminal, a row when piped; `fields`: key/value lines everywhere (output/format.ts). */
+  shape: 'record' | 'fields';
+  /** The record; throws the client's errors. `f` gives what a fetch may need besides the client (the environment, warnings). */
+  fetch(client: PetstoreClient, options: O, f: Factory): Promise<Item>;
+}
+
+/** A command that prints a listing, page by page as the pages come. */
+export interface ListingContract<I extends Inputs, O> extends Declared<I, O> {
+  shape: 'records';
+  /** The pages; throws the client's errors (a ListingCutError for one cut partway). */
+  fetch(client: PetstoreClient, options: O, f: Factory): AsyncIterable<Page>;
+  /** Whether the run reads a whole listing: then `--timeout` bounds each page, not the command (Factory.readsWholeListing). */
+  readsWholeListing?(options: O): boolean;
+  /** The warning (code `full_page`) when the listing may hold more than it printed; undefined when it is whole. */
+  fullPage(options: O, end: ListingEnd): string | undefined;
+  /** A count of records as messages say it ("3 pets"). */
+  count(n: number): string;
+}
+
+/** What a command declares for the runner: its options, how it fetches, its view and its output shape. */
+export type CommandContract<I extends Inputs, O> = RecordContract<I, O> | ListingContract<I, O>;
+
+/**
+ * Settles `contract`'s output shape on the run's exporter, then checks each flag and argument `given` with its schema and makes the
+ * options; throws UsageError (exit 2) for a bad `--format`, flag or argument, naming it.
+ */
+export function settleOptions<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, given: Given): O {
+  f.exporter.choose(contract.shape);
+  const flags: Record<string, unknown> = { ...given.flags };
+  for (const [key, schema] of Object.entries(contract.inputs.flags ?? {})) {
+    const value = flags[key];
+    if (value !== undefined) flags[key] = parseFlag(schema, String(value), `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  }
+  const args = (contract.inputs.arguments ?? []).map(([name, schema], i) => parseFlag(schema, given.arguments?.[i] ?? '', name));
+  return contract.options({ flags, arguments: args } as Checked<I>);
+}
+
+/**
+ * Runs `contract` with `options`: output paged at a terminal, the data fetched through `f.client()` and printed. Throws what the fetch
+ * and the printing throw; a ListingCutError first learns how many records were printed, which stay printed.
+ */
+export async function runContract<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, options: O): Promise<void> {
+  f.io.pageOutput();
+  if (contract.shape === 'records') return runListing(f, contract, options);
+  const item = await contract.fetch(await f.client(), options, f);
+  await f.exporter.printOne(item, contract.view);
+}
+
+/** {@link settleOptions}, then {@link runContract}: a command run from the flags and arguments given, as its action runs it without runF. */
+export async function runCommand<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, given: Given = {}): Promise<void> {
+  return runContract(f, contract, settleOptions(f, contract, given));
+}
+
+/** A listing's contract as declared, the parameter of its `options` typed from its inputs. */
+export function listing<I extends Inputs, O>(declared: ListingContract<I, O>): ListingContract<I, O> {
+  return declared;
+}
+
+/** A record's contract as declared, the parameter of its `options` typed from its inputs. */
+export function record<I extends Inputs, O>(declared: RecordContract<I, O>): RecordContract<I, O> {
+  return declared;
+}
+
+async function runListing<I extends Inputs, O>(f: Factory, contract: ListingContract<I, O>, options: O): Promise<void> {
+  // Before the client is made: it takes the command's deadline when made.
+  if (contract.readsWholeListing?.(options)) f.readsWholeListing();
+  const client = await f.client();
+  const printer = f.exporter.pages(contract.view);
+  const end: ListingEnd = { pages: 0, lastLength: 0, hasNext: false };
+  try {
+    for await (const { items, hasNext } of contract.fetch(client, options, f)) {
+      Object.assign(end, { pages: end.pages + 1, lastLength: items.length, hasNext });
+      await printer.add(items);
+    }
+  } catch (error) {
+    const printed = await printer.cut();
+    if (error instanceof ListingCutError) error.setPrinted(printed, contract.count(printed));
+    throw error;
+  }
+  await printer.end();
+  const warning = contract.fullPage(options, end);
+  if (warning !== undefined) f.io.warn(warning, 'full_page');
+}

@@ -1,0 +1,91 @@
+// A command's contract run by the runner (src/commands/runner.ts) through the
+// Factory's client seam (test/support/fake-client.ts): the client sends
+// through undici's MockAgent, with no main, no nock and no server. What the user sees (stdout, stderr, the
+// error thrown, whose exit code main would use) and the requests that reached
+// the fake service are checked, for a listing (list) and one item (get).
+import { afterEach, describe, expect, test } from 'vitest';
+import { GET } from '../src/commands/get/run.js';
+import { LIST } from '../src/commands/list/run.js';
+import { runCommand } from '../src/commands/runner.js';
+import { ExitCode, ListingCutError, ServiceError } from '../src/errors.js';
+import { fakeClientFactory } from './support/fake-client.js';
+
+const DEPRECATION =
+  'warning: getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this\n';
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+/** A fake-client Factory closed after the test, checking that every answer set up was asked for. */
+function fake(options?: Parameters<typeof fakeClientFactory>[0]) {
+  const made = fakeClientFactory(options);
+  close = made.close;
+  return made;
+}
+
+describe('list through the fake client', () => {
+  test('fetches listPets with the query and key, prints the page piped, warns that a full page may not be all', async () => {
+    const { f, written, requests, answer } = fake();
+    answer(
+      'GET',
+      '/v1/pets?limit=2&status=available',
+      200,
+      '[{"id":1,"name":"Rex","categoryId":2,"status":"available"},{"id":9007199254740993,"name":"Tom","categoryId":3,"status":"available"}]',
+    );
+    await runCommand(f, LIST, { flags: { status: 'available', limit: '2' } });
+    expect(written).toEqual({
+      stdout: '1\tRex\t2\tavailable\n9007199254740993\tTom\t3\tavailable\n',
+      stderr: 'warning: showing 2 pets, as many as --limit 2 asks for; the service may have more: try --limit 100\n',
+    });
+    expect(requests).toEqual([{ method: 'GET', path: '/v1/pets?limit=2&status=available', authorization: 'Bearer test-key' }]);
+  });
+
+  test('with --json, the page exactly as sent and no warning for a page that is not full', async () => {
+    const { f, written, answer } = fake({ globals: { json: true } });
+    answer('GET', '/v1/pets?limit=20', 200, '[{"id":1,"name":"Rex","categoryId":2}]');
+    await runCommand(f, LIST);
+    expect(written).toEqual({ stdout: '[{"id":1,"name":"Rex","categoryId":2}]\n', stderr: '' });
+  });
+});
+
+describe('a listing cut partway, through the fake client', () => {
+  test('list --all: the page printed stays printed; the error says after how many pets and where the rest starts', async () => {
+    const { f, written, requests, answer, service } = fake();
+    service.intercept({ method: 'GET', path: '/v1/pets?limit=100' }).reply(200, '[{"id":1,"name":"Rex","categoryId":2,"status":"sold"}]', {
+      headers: { 'content-type': 'application/json', link: '</v1/pets?limit=100&cursor=b>; rel="next"' },
+    });
+    answer('GET', '/v1/pets?limit=100&cursor=b', 500, '{"code":"internal","message":"store offline","status":500}');
+    const error = await runCommand(f, LIST, { flags: { all: true } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ListingCutError);
+    expect(error).toMatchObject({
+      exitCode: ExitCode.failure,
+      printed: 1,
+      message: 'the listing stopped at page 2, after 1 pet: store offline (HTTP 500, code internal)',
+      next: 'https://petstore.example/v1/pets?limit=100&cursor=b',
+    });
+    expect(written).toEqual({ stdout: '1\tRex\t2\tsold\n', stderr: '' });
+    expect(requests.map((r) => r.path)).toEqual(['/v1/pets?limit=100&cursor=b']);
+  });
+});
+
+describe('get through the fake client', () => {
+  test('fetches getPet, prints the pet as a row piped, and the deprecation warning on stderr', async () => {
+    const { f, written, requests, answer } = fake();
+    answer('GET', '/v1/pets/42', 200, '{"id":42,"name":"Rex","categoryId":1,"status":"pending"}');
+    await runCommand(f, GET, { arguments: ['42'] });
+    expect(written).toEqual({ stdout: '42\tRex\t1\tpending\n', stderr: DEPRECATION });
+    expect(requests).toEqual([{ method: 'GET', path: '/v1/pets/42', authorization: 'Bearer test-key' }]);
+  });
+
+  test("a 404 with the service's Error body throws what main reports with exit 3; nothing on stdout", async () => {
+    const { f, written, answer } = fake({ env: { PETSTORE_NO_DEPRECATION_WARNING: '1' } });
+    answer('GET', '/v1/pets/99', 404, '{"code":"not_found","message":"no animal with id 99","status":404}');
+    const error = await runCommand(f, GET, { arguments: ['99'] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ exitCode: ExitCode.notFound, message: 'no animal with id 99 (HTTP 404, code not_found)' });
+    expect(written).toEqual({ stdout: '', stderr: '' });
+  });
+});
