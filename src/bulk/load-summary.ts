@@ -91,6 +91,12 @@ export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
       'unrecorded',
     );
   }
+  if (stop?.reason === 'journal')
+    io.warn(
+      'the journal lacks the answers that came after its last whole record: the same command run again counts those items unknown ' +
+        '(perhaps created) and does not send them again; with --resolve-unknown it sends again those that no pet of the store matches',
+      'journal_incomplete',
+    );
   if (stop) return stop.error;
   if (notCreated)
     return new CliError(
