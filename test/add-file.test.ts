@@ -312,7 +312,7 @@ describe('every item has one known outcome', () => {
     const r = await run(['add', '--file', file, '--failed', path.join(dir, 'f1.ndjson'), '--concurrency', '1', ...flags], { env: env() });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^unknown: line 2 "lost": .*\ncreated 2 of 3 pets; 0 failed, 1 unknown \(written to .*f1\.ndjson\)\nerror: 1 of 3 pets was not created\n$/,
+      /^unknown: line 2 "lost": .*\ncreated 2 of 3 pets; 0 failed, 1 unknown \(written to .*f1\.ndjson\)\nerror: 1 of 3 pets may not have been created: its outcome is unknown\n$/,
     );
     if ('drip' in step) {
       expect(r.stderr).toMatch(
@@ -327,7 +327,7 @@ describe('every item has one known outcome', () => {
     expect(skip.stderr).toBe(
       `created 0 of 1 pet; 0 failed, 1 of unknown outcome skipped (written to ${path.join(dir, 'f2.ndjson')})\n` +
         'warning: 1 item of unknown outcome (sent before, perhaps created) not sent again; --retry-unknown sends them\n' +
-        'error: 1 of 1 pet was not created\n',
+        'error: 1 of 1 pet may not have been created: its outcome is unknown\n',
     );
     expect(posts()).toHaveLength(sentBefore);
     expect(readNdjson(path.join(dir, 'f2.ndjson'))).toEqual([line]);

@@ -103,7 +103,7 @@ test('a stopped load resumed says how many of the items it saw were invalid or s
       '1 invalid or skipped; the items left are sent now\n' +
       'failed: line 1 (no name): item.name: required field missing\n' +
       `created 2 of 4 pets; 1 failed, 1 unknown (written to ${failed})\n` +
-      'error: 2 of 4 pets were not created\n',
+      'error: 2 of 4 pets were not created or are of unknown outcome\n',
   );
   // p00002 hung unanswered (never stored) and stays unknown: not sent again without --retry-unknown.
   expect(storedNames()).toEqual(['p00001', 'p00003']);
@@ -127,7 +127,7 @@ test('a finished load run again says how many items of unknown outcome it skippe
       '--restart loads it anew\n' +
       `created 0 of 1 pet; 0 failed, 1 of unknown outcome skipped (written to ${f2})\n` +
       'warning: 1 item of unknown outcome (sent before, perhaps created) not sent again; --retry-unknown sends them\n' +
-      'error: 1 of 1 pet was not created\n',
+      'error: 1 of 1 pet may not have been created: its outcome is unknown\n',
   );
   expect(posts()).toBe(3);
 });

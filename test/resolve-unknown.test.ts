@@ -139,7 +139,7 @@ describe('--resolve-unknown from the start of a load', () => {
       expect.stringMatching(/^unknown: line 2 "Lost": the connection to 127\.0\.0\.1:\d+ closed before its answer came .*; not settled$/),
       "warning: 1 pet that this load did not create and no unknown item matches appeared in the store during the load (another writer's), not claimed: 100",
       `created 1 of 2 pets; 0 failed, 1 unknown (written to ${failed}); unknown outcomes settled: 0 created, 2 sent again, 1 left unknown`,
-      'error: 1 of 2 pets was not created',
+      'error: 1 of 2 pets may not have been created: its outcome is unknown',
       '',
     ]);
     expect(readNdjson(failed).map((record) => [record.item.name, record.outcome])).toEqual([['Lost', 'unknown']]);
@@ -170,7 +170,7 @@ describe('--resolve-unknown given only on a later run', () => {
       'unknown: line 1 "A": not settled: sent before the store was first listed, and pet 1 in the store carries its name, categoryId and status; see whether it is it',
       'sending again: line 2 "B": no pet in the store is it',
       `created 2 of 3 pets; 0 failed, 1 unknown (written to ${failed}); unknown outcomes settled: 0 created, 1 sent again, 1 left unknown`,
-      'error: 1 of 3 pets was not created',
+      'error: 1 of 3 pets may not have been created: its outcome is unknown',
       '',
     ]);
     expect(readNdjson(failed).map((record) => [record.item.name, record.outcome, record.store_ids])).toEqual([['A', 'unknown', ['1']]]);

@@ -100,10 +100,18 @@ export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
   if (stop) return stop.error;
   if (notCreated)
     return new CliError(
-      `${notCreated} of ${of} ${notCreated === 1 ? 'was' : 'were'} not created`,
+      `${notCreated} of ${of} ${notCreatedVerb(notCreated, t.unknown + t.skipped)}`,
       ExitCode.failure,
       'partial_failure',
       end.failedPath === undefined ? KEEP_THEM_HINT : undefined,
     );
   return undefined;
+}
+
+/** How `count` items not created are said, `uncertain` of them unknown (perhaps created): "were not created" only when none is. */
+function notCreatedVerb(count: number, uncertain: number): string {
+  const one = count === 1;
+  if (uncertain === 0) return one ? 'was not created' : 'were not created';
+  if (uncertain === count) return one ? 'may not have been created: its outcome is unknown' : 'may not have been created: their outcome is unknown';
+  return one ? 'was not created or is of unknown outcome' : 'were not created or are of unknown outcome';
 }
