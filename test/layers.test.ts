@@ -26,7 +26,7 @@ const LAYERS: [prefix: string, layer: number][] = [
   ['output/', 4],
   ['bulk/', 4],
   ['commands/', 5],
-  ['completion/', 5],
+  ['completion/', 4],
   ['program.ts', 6],
   ['main.ts', 7],
   ['entry.ts', 8],

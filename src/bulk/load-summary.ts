@@ -112,6 +112,7 @@ export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
 function notCreatedVerb(count: number, uncertain: number): string {
   const one = count === 1;
   if (uncertain === 0) return one ? 'was not created' : 'were not created';
-  if (uncertain === count) return one ? 'may not have been created: its outcome is unknown' : 'may not have been created: their outcome is unknown';
+  if (uncertain === count)
+    return one ? 'may not have been created: its outcome is unknown' : 'may not have been created: their outcome is unknown';
   return one ? 'was not created or is of unknown outcome' : 'were not created or are of unknown outcome';
 }

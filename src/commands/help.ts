@@ -1,5 +1,5 @@
 /** Help as in gh: `help [<command>...]` and a group without a subcommand print help on stdout, exit 0; an unknown command exits 2. */
-import { Command, type CommandUnknownOpts, type Option } from '@commander-js/extra-typings';
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import { closest } from '../suggest.js';
 import { examples, withGlobalFlags } from './kit.js';
@@ -40,15 +40,6 @@ export function findCommand(root: CommandUnknownOpts, words: readonly string[]):
     command = next;
   }
   return command;
-}
-
-/** The flag `name` (`--status`, `-X`) of `command` or an ancestor, if it takes a value (also for completion). */
-export function valueFlag(command: CommandUnknownOpts, name: string): Option | undefined {
-  for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
-    const option = c.options.find((o) => o.long === name || o.short === name);
-    if (option) return option.required || option.optional ? option : undefined;
-  }
-  return undefined;
 }
 
 /**

@@ -4,7 +4,15 @@
  * `:4` offer nothing else, `:0` offer file names (only when there is no candidate).
  */
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
-import { valueFlag } from '../commands/help.js';
+
+/** The flag `name` (`--status`, `-X`) of `command` or an ancestor, if it takes a value. */
+function valueFlag(command: CommandUnknownOpts, name: string): Option | undefined {
+  for (let c: CommandUnknownOpts | null = command; c; c = c.parent) {
+    const option = c.options.find((o) => o.long === name || o.short === name);
+    if (option) return option.required || option.optional ? option : undefined;
+  }
+  return undefined;
+}
 
 const Directive = { default: 0, noFileComp: 4 } as const;
 
