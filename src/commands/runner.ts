@@ -69,7 +69,7 @@ interface Declared<I extends Inputs, O> {
    * options may depend on besides the command line (terminals, the environment).
    */
   options(checked: Checked<I>, f: Factory): O;
-  /** The output shape, settled once the options are made, when it depends on them (add: one record, or a stream with --file). */
+  /** The output shape, settled once the options are made (in place of `shape`), when it depends on them (add: a record, or a stream). */
   shapeOf?(options: O): OutputShape;
   /** A run of its own for these options (add --file's streaming load), which the runner calls in place of its own; undefined: none. */
   ownRun?(options: O): ((f: Factory) => Promise<void>) | undefined;
@@ -78,6 +78,8 @@ interface Declared<I extends Inputs, O> {
 interface Printed<I extends Inputs, O> extends Declared<I, O> {
   /** The columns a record prints with (a table's, or a record's keys). */
   view: View;
+  /** False for output never paged at a terminal (add: the pet created, after a prompt perhaps); paged by default. */
+  paged?: boolean;
 }
 
 /** A command that prints one record: fetched through the client, or `read` without one (auth status: the settings). */
@@ -120,7 +122,7 @@ export type CommandContract<I extends Inputs, O> = RecordContract<I, O> | Listin
  * options; throws UsageError (exit 2) for a bad `--format`, flag or argument, naming it.
  */
 export function settleOptions<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, given: Given): O {
-  if (contract.shape !== undefined) f.exporter.choose(contract.shape);
+  if (contract.shape !== undefined && !contract.shapeOf) f.exporter.choose(contract.shape);
   const flags: Record<string, unknown> = { ...given.flags };
   for (const [key, schema] of Object.entries(contract.inputs.flags ?? {})) {
     const value = flags[key];
@@ -140,7 +142,7 @@ export async function runContract<I extends Inputs, O>(f: Factory, contract: Com
   const own = contract.ownRun?.(options);
   if (own) return own(f);
   if (contract.shape === undefined) return contract.run(f, options);
-  f.io.pageOutput();
+  if (contract.paged !== false) f.io.pageOutput();
   if (contract.shape === 'records') return runListing(f, contract, options);
   const got = contract.read ? await contract.read(f, options) : await contract.fetch?.(await f.client(), options, f);
   await f.exporter.printOne(got instanceof RecordThen ? got.record : (got ?? {}), contract.view);
