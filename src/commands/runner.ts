@@ -66,9 +66,9 @@ interface Declared<I extends Inputs, O> {
   inputs: I;
   /**
    * The checked flags and arguments to the run's options; throws UsageError naming a flag for a combination it refuses. `f` gives what
-   * options may depend on besides the command line (terminals, the environment).
+   * options may depend on besides the command line (terminals, the environment, standard input: api's `--input -`).
    */
-  options(checked: Checked<I>, f: Factory): O;
+  options(checked: Checked<I>, f: Factory): O | Promise<O>;
   /** The output shape, settled once the options are made (in place of `shape`), when it depends on them (add: a record, or a stream). */
   shapeOf?(options: O): OutputShape;
   /** A run of its own for these options (add --file's streaming load), which the runner calls in place of its own; undefined: none. */
@@ -121,7 +121,7 @@ export type CommandContract<I extends Inputs, O> = RecordContract<I, O> | Listin
  * Settles `contract`'s output shape on the run's exporter, then checks each flag and argument `given` with its schema and makes the
  * options; throws UsageError (exit 2) for a bad `--format`, flag or argument, naming it.
  */
-export function settleOptions<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, given: Given): O {
+export async function settleOptions<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, given: Given): Promise<O> {
   if (contract.shape !== undefined && !contract.shapeOf) f.exporter.choose(contract.shape);
   const flags: Record<string, unknown> = { ...given.flags };
   for (const [key, schema] of Object.entries(contract.inputs.flags ?? {})) {
@@ -129,7 +129,7 @@ export function settleOptions<I extends Inputs, O>(f: Factory, contract: Command
     if (value !== undefined) flags[key] = parseFlag(schema, String(value), `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   }
   const args = (contract.inputs.arguments ?? []).map(([name, schema], i) => parseFlag(schema, given.arguments?.[i] ?? '', name));
-  const options = contract.options({ flags, arguments: args } as Checked<I>, f);
+  const options = await contract.options({ flags, arguments: args } as Checked<I>, f);
   if (contract.shapeOf) f.exporter.choose(contract.shapeOf(options));
   return options;
 }
@@ -151,7 +151,7 @@ export async function runContract<I extends Inputs, O>(f: Factory, contract: Com
 
 /** {@link settleOptions}, then {@link runContract}: a command run from the flags and arguments given, as its action runs it without runF. */
 export async function runCommand<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, given: Given = {}): Promise<void> {
-  return runContract(f, contract, settleOptions(f, contract, given));
+  return runContract(f, contract, await settleOptions(f, contract, given));
 }
 
 /** A listing's contract as declared, the parameter of its `options` typed from its inputs. */
