@@ -8,6 +8,7 @@ import { newApiCommand } from '../src/commands/api/api.js';
 import type { ApiOptions } from '../src/commands/api/request.js';
 import { newAuthCommand } from '../src/commands/auth/auth.js';
 import type { LoginOptions } from '../src/commands/auth/login.js';
+import { newConfigCommand } from '../src/commands/config/config.js';
 import { newGetCommand } from '../src/commands/get/get.js';
 import type { GetOptions } from '../src/commands/get/run.js';
 import { newListCommand } from '../src/commands/list/list.js';
@@ -288,5 +289,35 @@ describe('auth', () => {
       { withToken: true, skipVerify: true },
     ]);
     expect(called).toEqual(['status json', 'token', 'logout']);
+  });
+});
+
+describe('config', () => {
+  test('each subcommand reaches its run with its arguments; list with its output format, and nothing printed', async () => {
+    const called: unknown[] = [];
+    const config = (f: Factory) =>
+      newConfigCommand(f, {
+        list: async () => void called.push(`list ${f.exporter.spec.format}`),
+        get: async (key) => void called.push(['get', key]),
+        set: async (options) => void called.push(['set', options]),
+        unset: async (key) => void called.push(['unset', key]),
+        path: async () => void called.push('path'),
+      });
+    for (const argv of [
+      ['config', 'list', '--format', 'json'],
+      ['config', 'get', 'base-url'],
+      ['config', 'set', 'base-url', 'http://127.0.0.1:4010/v1'],
+      ['config', 'unset', 'base-url', '--env', 'staging'],
+      ['config', 'path'],
+    ]) {
+      expect(await run(argv, { commands: [config] })).toEqual({ code: 0, stdout: '', stderr: '', unmatched: [] });
+    }
+    expect(called).toEqual([
+      'list json',
+      ['get', 'base-url'],
+      ['set', { key: 'base-url', value: 'http://127.0.0.1:4010/v1' }],
+      ['unset', 'base-url'],
+      'path',
+    ]);
   });
 });

@@ -4,6 +4,7 @@
 // error thrown, whose exit code main would use) and the requests that reached
 // the fake service are checked, for a listing (list) and one item (get).
 import { afterEach, describe, expect, test } from 'vitest';
+import { STATUS } from '../src/commands/auth/status.js';
 import { GET } from '../src/commands/get/run.js';
 import { LIST } from '../src/commands/list/run.js';
 import { runCommand } from '../src/commands/runner.js';
@@ -87,5 +88,22 @@ describe('get through the fake client', () => {
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).toMatchObject({ exitCode: ExitCode.notFound, message: 'no animal with id 99 (HTTP 404, code not_found)' });
     expect(written).toEqual({ stdout: '', stderr: '' });
+  });
+});
+
+describe('auth status through the fake client: a record printed, then the error of its exit code', () => {
+  test('a key the service rejects: the status record on stdout, then a ServiceError that exits 4', async () => {
+    const { f, written, requests, answer } = fake();
+    answer('GET', '/v1/pets?limit=1', 401, '{"code":"unauthorized","message":"bad key","status":401}');
+    const error = await runCommand(f, STATUS).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ exitCode: ExitCode.auth, message: 'the service rejected the key of production (HTTP 401)' });
+    expect(written).toEqual({
+      stdout:
+        'Environment\tproduction\nEnvironment source\tdefault\nBase URL\thttps://petstore.example/v1/\nBase URL source\tPETSTORE_BASE_URL\n' +
+        'API key\tset\nAPI key source\tPETSTORE_API_KEY\nAPI key origin\tany (PETSTORE_API_KEY)\nCheck\trejected (HTTP 401)\n',
+      stderr: '',
+    });
+    expect(requests).toEqual([{ method: 'GET', path: '/v1/pets?limit=1', authorization: 'Bearer test-key' }]);
   });
 });

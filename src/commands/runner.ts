@@ -8,6 +8,7 @@ import type * as z from 'zod/mini';
 import type { PetstoreClient } from '../api/client.js';
 import { ListingCutError } from '../errors.js';
 import type { Factory } from '../factory.js';
+import type { OutputShape } from '../output/format.js';
 import type { Item, View } from '../output/render.js';
 import { parseFlag } from './parse-flag.js';
 
@@ -49,28 +50,55 @@ export interface ListingEnd {
   hasNext: boolean;
 }
 
+/**
+ * A record to print, then what to do once it is printed: throw the error the exit code must say (auth status: its record, then exit 4
+ * for a key the service rejected).
+ */
+export class RecordThen {
+  constructor(
+    readonly record: Item,
+    readonly after: () => Promise<void>,
+  ) {}
+}
+
 interface Declared<I extends Inputs, O> {
   /** Its value flags and arguments, with their zod schemas. */
   inputs: I;
-  /** The checked flags and arguments to the run's options; throws UsageError naming a flag for a combination it refuses. */
-  options(checked: Checked<I>): O;
-  /** The columns a record prints with (a table's, or a record's keys). */
-  view: View;
+  /**
+   * The checked flags and arguments to the run's options; throws UsageError naming a flag for a combination it refuses. `f` gives what
+   * options may depend on besides the command line (terminals, the environment, standard input: api's `--input -`).
+   */
+  options(checked: Checked<I>, f: Factory): O | Promise<O>;
+  /** The output shape, settled once the options are made (in place of `shape`), when it depends on them (add: a record, or a stream). */
+  shapeOf?(options: O): OutputShape;
+  /** A run of its own for these options (add --file's streaming load), which the runner calls in place of its own; undefined: none. */
+  ownRun?(options: O): ((f: Factory) => Promise<void>) | undefined;
 }
 
-/** A command that prints one record. */
-export interface RecordContract<I extends Inputs, O> extends Declared<I, O> {
+interface Printed<I extends Inputs, O> extends Declared<I, O> {
+  /** The columns a record prints with (a table's, or a record's keys). */
+  view: View;
+  /** False for output never paged at a terminal (add: the pet created, after a prompt perhaps); paged by default. */
+  paged?: boolean;
+}
+
+/** A command that prints one record: fetched through the client, or `read` without one (auth status: the settings). */
+export interface RecordContract<I extends Inputs, O> extends Printed<I, O> {
   /** `record`: key/value lines on a terminal, a row when piped; `fields`: key/value lines everywhere (output/format.ts). */
   shape: 'record' | 'fields';
   /** The record; throws the client's errors. `f` gives what a fetch may need besides the client (the environment, warnings). */
-  fetch(client: PetstoreClient, options: O, f: Factory): Promise<Item>;
+  fetch?(client: PetstoreClient, options: O, f: Factory): Promise<Item | RecordThen>;
+  /** Declared instead of `fetch` by a command that sends no request of the runner's client. */
+  read?(f: Factory, options: O): Promise<Item | RecordThen>;
 }
 
-/** A command that prints a listing, page by page as the pages come. */
-export interface ListingContract<I extends Inputs, O> extends Declared<I, O> {
+/** A command that prints a listing, page by page as the pages come: fetched through the client, or `read` without one (config list). */
+export interface ListingContract<I extends Inputs, O> extends Printed<I, O> {
   shape: 'records';
   /** The pages; throws the client's errors (a ListingCutError for one cut partway). */
-  fetch(client: PetstoreClient, options: O, f: Factory): AsyncIterable<Page>;
+  fetch?(client: PetstoreClient, options: O, f: Factory): AsyncIterable<Page>;
+  /** Declared instead of `fetch` by a command that reads no service (config list: the config store). */
+  read?(f: Factory, options: O): AsyncIterable<Page>;
   /** Whether the run reads a whole listing: then `--timeout` bounds each page, not the command (Factory.readsWholeListing). */
   readsWholeListing?(options: O): boolean;
   /** The warning (code `full_page`) when the listing may hold more than it printed; undefined when it is whole. */
@@ -79,22 +107,31 @@ export interface ListingContract<I extends Inputs, O> extends Declared<I, O> {
   count(n: number): string;
 }
 
+/** A command that prints no record through a view (messages, or one line of text: config set, auth token); `run` does its work. */
+export interface TaskContract<I extends Inputs, O> extends Declared<I, O> {
+  shape?: undefined;
+  /** The work; throws the errors main reports. */
+  run(f: Factory, options: O): Promise<void>;
+}
+
 /** What a command declares for the runner: its options, how it fetches, its view and its output shape. */
-export type CommandContract<I extends Inputs, O> = RecordContract<I, O> | ListingContract<I, O>;
+export type CommandContract<I extends Inputs, O> = RecordContract<I, O> | ListingContract<I, O> | TaskContract<I, O>;
 
 /**
  * Settles `contract`'s output shape on the run's exporter, then checks each flag and argument `given` with its schema and makes the
  * options; throws UsageError (exit 2) for a bad `--format`, flag or argument, naming it.
  */
-export function settleOptions<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, given: Given): O {
-  f.exporter.choose(contract.shape);
+export async function settleOptions<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, given: Given): Promise<O> {
+  if (contract.shape !== undefined && !contract.shapeOf) f.exporter.choose(contract.shape);
   const flags: Record<string, unknown> = { ...given.flags };
   for (const [key, schema] of Object.entries(contract.inputs.flags ?? {})) {
     const value = flags[key];
     if (value !== undefined) flags[key] = parseFlag(schema, String(value), `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   }
   const args = (contract.inputs.arguments ?? []).map(([name, schema], i) => parseFlag(schema, given.arguments?.[i] ?? '', name));
-  return contract.options({ flags, arguments: args } as Checked<I>);
+  const options = await contract.options({ flags, arguments: args } as Checked<I>, f);
+  if (contract.shapeOf) f.exporter.choose(contract.shapeOf(options));
+  return options;
 }
 
 /**
@@ -102,15 +139,19 @@ export function settleOptions<I extends Inputs, O>(f: Factory, contract: Command
  * and the printing throw; a ListingCutError first learns how many records were printed, which stay printed.
  */
 export async function runContract<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, options: O): Promise<void> {
-  f.io.pageOutput();
+  const own = contract.ownRun?.(options);
+  if (own) return own(f);
+  if (contract.shape === undefined) return contract.run(f, options);
+  if (contract.paged !== false) f.io.pageOutput();
   if (contract.shape === 'records') return runListing(f, contract, options);
-  const item = await contract.fetch(await f.client(), options, f);
-  await f.exporter.printOne(item, contract.view);
+  const got = contract.read ? await contract.read(f, options) : await contract.fetch?.(await f.client(), options, f);
+  await f.exporter.printOne(got instanceof RecordThen ? got.record : (got ?? {}), contract.view);
+  if (got instanceof RecordThen) await got.after();
 }
 
 /** {@link settleOptions}, then {@link runContract}: a command run from the flags and arguments given, as its action runs it without runF. */
 export async function runCommand<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, given: Given = {}): Promise<void> {
-  return runContract(f, contract, settleOptions(f, contract, given));
+  return runContract(f, contract, await settleOptions(f, contract, given));
 }
 
 /** A listing's contract as declared, the parameter of its `options` typed from its inputs. */
@@ -123,14 +164,19 @@ export function record<I extends Inputs, O>(declared: RecordContract<I, O>): Rec
   return declared;
 }
 
+/** A task's contract as declared, the parameter of its `options` typed from its inputs. */
+export function task<I extends Inputs, O>(declared: TaskContract<I, O>): TaskContract<I, O> {
+  return declared;
+}
+
 async function runListing<I extends Inputs, O>(f: Factory, contract: ListingContract<I, O>, options: O): Promise<void> {
   // Before the client is made: it takes the command's deadline when made.
   if (contract.readsWholeListing?.(options)) f.readsWholeListing();
-  const client = await f.client();
+  const pages = contract.read ? contract.read(f, options) : contract.fetch?.(await f.client(), options, f);
   const printer = f.exporter.pages(contract.view);
   const end: ListingEnd = { pages: 0, lastLength: 0, hasNext: false };
   try {
-    for await (const { items, hasNext } of contract.fetch(client, options, f)) {
+    for await (const { items, hasNext } of pages ?? []) {
       Object.assign(end, { pages: end.pages + 1, lastLength: items.length, hasNext });
       await printer.add(items);
     }

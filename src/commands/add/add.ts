@@ -4,7 +4,7 @@ import { PET_STATUSES } from '../../interface-values.js';
 import type { Factory } from '../../factory.js';
 import { CONCURRENCY } from '../../flag-bounds.js';
 import { formatsFor } from '../../output/format.js';
-import { examples, valueOption, withOutputFlags } from '../kit.js';
+import { contractAction, examples, valueOption, withOutputFlags } from '../kit.js';
 import type { AddOptions } from './run.js';
 
 function declareAdd() {
@@ -39,15 +39,7 @@ function declareAdd() {
     );
 }
 
-/** Declares `add`; its action checks the flags and calls `runF` (runAdd by default). */
+/** Declares `add`; its action checks the flags and calls `runF`, by default the runner with add's contract (./run.ts). */
 export function newAddCommand(f: Factory, runF?: (options: AddOptions) => Promise<void>) {
-  return declareAdd().action(async (flags) => {
-    const { addOptions, runAdd } = await import('./run.js');
-    const options = addOptions(flags, f.exporter, {
-      stdinIsTTY: f.io.std.stdinIsTTY,
-      stdoutIsTTY: f.io.std.stdoutIsTTY,
-      noPromptEnv: f.env.PETSTORE_NO_PROMPT === '1',
-    });
-    return runF ? runF(options) : runAdd(f, options);
-  });
+  return declareAdd().action(contractAction(f, async () => (await import('./run.js')).ADD, runF));
 }

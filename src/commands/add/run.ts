@@ -1,11 +1,12 @@
-/** `petstore add` run: flags checked, then one pet created (asked for at a terminal) or a bulk load; those two load only when used. */
-import { Int64Text, NewPet, type Pet, PetStatus } from '../../api/schemas.js';
+/** `petstore add`'s contract for the runner (../runner.ts): flags checked, then one pet created (asked for at a terminal), or a bulk load's own run; those two load only when used. */
+import type { PetstoreClient } from '../../api/client.js';
+import { Int64Text, NewPet, PetStatus } from '../../api/schemas.js';
 import { RequestError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { CONCURRENCY } from '../../flag-bounds.js';
-import type { Exporter } from '../../output/exporter.js';
 import { PET_VIEW } from '../../output/views.js';
 import { parseFlag, parseWholeNumber } from '../parse-flag.js';
+import { record } from '../runner.js';
 import type { AddFileOptions } from './add-file.js';
 import { createPet } from './http.js';
 import type { GivenFields } from './prompt-pet.js';
@@ -42,14 +43,32 @@ const FLAG_NAMES: Record<string, string> = {
 const flagName = (key: string) => FLAG_NAMES[key] ?? `--${key}`;
 
 /**
- * Flags to options, the output shape settled on `exporter`; throws UsageError naming a wrong or missing flag. A missing --name or
- * --category-id is asked for (`prompt`) only at both terminals, without --no-prompt or PETSTORE_NO_PROMPT=1.
+ * add: one pet created (createPet) and printed as a record, or with --file a bulk load, a stream, run by add-file.ts. Its flags are
+ * checked here, not as the runner's inputs, so that a combination refused is named before a bad value.
  */
-export function addOptions(
-  flags: AddFlags,
-  exporter: Exporter,
-  prompt: PromptContext = { stdinIsTTY: false, stdoutIsTTY: false, noPromptEnv: true },
-): AddOptions {
+export const ADD = record({
+  shape: 'record',
+  shapeOf: (options: AddOptions) => (options.kind === 'file' ? 'stream' : 'record'),
+  view: PET_VIEW,
+  // One pet created, maybe after a prompt: never paged.
+  paged: false,
+  inputs: {},
+  options: ({ flags }, f): AddOptions =>
+    addOptions(flags as AddFlags, {
+      stdinIsTTY: f.io.std.stdinIsTTY,
+      stdoutIsTTY: f.io.std.stdoutIsTTY,
+      noPromptEnv: f.env.PETSTORE_NO_PROMPT === '1',
+    }),
+  ownRun: (options: AddOptions) =>
+    options.kind === 'file' ? async (f) => (await import('./add-file.js')).runAddFile(f, options.load) : undefined,
+  fetch: (client, options, f) => createOne(f, client, options),
+});
+
+/**
+ * Flags to options; throws UsageError naming a wrong or missing flag. A missing --name or --category-id is asked for (`prompt`) only
+ * at both terminals, without --no-prompt or PETSTORE_NO_PROMPT=1.
+ */
+function addOptions(flags: AddFlags, prompt: PromptContext): AddOptions {
   if (flags.file !== undefined) {
     const conflicting = (['name', 'categoryId', 'status'] as const).find((k) => flags[k] !== undefined);
     if (conflicting) throw new UsageError(`--file cannot be combined with ${flagName(conflicting)}`);
@@ -60,7 +79,6 @@ export function addOptions(
     if (flags.resolveUnknown && flags.retryUnknown)
       throw new UsageError('--resolve-unknown cannot be combined with --retry-unknown: it sends again only the unknown items not stored');
     const concurrency = parseWholeNumber(flags.concurrency, CONCURRENCY, '--concurrency');
-    exporter.choose('stream');
     return {
       kind: 'file',
       load: {
@@ -84,10 +102,7 @@ export function addOptions(
       statusGiven: flags.status !== undefined,
     };
     if (given.name !== undefined) checkName(NewPet, given.name);
-    if (prompt.stdinIsTTY && prompt.stdoutIsTTY && flags.prompt !== false && !prompt.noPromptEnv) {
-      exporter.choose('record');
-      return { kind: 'prompt', given };
-    }
+    if (prompt.stdinIsTTY && prompt.stdoutIsTTY && flags.prompt !== false && !prompt.noPromptEnv) return { kind: 'prompt', given };
     if (flags.name === undefined) throw new UsageError('--name is required (or --file to add many)');
     throw new UsageError('--category-id is required (or --file to add many)');
   }
@@ -98,7 +113,6 @@ export function addOptions(
   };
   const checked = NewPet.safeParse(pet);
   if (!checked.success) throw new UsageError(`invalid value for --name: "${flags.name}": ${checked.error.issues[0]?.message ?? 'invalid'}`);
-  exporter.choose('record');
   return { kind: 'one', pet: checked.data };
 }
 
@@ -108,21 +122,16 @@ function checkName(schema: typeof NewPet, name: string): void {
   if (!checked.success) throw new UsageError(`invalid value for --name: "${name}": ${checked.error.issues[0]?.message ?? 'invalid'}`);
 }
 
-export async function runAdd(f: Factory, options: AddOptions): Promise<void> {
-  if (options.kind === 'file') {
-    const { runAddFile } = await import('./add-file.js');
-    return runAddFile(f, options.load);
-  }
-  const client = await f.client();
-  // The client first: a missing key or base URL fails before anything is asked.
+/** The NewPet of the flags, or asked for at the terminal, created; throws createPet's errors (a POST maybe sent: with a hint). */
+async function createOne(f: Factory, client: PetstoreClient, options: AddOptions) {
+  if (options.kind === 'file') throw new Error('add --file runs its own load (ownRun)');
+  // The client first (made by the runner): a missing key or base URL fails before anything is asked.
   const pet = options.kind === 'one' ? options.pet : await (await import('./prompt-pet.js')).promptNewPet(f, options.given);
-  let created: Pet;
   try {
-    created = await createPet(client, pet);
+    return await createPet(client, pet);
   } catch (error) {
     throw withMaybeCreatedHint(error);
   }
-  await f.exporter.printOne(created, PET_VIEW);
 }
 
 /** A POST sent that got no answer (a timeout, a dropped connection) may have created the pet, and petstore never sends it again: say how to look. */

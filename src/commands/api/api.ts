@@ -4,13 +4,13 @@
  */
 import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { examples, valueOption, withJqFlag } from '../kit.js';
+import { contractAction, examples, valueOption, withJqFlag } from '../kit.js';
 import { API_METHODS } from './methods.js';
 import type { ApiOptions, FieldArg } from './request.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** Declares `api`; its action checks the flags and calls `runF` (runApi by default). */
+/** Declares `api`; its action checks the flags and calls `runF`, by default the runner with api's contract (./run.ts). */
 export function newApiCommand(f: Factory, runF?: (options: ApiOptions) => Promise<void>) {
   // -f and -F in the order given: the JSON object's keys (and the query's) keep it.
   const fields: FieldArg[] = [];
@@ -50,9 +50,5 @@ export function newApiCommand(f: Factory, runF?: (options: ApiOptions) => Promis
           'petstore api /pets -f name=Rex -F categoryId=9007199254740993 -f status=available -i',
         ),
     )
-    .action(async (path, flags) => {
-      const { apiOptions, runApi } = await import('./run.js');
-      const options = await apiOptions(path, { ...flags, fields }, f.io.std.stdin, f.signal);
-      return runF ? runF(options) : runApi(f, options);
-    });
+    .action(contractAction(f, async () => (await import('./run.js')).API, runF));
 }

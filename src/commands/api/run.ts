@@ -12,9 +12,25 @@ import { CliError, ListingCutError, RequestError, UsageError } from '../../error
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../iostreams.js';
 import { sanitizeLines } from '../../text.js';
-import type { ApiOptions } from './request.js';
+import * as z from 'zod/mini';
+import { task } from '../runner.js';
+import { type ApiFlags, type ApiOptions, apiOptions, type FieldArg } from './request.js';
 
-export { apiOptions } from './request.js';
+const API_INPUTS = { arguments: [['argument <path>', z.string()]] as const };
+
+/**
+ * api for the runner (../runner.ts): `<path>` and the flags to a request (standard input read for `--input -` or `-F key=@-`), then
+ * {@link runApi}, a run of its own that streams pages and prints through the Factory's exporter.
+ */
+export const API = task<typeof API_INPUTS, ApiOptions>({
+  inputs: API_INPUTS,
+  options: ({ flags, arguments: [path] }, f): Promise<ApiOptions> => {
+    // -f and -F share one list, in the order given (api.ts): either flag's value is all of them.
+    const fields = (flags.rawField ?? flags.field ?? []) as FieldArg[];
+    return apiOptions(path, { ...flags, fields } as ApiFlags, f.io.std.stdin, f.signal);
+  },
+  run: (f, options: ApiOptions) => runApi(f, options),
+});
 
 /** Every 2xx is a success: the interface does not show these operations. */
 const SUCCESS: readonly number[] = Array.from({ length: 100 }, (_, i) => 200 + i);

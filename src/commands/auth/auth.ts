@@ -1,10 +1,10 @@
 /** `petstore auth` declared: the API key of each environment (login, status, token, logout). Each run loads when it runs. */
 import { Command } from '@commander-js/extra-typings';
 import type { Factory } from '../../factory.js';
-import { examples, withOutputFlags } from '../kit.js';
+import { contractAction, examples, withOutputFlags } from '../kit.js';
 import type { LoginOptions } from './login.js';
 
-/** The run of each subcommand, for tests to replace (gh's runF): by default the one in its file. */
+/** The run of each subcommand, for tests to replace (gh's runF): by default the runner with the contract in its file. */
 export interface AuthRuns {
   login?: (options: LoginOptions) => Promise<void>;
   status?: () => Promise<void>;
@@ -36,32 +36,26 @@ function newLoginCommand(f: Factory, runF?: (options: LoginOptions) => Promise<v
         'echo "$KEY" | petstore auth login --env staging --with-token',
       ),
     )
-    .action(async (flags) => {
-      const options = { withToken: flags.withToken ?? false, skipVerify: flags.skipVerify ?? false };
-      return runF ? runF(options) : (await import('./login.js')).runLogin(f, options);
-    });
+    .action(contractAction(f, async () => (await import('./login.js')).LOGIN, runF));
 }
 
 function newStatusCommand(f: Factory, runF?: () => Promise<void>) {
   return withOutputFlags(new Command('status'), 'fields')
     .description('Show the environment, base URL and key in effect (never the key) and check the key with the service')
     .addHelpText('after', examples('petstore auth status', 'petstore auth status --env staging --json'))
-    .action(async () => {
-      f.exporter.choose('fields');
-      return runF ? runF() : (await import('./status.js')).runStatus(f);
-    });
+    .action(contractAction(f, async () => (await import('./status.js')).STATUS, runF));
 }
 
 function newTokenCommand(f: Factory, runF?: () => Promise<void>) {
   return new Command('token')
     .description('Print the API key in effect (for scripts)')
     .addHelpText('after', examples('petstore auth token', 'petstore auth token --env staging'))
-    .action(async () => (runF ? runF() : (await import('./token.js')).runToken(f)));
+    .action(contractAction(f, async () => (await import('./token.js')).TOKEN, runF));
 }
 
 function newLogoutCommand(f: Factory, runF?: () => Promise<void>) {
   return new Command('logout')
     .description('Remove the stored key of the selected environment')
     .addHelpText('after', examples('petstore auth logout', 'petstore auth logout --env staging'))
-    .action(async () => (runF ? runF() : (await import('./logout.js')).runLogout(f)));
+    .action(contractAction(f, async () => (await import('./logout.js')).LOGOUT, runF));
 }

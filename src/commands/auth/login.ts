@@ -2,6 +2,7 @@
 import { CliError, ExitCode, InterruptedError, ServiceError, UsageError } from '../../errors.js';
 import { API_KEY_FORMAT, type Factory, type GlobalOptions } from '../../factory.js';
 import { missingBaseUrl } from '../../settings.js';
+import { task } from '../runner.js';
 import { verifyKey } from './http.js';
 
 export interface LoginOptions {
@@ -69,8 +70,15 @@ function notPrompted(stdinIsTTY: boolean, given: Pick<GlobalOptions, 'env' | 'ba
   return new UsageError('no terminal to prompt for the key on', 'Give it on standard input with --with-token.');
 }
 
+/** auth login for the runner (../runner.ts): `--with-token` and `--skip-verify`, then {@link runLogin}. */
+export const LOGIN = task({
+  inputs: {},
+  options: ({ flags }): LoginOptions => ({ withToken: flags.withToken === true, skipVerify: flags.skipVerify === true }),
+  run: runLogin,
+});
+
 /** Reads the key, checks it with `GET /pets?limit=1` unless `skipVerify`, and stores it with the origin; nothing stored on a 401 (exit 4) or no answer (exit 1). */
-export async function runLogin(f: Factory, options: LoginOptions): Promise<void> {
+async function runLogin(f: Factory, options: LoginOptions): Promise<void> {
   const settings = f.settings;
   const env = await settings.envName({ mayCreate: true });
   const baseUrl = await settings.baseUrl();

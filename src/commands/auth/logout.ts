@@ -1,8 +1,12 @@
 /** `petstore auth logout` run: removes the stored key (and its origin) of the selected environment. */
 import type { Factory } from '../../factory.js';
+import { task } from '../runner.js';
+
+/** auth logout for the runner (../runner.ts): no options. */
+export const LOGOUT = task({ inputs: {}, options: () => ({}), run: runLogout });
 
 /** Removes the key; says so, or that there was none. */
-export async function runLogout(f: Factory): Promise<void> {
+async function runLogout(f: Factory): Promise<void> {
   const envName = (await f.settings.envName()).value;
   const store = await f.store();
   if (store.environment(envName).apiKey === undefined) {

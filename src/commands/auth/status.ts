@@ -1,7 +1,9 @@
 /** `petstore auth status` run: environment, base URL, key source and origin (never the key), checked with the service. Exit 0 valid, 4 none or rejected, 1 no answer. */
 import { CliError, ExitCode, ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { viewOfKeys } from '../../output/views.js';
 import { missingApiKey, missingBaseUrl } from '../../settings.js';
+import { RecordThen, record } from '../runner.js';
 import { verifyKey, type KeyCheck } from './http.js';
 
 const CHECK_TEXT: Record<KeyCheck['result'], string> = {
@@ -10,9 +12,19 @@ const CHECK_TEXT: Record<KeyCheck['result'], string> = {
   unreachable: 'not checked: service unreachable',
 };
 
-/** Prints the status record (paged at a terminal), then throws what the exit code must say. */
-export async function runStatus(f: Factory): Promise<void> {
-  f.io.pageOutput();
+const KEYS = ['environment', 'environmentSource', 'baseUrl', 'baseUrlSource', 'apiKey', 'apiKeySource', 'apiKeyOrigin', 'check'];
+
+/** auth status for the runner (../runner.ts): the status record as key/value lines, then the error the exit code must say. */
+export const STATUS = record({
+  shape: 'fields',
+  view: viewOfKeys(KEYS),
+  inputs: {},
+  options: () => ({}),
+  read: (f) => statusOf(f),
+});
+
+/** The status record, then the error to throw once it is printed (none: exit 0). */
+async function statusOf(f: Factory): Promise<RecordThen> {
   const settings = f.settings;
   const env = await settings.envName();
   const baseUrl = await settings.baseUrl();
@@ -33,15 +45,15 @@ export async function runStatus(f: Factory): Promise<void> {
         ? `not checked: the key belongs to ${apiKey.boundTo ?? 'no recorded origin'}`
         : 'not checked',
   };
-  const { viewOfKeys } = await import('../../output/views.js');
-  await f.exporter.printOne(record, viewOfKeys(Object.keys(record)));
-  if (!apiKey) throw missingApiKey(env.value);
-  if (!baseUrl) throw missingBaseUrl(env.value);
-  if (!check) await settings.apiKeyFor(baseUrl.value);
-  if (check?.result === 'rejected') {
-    const message = `the service rejected the key of ${env.value} (HTTP 401)`;
-    throw new ServiceError(401, 'invalid_api_key', message, check.error.hint, message);
-  }
-  if (check?.result === 'unreachable')
-    throw new CliError(`cannot check the key: ${check.error.message}`, ExitCode.failure, 'verify_failed');
+  return new RecordThen(record, async () => {
+    if (!apiKey) throw missingApiKey(env.value);
+    if (!baseUrl) throw missingBaseUrl(env.value);
+    if (!check) await settings.apiKeyFor(baseUrl.value);
+    if (check?.result === 'rejected') {
+      const message = `the service rejected the key of ${env.value} (HTTP 401)`;
+      throw new ServiceError(401, 'invalid_api_key', message, check.error.hint, message);
+    }
+    if (check?.result === 'unreachable')
+      throw new CliError(`cannot check the key: ${check.error.message}`, ExitCode.failure, 'verify_failed');
+  });
 }

@@ -2,11 +2,20 @@
 import { Command } from '@commander-js/extra-typings';
 import { VERSION_SEGMENT } from '../../interface-values.js';
 import type { Factory } from '../../factory.js';
-import { examples, withGlobalFlags, withOutputFlags } from '../kit.js';
+import { contractAction, examples, withGlobalFlags, withOutputFlags } from '../kit.js';
 import { CONFIG_KEYS } from './keys.js';
 
-/** Declares `config` and its subcommands. */
-export function newConfigCommand(f: Factory) {
+/** The run of each subcommand, for tests to replace (gh's runF): by default the runner with its contract in ./run.ts. */
+export interface ConfigRuns {
+  list?: () => Promise<void>;
+  get?: (key: string) => Promise<void>;
+  set?: (options: { key: string; value: string }) => Promise<void>;
+  unset?: (key: string) => Promise<void>;
+  path?: () => Promise<void>;
+}
+
+/** Declares `config` and its subcommands; `runs` replaces their runs. */
+export function newConfigCommand(f: Factory, runs: ConfigRuns = {}) {
   const run = () => import('./run.js');
   const config = new Command('config')
     .description(`Show or change settings: ${Object.keys(CONFIG_KEYS).join(', ')} per environment`)
@@ -19,14 +28,14 @@ export function newConfigCommand(f: Factory) {
     withOutputFlags(new Command('list'), 'records')
       .description('Show the settings of every environment (never a key)')
       .addHelpText('after', examples('petstore config list', 'petstore config list --format json'))
-      .action(async () => (await run()).listEnvironments(f)),
+      .action(contractAction(f, async () => (await run()).LIST, runs.list)),
   );
   config.addCommand(
     new Command('get')
       .description('Print one setting of the selected environment')
       .argument('<key>', 'the setting: base-url')
       .addHelpText('after', examples('petstore config get base-url', 'petstore config get base-url --env staging'))
-      .action(async (key) => (await run()).getSetting(f, key)),
+      .action(contractAction(f, async () => (await run()).GET, runs.get)),
   );
   config.addCommand(
     new Command('set')
@@ -40,20 +49,20 @@ export function newConfigCommand(f: Factory) {
           'petstore config set base-url http://127.0.0.1:4010/v1 --env local',
         ),
       )
-      .action(async (key, value) => (await run()).setSetting(f, key, value)),
+      .action(contractAction(f, async () => (await run()).SET, runs.set)),
   );
   config.addCommand(
     new Command('unset')
       .description('Remove one setting of the selected environment')
       .argument('<key>', 'the setting: base-url')
       .addHelpText('after', examples('petstore config unset base-url', 'petstore config unset base-url --env staging'))
-      .action(async (key) => (await run()).unsetSetting(f, key)),
+      .action(contractAction(f, async () => (await run()).UNSET, runs.unset)),
   );
   config.addCommand(
     new Command('path')
       .description('Print the path of the config file')
       .addHelpText('after', examples('petstore config path', 'ls -l "$(petstore config path)"'))
-      .action(async () => (await run()).printPath(f)),
+      .action(contractAction(f, async () => (await run()).PATH, runs.path)),
   );
   // The config store only: no request, so no base URL, deadline, retries or request log.
   return withGlobalFlags(config, ['--env', '--json', '--no-color']);

@@ -4,6 +4,9 @@ import type { StoredEnvironment } from '../../config.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { BUILT_IN_ENVS, envFlagOf, hasVersionSegment, parseBaseUrl } from '../../settings.js';
+import * as z from 'zod/mini';
+import { viewOfKeys } from '../../output/views.js';
+import { listing, task } from '../runner.js';
 import { CONFIG_KEYS } from './keys.js';
 
 function fieldOf(key: string): keyof StoredEnvironment {
@@ -12,10 +15,21 @@ function fieldOf(key: string): keyof StoredEnvironment {
   return field;
 }
 
-/** Every environment (built-in and stored): its base URL, whether a key is stored and for which origin; through the pager at a terminal. */
-export async function listEnvironments(f: Factory): Promise<void> {
-  f.io.pageOutput();
-  f.exporter.choose('records');
+/** config list: every environment (built-in and stored) from the config store, one page; through the pager at a terminal. */
+export const LIST = listing({
+  shape: 'records',
+  view: viewOfKeys(['environment', 'baseUrl', 'apiKeyStored', 'apiKeyOrigin']),
+  inputs: {},
+  options: () => ({}),
+  async *read(f) {
+    yield { items: await environments(f), hasNext: false };
+  },
+  fullPage: () => undefined,
+  count: (n) => (n === 1 ? '1 environment' : `${n} environments`),
+});
+
+/** Each environment's base URL, whether a key is stored and for which origin (never the key). */
+async function environments(f: Factory) {
   const stored = (await f.store()).environments();
   const names = [...new Set([...BUILT_IN_ENVS, ...Object.keys(stored)])];
   const rows = names.map((name) => ({
@@ -24,12 +38,29 @@ export async function listEnvironments(f: Factory): Promise<void> {
     apiKeyStored: stored[name]?.apiKey !== undefined,
     apiKeyOrigin: stored[name]?.apiKey === undefined ? null : (stored[name]?.apiKeyOrigin ?? null),
   }));
-  const { viewOfKeys } = await import('../../output/views.js');
-  await f.exporter.printList(rows, viewOfKeys(['environment', 'baseUrl', 'apiKeyStored', 'apiKeyOrigin']));
+  return rows;
 }
 
+const KEY = ['argument <key>', z.string()] as const;
+
+/** config get: `<key>`. */
+export const GET = task({ inputs: { arguments: [KEY] as const }, options: ({ arguments: [key] }) => key, run: getSetting });
+
+/** config set: `<key> <value>`. */
+export const SET = task({
+  inputs: { arguments: [KEY, ['argument <value>', z.string()]] as const },
+  options: ({ arguments: [key, value] }) => ({ key, value }),
+  run: (f, { key, value }) => setSetting(f, key, value),
+});
+
+/** config unset: `<key>`. */
+export const UNSET = task({ inputs: { arguments: [KEY] as const }, options: ({ arguments: [key] }) => key, run: unsetSetting });
+
+/** config path: no options. */
+export const PATH = task({ inputs: {}, options: () => ({}), run: printPath });
+
 /** Prints one setting; exits 1 when it is not set (like `git config --get`). */
-export async function getSetting(f: Factory, key: string): Promise<void> {
+async function getSetting(f: Factory, key: string): Promise<void> {
   const field = fieldOf(key);
   const envName = (await f.settings.envName()).value;
   const value = (await f.store()).environment(envName)[field];
@@ -38,7 +69,7 @@ export async function getSetting(f: Factory, key: string): Promise<void> {
 }
 
 /** Stores one setting after checking it (a base URL must be https, or http on loopback); warns when it lacks /v1. */
-export async function setSetting(f: Factory, key: string, value: string): Promise<void> {
+async function setSetting(f: Factory, key: string, value: string): Promise<void> {
   const field = fieldOf(key);
   const env = await f.settings.envName({ mayCreate: true });
   const url = parseBaseUrl(value, 'the value given');
@@ -62,7 +93,7 @@ export async function setSetting(f: Factory, key: string, value: string): Promis
 }
 
 /** Removes one setting. */
-export async function unsetSetting(f: Factory, key: string): Promise<void> {
+async function unsetSetting(f: Factory, key: string): Promise<void> {
   const field = fieldOf(key);
   const envName = (await f.settings.envName()).value;
   await (await f.store()).update(envName, { [field]: undefined });
@@ -70,6 +101,6 @@ export async function unsetSetting(f: Factory, key: string): Promise<void> {
 }
 
 /** Prints the path of the config file. */
-export async function printPath(f: Factory): Promise<void> {
+async function printPath(f: Factory): Promise<void> {
   f.io.writeOut(`${(await f.store()).path}\n`);
 }
