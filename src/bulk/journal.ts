@@ -88,8 +88,8 @@ export class LoadJournal {
   private states: Uint8Array = new Uint8Array(1024);
   private hashes: string[] = [];
   private readonly records = new Map<number, Record<string, unknown>>();
-  /** Answers not yet written (see {@link created}). */
-  private answers = '';
+  /** Records not yet written, in order: items seen and answers (see {@link itemSeen}, {@link created}). */
+  private pending = '';
   /** The header's time of a journal this run started. */
   private begun = '';
   private constructor(
@@ -179,19 +179,34 @@ export class LoadJournal {
     );
   }
 
-  /** Records item `index` seen (`sending`: before its POST leaves), written at once with the answers recorded since. */
+  /**
+   * Records item `index` seen (`sending`: its POST leaves once {@link flush} has written this): kept, in order, with the answers
+   * recorded since, until the next {@link flush}. The items about to be sent are journaled together, in one write.
+   */
   itemSeen(index: number, hash: string, sending: boolean): void {
-    const text = `${this.answers}{"i":${index},"h":"${hash}","s":${sending ? 1 : 0}}\n`;
-    this.answers = '';
+    this.pending += `{"i":${index},"h":"${hash}","s":${sending ? 1 : 0}}\n`;
+  }
+
+  /** Takes back item `index`'s record as being sent, not yet written (the load stopped before its POST left): it is not journaled. */
+  withdraw(index: number, hash: string): void {
+    this.pending = this.pending.replace(`{"i":${index},"h":"${hash}","s":1}\n`, '');
+  }
+
+  /** Writes the records kept since the last write, whole, before the items they record as being sent leave. Throws JournalWriteError. */
+  flush(): void {
+    if (this.broken) throw new JournalWriteError(this.path, 'an earlier write failed');
+    if (!this.pending) return;
+    const text = this.pending;
+    this.pending = '';
     this.append(text);
   }
 
   /**
-   * Records item `index` created, written with the next {@link itemSeen} record or at the end: one write per item, and a death loses only
+   * Records item `index` created, written with the next {@link flush} (before the next items are sent) or at the end: a death loses only
    * answers of slots not yet refilled, which makes those items unknown, never sent twice.
    */
   created(index: number, id?: bigint): void {
-    this.answers += id === undefined ? `{"c":${index}}\n` : `{"c":${index},"id":"${id}"}\n`;
+    this.pending += id === undefined ? `{"c":${index}}\n` : `{"c":${index},"id":"${id}"}\n`;
   }
 
   /** When this load started: its first run's header (store-ids.ts ties the store's ids to it). */
@@ -199,30 +214,30 @@ export class LoadJournal {
     return this.earlier?.started ?? this.begun;
   }
 
-  /** Records item `index`, refused with Retry-After (429 or 503), not sent again by this run (written as {@link created} is). */
+  /** Records item `index`, refused with Retry-After (429 or 503), not sent again by this run (kept as {@link created} is). */
   notTaken(index: number): void {
-    this.answers += `{"n":${index}}\n`;
+    this.pending += `{"n":${index}}\n`;
   }
 
-  /** Records item `index`'s --failed record (written as {@link created} is). */
+  /** Records item `index`'s --failed record (kept as {@link created} is). */
   decided(index: number, record: object): void {
-    this.answers += `{"o":${index},"r":${stringifyJson(record)}}\n`;
+    this.pending += `{"o":${index},"r":${stringifyJson(record)}}\n`;
   }
 
   /** Records the end (before --failed is put in place: a rerun then writes it again); `complete` when not stopped. Throws JournalWriteError. */
   end(tally: Tally, complete: boolean): void {
-    this.append(`${this.answers}${stringifyJson({ ended: new Date().toISOString(), complete, tally })}\n`);
-    this.answers = '';
+    this.append(`${this.pending}${stringifyJson({ ended: new Date().toISOString(), complete, tally })}\n`);
+    this.pending = '';
   }
 
   /** Writes what is pending (unless the journal failed) and closes it; never throws. */
   close(): void {
     try {
-      if (this.answers && !this.broken) this.append(this.answers);
+      if (this.pending && !this.broken) this.append(this.pending);
     } catch {
       // Said when the load stopped; the answers not written make their items unknown.
     }
-    this.answers = '';
+    this.pending = '';
     try {
       fs.closeSync(this.fd);
     } catch {
@@ -233,7 +248,7 @@ export class LoadJournal {
   /** Writes nothing more (the lock was taken over: the journal is its new owner's). */
   abandon(): void {
     this.broken = true;
-    this.answers = '';
+    this.pending = '';
   }
 
   /** Set by a write error: nothing more is written (a record after a partial one would be read as damage). */
