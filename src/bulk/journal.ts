@@ -18,7 +18,6 @@ import { UsageError } from '../errors.js';
 import { CREATE_NEW, kindOf } from './failed-file.js';
 import { CREATED, DECIDED, type EarlierLoad, NONE, NOT_SENT, PASSED_OVER, readJournal } from './journal-read.js';
 import type { Tally } from './load-summary.js';
-import type { InputItem } from './input-item.js';
 
 export type { EarlierLoad } from './journal-read.js';
 
@@ -39,17 +38,6 @@ export class JournalWriteError extends Error {
   ) {
     super(`cannot write the journal ${file}: ${code}`);
   }
-}
-
-/** FNV-1a hash (8 hex digits) of an item's source: tells an edited item from the recorded one (no defence against crafted collisions). */
-export function itemHash(item: InputItem): string {
-  // An error item without text (content after the end of an array) is hashed by its message.
-  const text = item.bytes
-    ? item.bytes.toString('latin1')
-    : (item.text ?? (stringifyJson(item.value) as string | undefined) ?? item.error ?? '');
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
 /** What the load's input is, for its journal: `input` shown in messages, `identity` compared (file:<dev>:<ino>, or stream). */
@@ -179,10 +167,7 @@ export class LoadJournal {
     );
   }
 
-  /**
-   * Records item `index` seen (`sending`: its POST leaves once {@link flush} has written this): kept, in order, with the answers
-   * recorded since, until the next {@link flush}. The items about to be sent are journaled together, in one write.
-   */
+  /** Records item `index` seen (`sending`: its POST leaves once {@link flush} has written this), kept in order with the answers. */
   itemSeen(index: number, hash: string, sending: boolean): void {
     this.pending += `{"i":${index},"h":"${hash}","s":${sending ? 1 : 0}}\n`;
   }
@@ -195,16 +180,12 @@ export class LoadJournal {
   /** Writes the records kept since the last write, whole, before the items they record as being sent leave. Throws JournalWriteError. */
   flush(): void {
     if (this.broken) throw new JournalWriteError(this.path, 'an earlier write failed');
-    if (!this.pending) return;
     const text = this.pending;
     this.pending = '';
-    this.append(text);
+    if (text) this.append(text);
   }
 
-  /**
-   * Records item `index` created, written with the next {@link flush} (before the next items are sent) or at the end: a death loses only
-   * answers of slots not yet refilled, which makes those items unknown, never sent twice.
-   */
+  /** Records item `index` created, written by the next {@link flush} or the end: a death loses only answers, making items unknown. */
   created(index: number, id?: bigint): void {
     this.pending += id === undefined ? `{"c":${index}}\n` : `{"c":${index},"id":"${id}"}\n`;
   }

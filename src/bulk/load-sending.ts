@@ -11,12 +11,12 @@ import type { Factory } from '../factory.js';
 import { PET_VIEW } from '../output/views.js';
 import type { BatchedOutput } from './batched-output.js';
 import type { Outcome } from './failed-file.js';
-import { itemHash } from './journal.js';
 import { NO_ANSWER, type LoadRecorder } from './load-recorder.js';
 import type { LoadStateMachine } from './load-state.js';
 import { notSentReport } from './load-summary.js';
 import { classifySendError, itemName, resolveItem, where, type ResolvedItem } from './outcomes.js';
-import type { InputItem } from './input-item.js';
+import { type InputItem, itemHash } from './input-item.js';
+import { loadSideOf } from './load-side.js';
 import { RequestPool } from './request-pool.js';
 import { type Outgoing, SendBatch } from './send-batch.js';
 import type { HeldItem, LoadSide } from './settle-unknown.js';
@@ -242,40 +242,8 @@ export class LoadSending {
 
   /** What the settling (settle-unknown.ts, run by the command) may do to this load: its journal, tally, output and pool. */
   loadSide(client: PetstoreClient): LoadSide {
-    const { recorder } = this;
-    return {
-      f: this.f,
-      stopped: this.machine.stopped,
-      isStopped: () => this.machine.stop !== undefined,
-      settled: (held: HeldItem, pet: Pet) => {
-        recorder.journal?.created(held.index, int64Of(pet.id));
-        recorder.tally.created += 1;
-        this.output.push(this.f.exporter.streamText([pet], PET_VIEW));
-        recorder.message(`settled: ${where(held.item)} ${itemName(held.item.value)} was created: pet ${pet.id}`, 'settled_created', {
-          ...recorder.firstRead(held.item),
-          id: pet.id,
-        });
-      },
-      send: async (held: HeldItem) => {
-        await this.pool.slot();
-        if (this.output.isBlocked) await this.output.drained();
-        if (this.machine.stop) return false;
-        if (recorder.journal) {
-          recorder.journalItemSeen(held.index, held.hash, true);
-          if (!recorder.flushJournal()) return false;
-        }
-        this.holding.sent(held.index, held.hash);
-        this.pool.take();
-        this.pool.run(() => this.send(client, held.item, held.pet, held.index));
-        return true;
-      },
-      idle: () => this.idle(),
-      stays: (held: HeldItem, record: Record<string, unknown>, message: string) => {
-        recorder.tally.unknown += 1;
-        recorder.message(`unknown: ${where(held.item)} ${itemName(held.item.value)}: ${message}`, 'unknown', recorder.firstRead(held.item));
-        recorder.writeFailed(held.item.line, record);
-      },
-      message: (line: string, code: string, fields?: Record<string, unknown>) => recorder.message(line, code, fields),
-    };
+    const { f, machine, recorder, output, pool, holding } = this;
+    const send = (held: HeldItem) => pool.run(() => this.send(client, held.item, held.pet, held.index));
+    return loadSideOf({ f, machine, recorder, output, pool, holding, send, idle: this.idle });
   }
 }
