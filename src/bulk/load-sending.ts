@@ -84,9 +84,9 @@ export class LoadSending {
   /** Resolves once no request is in flight. */
   readonly idle = (): Promise<void> => this.pool.idle();
 
-  /** Requests in flight. */
+  /** Requests in flight (not the items queued to be sent, which a stop leaves unsent). */
   get inFlight(): number {
-    return this.pool.size;
+    return this.pool.size - this.batch.size;
   }
 
   /** Ends item `index` as the journal and the load's state say: counted, held back, carried over, recorded not created, or sent. */

@@ -37,6 +37,11 @@ export class SendBatch {
 
   constructor(private readonly side: BatchSide) {}
 
+  /** Items queued, not yet sent. */
+  get size(): number {
+    return this.items.length;
+  }
+
   /** Queues `outgoing` (its slot taken, its record kept) to be journaled and sent on a later turn. */
   add(outgoing: Outgoing): void {
     this.items.push(outgoing);
