@@ -1,10 +1,12 @@
 // A bulk load's POSTs go straight through the pool, without undici's retry interceptor (issue 32): the load itself sends again a POST
 // whose connection never opened (refused), after the interceptor's backoff, at most --retries times, as the interceptor did. A service
-// that refuses connections, then accepts them, gets each pet once; a stop during the backoff sends nothing more.
+// that refuses connections, then accepts them, gets each pet once; a stop during the backoff sends nothing more. And the items that go
+// out together are journaled in one write (bulk/send-batch.ts): a stop before it sends none of them and journals none as sent.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type PetService, startPetService } from '../sandbox/pet-service.mjs';
 import { InterruptedError } from '../src/errors.js';
@@ -114,5 +116,54 @@ describe('a bulk load whose connections are refused', () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('resuming the load');
     expect(posts()).toEqual(['{"name":"a","categoryId":0}']);
+  });
+});
+
+describe('the items journaled together', () => {
+  test('a Ctrl-C after items were taken for sending and before their journal write: none is sent, and the rerun sends each once', async () => {
+    server = await startPetService({ key: 'k', seed: false });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-batch-'));
+    const failed = path.join(dir, 'failed.ndjson');
+    const lines = ['a', 'b', 'c'].map((name, i) => `{"name":"${name}","categoryId":${i}}\n`).join('');
+    const stop = new AbortController();
+    let reads = 0;
+    // The first read hands over three items, which take their slots at once; the load asks for more before the turn ends, and the
+    // Ctrl-C comes then: after the items were taken, before their records were written.
+    const stdin = new Readable({
+      read() {
+        reads += 1;
+        if (reads === 1) this.push(lines);
+        else {
+          stop.abort(new InterruptedError('SIGINT'));
+          this.push(null);
+        }
+      },
+    });
+    const { main } = await import('../src/main.js');
+    let stderr = '';
+    const code = await main(['add', '--file', '-', '--failed', failed], {
+      io: {
+        stdout: { write: () => true },
+        stderr: { write: (t: string) => ((stderr += t), true) },
+        stdin,
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        stdinIsTTY: false,
+      },
+      env: { XDG_CONFIG_HOME: dir, PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' },
+      signal: stop.signal,
+      version: '1.2.3',
+    } as Parameters<typeof main>[1]);
+    expect(code).toBe(130);
+    expect(stderr).toContain('created 0 of 3 pets; 0 failed, 3 not sent');
+    expect(posts()).toEqual([]);
+    expect(readNdjson(failed).map((record) => record.outcome)).toEqual(['not_sent', 'not_sent', 'not_sent']);
+    // Not journaled as sent: the same command sends them, rather than holding them unknown.
+    const again = await run(['add', '--file', '-', '--failed', failed], {
+      env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' },
+      stdin: lines,
+    });
+    expect(again.code).toBe(0);
+    expect(posts().sort()).toEqual(['{"name":"a","categoryId":0}', '{"name":"b","categoryId":1}', '{"name":"c","categoryId":2}']);
   });
 });
