@@ -144,7 +144,12 @@ describe('the items journaled together', () => {
     const code = await main(['add', '--file', '-', '--failed', failed], {
       io: {
         stdout: { write: () => true },
-        stderr: { write: (t: string) => ((stderr += t), true) },
+        stderr: {
+          write: (t: string) => {
+            stderr += t;
+            return true;
+          },
+        },
         stdin,
         stdoutIsTTY: false,
         stderrIsTTY: false,
