@@ -5,8 +5,8 @@ import { RequestError } from '../errors.js';
 import { BodyReadError, exchange, type Exchange, type ExchangeLimits } from './exchange.js';
 import { PageWalk } from './pages.js';
 import { deprecationNotice, nextLink, parseBody } from './response.js';
-import { retryInterceptor } from './retry.js';
-import { describeIssue } from './schemas.js';
+import { backoffMs, neverConnectedCode, retryInterceptor } from './retry.js';
+import { describeIssue, quickCheckOf } from './schemas.js';
 import { failureOf, type NotFound } from './failures.js';
 import { describeSendFailure, openDispatcher, type ProxyChoice } from './transport.js';
 import type { ClientOptions, SendRequest } from './requests.js';
@@ -33,6 +33,8 @@ export interface PagesOptions {
 
 export class PetstoreClient {
   private readonly dispatcher: Dispatcher;
+  /** The pool or proxy itself, without the retry interceptor: for requests with `retry: false`. */
+  private readonly direct: Dispatcher;
   private readonly deadline: AbortSignal;
   /** A Deprecation or Sunset header warns once, and never after {@link silenceDeprecation}. */
   private deprecationWarning = true;
@@ -53,6 +55,7 @@ export class PetstoreClient {
       ? { dispatcher: options.dispatcher, proxy: undefined }
       : openDispatcher(options.baseUrl, options.env, timeouts);
     this.proxy = proxy;
+    this.direct = agent;
     this.dispatcher = agent.compose(retryInterceptor({ retries: options.retries, log: options.log, random: options.random }));
     const left = options.deadlineAt === undefined ? timeout : Math.max(0, Math.ceil(options.deadlineAt - performance.now()));
     this.deadline = AbortSignal.any([options.signal, AbortSignal.timeout(left)]);
@@ -100,7 +103,7 @@ export class PetstoreClient {
       const path = `${url.pathname}${url.search}`;
       const waited = this.options.onWait?.(url.host);
       const answer = exchange(
-        this.dispatcher,
+        request.retry === false ? this.direct : this.dispatcher,
         { origin: this.origin, path, method: request.method, headers, body: request.body },
         signal,
         this.limits,
@@ -162,6 +165,19 @@ export class PetstoreClient {
     });
   }
 
+  /**
+   * For a request sent with `retry: false` that failed: the milliseconds to wait before sending it again when its connection was never
+   * established (refused, connect timeout), as the retry interceptor does for any method (api/retry.ts: backoff with jitter, announced
+   * with --verbose); undefined for any other error, or when `attempt` (1 for the first resend) is past --retries.
+   */
+  reconnectDelay(error: unknown, attempt: number): number | undefined {
+    const code = neverConnectedCode(error);
+    if (code === undefined || attempt > this.options.retries) return undefined;
+    const delay = backoffMs(attempt, this.options.random ?? Math.random);
+    this.options.log?.(`* retry ${attempt} of ${this.options.retries} in ${Math.round(delay)} ms (${code})`);
+    return delay;
+  }
+
   /** Ends every request in flight with `reason` (a bulk load's second Ctrl-C, whose POSTs carry no signal); nothing is sent after. */
   async abortAll(reason: Error): Promise<void> {
     this.destroyed = true;
@@ -191,6 +207,7 @@ export class PetstoreClient {
     const failure = this.failureOf(response, expected.ok, expected.notFound);
     if (failure) throw failure;
     const data = parseBody(response);
+    if (quickCheckOf(expected.schema)?.(data)) return data as z.infer<T>;
     const checked = expected.schema.safeParse(data);
     if (!checked.success) {
       throw new RequestError(

@@ -28,8 +28,25 @@ const SAFE_ERROR_CODES = [
   'UND_ERR_BODY_TIMEOUT',
   'UND_ERR_CLOSED',
 ];
-/** Errors that prove no byte of the request reached the server. */
+const BASE_DELAY_MS = 250;
+const MAX_BACKOFF_MS = 8_000;
+/** Errors that prove no byte of the request reached the server: retried for any method. */
 const NEVER_CONNECTED_CODES = ['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT'];
+
+/**
+ * The code when `error` (or its `cause`, as the client's RequestError keeps it) says the connection was never established (refused,
+ * connect timeout): the one failure after which a POST is sent again.
+ */
+export function neverConnectedCode(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 3; e = e.cause as typeof e, depth += 1)
+    if (typeof e.code === 'string' && NEVER_CONNECTED_CODES.includes(e.code)) return e.code;
+  return undefined;
+}
+
+/** Milliseconds before retry `attempt` (1 for the first): exponential from 250 ms, at most 8 s, with full jitter (`random` in [0, 1)). */
+export function backoffMs(attempt: number, random: () => number): number {
+  return Math.min(BASE_DELAY_MS * 2 ** (attempt - 1), MAX_BACKOFF_MS) * random();
+}
 
 /**
  * Whether an error code proves the request never reached the service: no
@@ -46,8 +63,6 @@ export function provesNotSent(code: string | undefined): boolean {
 
 /** Longest Retry-After waited for, in milliseconds; a longer one ends the command instead. */
 export const MAX_RETRY_AFTER_MS = 60_000;
-const BASE_DELAY_MS = 250;
-const MAX_BACKOFF_MS = 8_000;
 
 /**
  * Milliseconds a Retry-After value asks to wait (delta-seconds or HTTP-date),
@@ -88,7 +103,7 @@ export function retryInterceptor(options: {
       callback(error);
       return;
     }
-    const delay = asked ?? Math.min(BASE_DELAY_MS * 2 ** (state.counter - 1), MAX_BACKOFF_MS) * random();
+    const delay = asked ?? backoffMs(state.counter, random);
     options.log?.(
       `* retry ${state.counter} of ${options.retries} in ${Math.round(delay)} ms (${statusCode ? `HTTP ${statusCode}` : code})`,
     );

@@ -3,7 +3,7 @@ import { maxHeaderSize } from 'node:http';
 import { Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { InterruptedError, RequestError, UsageError } from '../errors.js';
 import { isTimeout } from './response.js';
-import { provesNotSent, SAFE_METHODS } from './retry.js';
+import { neverConnectedCode, provesNotSent, SAFE_METHODS } from './retry.js';
 import { isLoopback } from '../settings.js';
 
 /** The proxy in use and the variable that named it (for messages; its credentials are never shown). */
@@ -215,10 +215,16 @@ export function describeSendFailure(
     const reached = neverSent || method === undefined || SAFE_METHODS.includes(method) ? '' : '; the request may have reached it';
     const timeout = new RequestError(`request to ${host} timed out after ${timeoutMs} ms (--timeout)${reached}`, 'timeout');
     timeout.notSent = neverSent;
-    return timeout;
+    return keepNeverConnected(timeout, error);
   }
   const failure = describeNetworkFailure(error, host, proxy);
   // A proxy that refused or dropped the CONNECT: no byte of the request left.
   failure.notSent = provesNotSent(codeOf(error)) || failure.code === 'proxy_refused' || failure.code === 'proxy_failed';
+  return keepNeverConnected(failure, error);
+}
+
+/** Keeps a never-established connection's error as the `cause` (neverConnectedCode finds it: a bulk load sends such a POST again). */
+function keepNeverConnected(failure: RequestError, error: unknown): RequestError {
+  if (neverConnectedCode(error) !== undefined) failure.cause = error;
   return failure;
 }

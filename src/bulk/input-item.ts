@@ -2,7 +2,7 @@
  * One item of a bulk load's input, from its text or bytes: parsed with numbers exact, refused when nested too deep or not UTF-8, and
  * an item spanning chunks kept as bytes until it ends. read-items.ts splits the input into items.
  */
-import { parseJson } from '../json.js';
+import { parseJson, stringifyJson } from '../json.js';
 
 const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 
@@ -122,4 +122,15 @@ export class SpanningText {
       return { text: lenient.decode(bytes), invalid: bytes };
     }
   }
+}
+
+/** FNV-1a hash (8 hex digits) of an item's source, the journal's (journal.ts): tells an edited item from the recorded one (no defence against crafted collisions). */
+export function itemHash(item: InputItem): string {
+  // An error item without text (content after the end of an array) is hashed by its message.
+  const text = item.bytes
+    ? item.bytes.toString('latin1')
+    : (item.text ?? (stringifyJson(item.value) as string | undefined) ?? item.error ?? '');
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
 }

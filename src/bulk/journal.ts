@@ -18,7 +18,6 @@ import { UsageError } from '../errors.js';
 import { CREATE_NEW, kindOf } from './failed-file.js';
 import { CREATED, DECIDED, type EarlierLoad, NONE, NOT_SENT, PASSED_OVER, readJournal } from './journal-read.js';
 import type { Tally } from './load-summary.js';
-import type { InputItem } from './input-item.js';
 
 export type { EarlierLoad } from './journal-read.js';
 
@@ -39,17 +38,6 @@ export class JournalWriteError extends Error {
   ) {
     super(`cannot write the journal ${file}: ${code}`);
   }
-}
-
-/** FNV-1a hash (8 hex digits) of an item's source: tells an edited item from the recorded one (no defence against crafted collisions). */
-export function itemHash(item: InputItem): string {
-  // An error item without text (content after the end of an array) is hashed by its message.
-  const text = item.bytes
-    ? item.bytes.toString('latin1')
-    : (item.text ?? (stringifyJson(item.value) as string | undefined) ?? item.error ?? '');
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
 /** What the load's input is, for its journal: `input` shown in messages, `identity` compared (file:<dev>:<ino>, or stream). */
@@ -88,8 +76,8 @@ export class LoadJournal {
   private states: Uint8Array = new Uint8Array(1024);
   private hashes: string[] = [];
   private readonly records = new Map<number, Record<string, unknown>>();
-  /** Answers not yet written (see {@link created}). */
-  private answers = '';
+  /** Records not yet written, in order: items seen and answers (see {@link itemSeen}, {@link created}). */
+  private pending = '';
   /** The header's time of a journal this run started. */
   private begun = '';
   private constructor(
@@ -179,19 +167,27 @@ export class LoadJournal {
     );
   }
 
-  /** Records item `index` seen (`sending`: before its POST leaves), written at once with the answers recorded since. */
+  /** Records item `index` seen (`sending`: its POST leaves once {@link flush} has written this), kept in order with the answers. */
   itemSeen(index: number, hash: string, sending: boolean): void {
-    const text = `${this.answers}{"i":${index},"h":"${hash}","s":${sending ? 1 : 0}}\n`;
-    this.answers = '';
-    this.append(text);
+    this.pending += `{"i":${index},"h":"${hash}","s":${sending ? 1 : 0}}\n`;
   }
 
-  /**
-   * Records item `index` created, written with the next {@link itemSeen} record or at the end: one write per item, and a death loses only
-   * answers of slots not yet refilled, which makes those items unknown, never sent twice.
-   */
+  /** Takes back item `index`'s record as being sent, not yet written (the load stopped before its POST left): it is not journaled. */
+  withdraw(index: number, hash: string): void {
+    this.pending = this.pending.replace(`{"i":${index},"h":"${hash}","s":1}\n`, '');
+  }
+
+  /** Writes the records kept since the last write, whole, before the items they record as being sent leave. Throws JournalWriteError. */
+  flush(): void {
+    if (this.broken) throw new JournalWriteError(this.path, 'an earlier write failed');
+    const text = this.pending;
+    this.pending = '';
+    if (text) this.append(text);
+  }
+
+  /** Records item `index` created, written by the next {@link flush} or the end: a death loses only answers, making items unknown. */
   created(index: number, id?: bigint): void {
-    this.answers += id === undefined ? `{"c":${index}}\n` : `{"c":${index},"id":"${id}"}\n`;
+    this.pending += id === undefined ? `{"c":${index}}\n` : `{"c":${index},"id":"${id}"}\n`;
   }
 
   /** When this load started: its first run's header (store-ids.ts ties the store's ids to it). */
@@ -199,30 +195,30 @@ export class LoadJournal {
     return this.earlier?.started ?? this.begun;
   }
 
-  /** Records item `index`, refused with Retry-After (429 or 503), not sent again by this run (written as {@link created} is). */
+  /** Records item `index`, refused with Retry-After (429 or 503), not sent again by this run (kept as {@link created} is). */
   notTaken(index: number): void {
-    this.answers += `{"n":${index}}\n`;
+    this.pending += `{"n":${index}}\n`;
   }
 
-  /** Records item `index`'s --failed record (written as {@link created} is). */
+  /** Records item `index`'s --failed record (kept as {@link created} is). */
   decided(index: number, record: object): void {
-    this.answers += `{"o":${index},"r":${stringifyJson(record)}}\n`;
+    this.pending += `{"o":${index},"r":${stringifyJson(record)}}\n`;
   }
 
   /** Records the end (before --failed is put in place: a rerun then writes it again); `complete` when not stopped. Throws JournalWriteError. */
   end(tally: Tally, complete: boolean): void {
-    this.append(`${this.answers}${stringifyJson({ ended: new Date().toISOString(), complete, tally })}\n`);
-    this.answers = '';
+    this.append(`${this.pending}${stringifyJson({ ended: new Date().toISOString(), complete, tally })}\n`);
+    this.pending = '';
   }
 
   /** Writes what is pending (unless the journal failed) and closes it; never throws. */
   close(): void {
     try {
-      if (this.answers && !this.broken) this.append(this.answers);
+      if (this.pending && !this.broken) this.append(this.pending);
     } catch {
       // Said when the load stopped; the answers not written make their items unknown.
     }
-    this.answers = '';
+    this.pending = '';
     try {
       fs.closeSync(this.fd);
     } catch {
@@ -233,7 +229,7 @@ export class LoadJournal {
   /** Writes nothing more (the lock was taken over: the journal is its new owner's). */
   abandon(): void {
     this.broken = true;
-    this.answers = '';
+    this.pending = '';
   }
 
   /** Set by a write error: nothing more is written (a record after a partial one would be read as damage). */

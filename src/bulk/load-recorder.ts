@@ -86,10 +86,16 @@ export class LoadRecorder {
     this.writeFailed(item.line, record);
   }
 
-  /** Journals item `index` seen (`sending`: its POST leaves next); false, the load stopped, when the journal cannot be written. */
-  journalItemSeen(index: number, hash: string, sending: boolean): boolean {
+  /** Journals item `index` seen (`sending`: its POST leaves after {@link flushJournal}); kept until then. */
+  journalItemSeen(index: number, hash: string, sending: boolean): void {
+    this.journal!.itemSeen(index, hash, sending);
+  }
+
+  /** Writes the journal's records kept since its last write (true without a journal); false, the load stopped, when it cannot. */
+  flushJournal(): boolean {
+    if (!this.journal) return true;
     try {
-      this.journal!.itemSeen(index, hash, sending);
+      this.journal.flush();
       return true;
     } catch (error) {
       if (!(error instanceof JournalWriteError)) throw error;

@@ -11,24 +11,26 @@ import type { Factory } from '../factory.js';
 import { PET_VIEW } from '../output/views.js';
 import type { BatchedOutput } from './batched-output.js';
 import type { Outcome } from './failed-file.js';
-import { itemHash } from './journal.js';
 import { NO_ANSWER, type LoadRecorder } from './load-recorder.js';
 import type { LoadStateMachine } from './load-state.js';
 import { notSentReport } from './load-summary.js';
 import { classifySendError, itemName, resolveItem, where, type ResolvedItem } from './outcomes.js';
-import type { InputItem } from './input-item.js';
+import { type InputItem, itemHash } from './input-item.js';
+import { loadSideOf } from './load-side.js';
 import { RequestPool } from './request-pool.js';
+import { type Outgoing, SendBatch } from './send-batch.js';
 import type { HeldItem, LoadSide } from './settle-unknown.js';
 import { int64Of } from './store-ids.js';
 import type { UnknownHolding } from './unknown-holding.js';
 import { petCount } from '../text.js';
 
 /** POST /pets: the created Pet (201 or 200); `limits` as in SendRequest. */
-export type CreatePet = (client: PetstoreClient, pet: NewPet, limits: Pick<SendRequest, 'signal' | 'deadlineMs'>) => Promise<Pet>;
+export type CreatePet = (client: PetstoreClient, pet: NewPet, limits: Pick<SendRequest, 'signal' | 'deadlineMs' | 'retry'>) => Promise<Pet>;
 
 /** The sending side of one load. */
 export class LoadSending {
   private readonly pool: RequestPool;
+  private readonly batch: SendBatch;
   /** Items read so far; the next item's index. */
   itemsRead = 0;
   /** Items to send held back while the journal's known items are checked (see {@link itemRead}). */
@@ -44,6 +46,16 @@ export class LoadSending {
     private readonly createPet: CreatePet,
   ) {
     this.pool = new RequestPool(options.concurrency);
+    this.batch = new SendBatch({
+      recorder,
+      machine,
+      pool: this.pool,
+      send: (o: Outgoing) => {
+        this.holding.sent(o.index, o.hash);
+        this.pool.run(() => this.send(o.client, o.item, o.pet, o.index));
+      },
+      notSent: (o: Outgoing) => this.recordUnsentAfterStop(o.item, o.index, o.noAnswer, () => undefined),
+    });
   }
 
   /**
@@ -72,9 +84,9 @@ export class LoadSending {
   /** Resolves once no request is in flight. */
   readonly idle = (): Promise<void> => this.pool.idle();
 
-  /** Requests in flight. */
+  /** Requests in flight (not the items queued to be sent, which a stop leaves unsent). */
   get inFlight(): number {
-    return this.pool.size;
+    return this.pool.size - this.batch.size;
   }
 
   /** Ends item `index` as the journal and the load's state say: counted, held back, carried over, recorded not created, or sent. */
@@ -130,10 +142,10 @@ export class LoadSending {
     // Checked first: awaiting even a settled promise costs every item a microtask turn.
     if (this.output.isBlocked) await this.output.drained();
     if (this.machine.stop) return this.recordUnsentAfterStop(item, index, noAnswer, markSeen);
-    // Journaled before the POST leaves: a death from here on leaves it unknown, never sent twice. Not journaled: not sent.
-    if (!markSeen(true)) return this.recordUnsentAfterStop(item, index, noAnswer, () => undefined);
-    this.holding.sent(index, hash);
-    this.pool.run(() => this.send(client, item, checked.data, index));
+    // Its record is written with those of the other items queued on this turn, before any of them leaves (send-batch.ts).
+    markSeen(true);
+    this.pool.take();
+    this.batch.add({ client, item, pet: checked.data, index, hash, noAnswer });
   }
 
   /** An item the stopped load does not send: not_sent, unless an earlier run sent it (no answer journaled, or an `unknown` line): unknown. */
@@ -145,12 +157,14 @@ export class LoadSending {
     } else this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop!));
   }
 
-  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, resent = 0): Promise<void> {
+  /** Sends item `index`; `resent` times after a Retry-After so far, and `reconnects` after a connection that never opened. */
+  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, resent = 0, reconnects = 0): Promise<void> {
     const { journal, tally } = this.recorder;
     try {
       this.holding.resent(index);
-      // Own deadline per POST; a second Ctrl-C ends them all at once (BulkLoad.run).
-      const created = await this.createPet(client, pet, { signal: null, deadlineMs: this.f.globals.timeout });
+      // Own deadline per POST; a second Ctrl-C ends them all at once (BulkLoad.run). Straight through the pool, without the retry
+      // interceptor: a POST is never retried once sent, and one whose connection never opened is sent again below.
+      const created = await this.createPet(client, pet, { signal: null, deadlineMs: this.f.globals.timeout, retry: false });
       if (this.holding.settler) {
         journal?.created(index, int64Of(created.id));
         this.holding.settler.created(int64Of(created.id));
@@ -160,11 +174,19 @@ export class LoadSending {
       this.output.push(this.f.exporter.streamText([created], PET_VIEW));
     } catch (error) {
       const result = classifySendError(error);
-      // A 429 or 503 with Retry-After was not taken: resent after the wait (at most --retries times) unless the load stops.
-      if ('retryAfterMs' in result && result.retryAfterMs !== undefined && resent < this.f.globals.retries) {
-        const wait = Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS);
-        const waited = !this.machine.stop && (await setTimeout(wait, true, { signal: this.machine.stopped }).catch(() => false));
-        if (waited && !this.machine.stop) return this.send(client, item, pet, index, resent + 1);
+      // Refused, or a connect timeout: nothing was sent, sent again after a backoff (at most --retries times). A 429 or 503 with
+      // Retry-After was not taken: sent again after its wait (at most --retries times). Unless the load stops meanwhile.
+      const reconnect = client.reconnectDelay(error, reconnects + 1);
+      const retryAfter =
+        'retryAfterMs' in result && result.retryAfterMs !== undefined && resent < this.f.globals.retries
+          ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS)
+          : undefined;
+      const wait = reconnect ?? retryAfter;
+      if (wait !== undefined) {
+        if (await this.waitUnlessStopped(wait))
+          return reconnect === undefined
+            ? this.send(client, item, pet, index, resent + 1, reconnects)
+            : this.send(client, item, pet, index, resent, reconnects + 1);
         if (this.machine.stop) {
           journal?.notTaken(index);
           return this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop));
@@ -183,6 +205,12 @@ export class LoadSending {
       if (result.stop) this.machine.recordStop(result.stop);
       this.recordNotCreated(item, result.outcome, result.report, index);
     }
+  }
+
+  /** Waits `ms` milliseconds; false when the load stopped before or meanwhile. */
+  private async waitUnlessStopped(ms: number): Promise<boolean> {
+    const waited = !this.machine.stop && (await setTimeout(ms, true, { signal: this.machine.stopped }).catch(() => false));
+    return waited && !this.machine.stop;
   }
 
   /**
@@ -214,36 +242,8 @@ export class LoadSending {
 
   /** What the settling (settle-unknown.ts, run by the command) may do to this load: its journal, tally, output and pool. */
   loadSide(client: PetstoreClient): LoadSide {
-    const { recorder } = this;
-    return {
-      f: this.f,
-      stopped: this.machine.stopped,
-      isStopped: () => this.machine.stop !== undefined,
-      settled: (held: HeldItem, pet: Pet) => {
-        recorder.journal?.created(held.index, int64Of(pet.id));
-        recorder.tally.created += 1;
-        this.output.push(this.f.exporter.streamText([pet], PET_VIEW));
-        recorder.message(`settled: ${where(held.item)} ${itemName(held.item.value)} was created: pet ${pet.id}`, 'settled_created', {
-          ...recorder.firstRead(held.item),
-          id: pet.id,
-        });
-      },
-      send: async (held: HeldItem) => {
-        await this.pool.slot();
-        if (this.output.isBlocked) await this.output.drained();
-        if (this.machine.stop) return false;
-        if (recorder.journal && !recorder.journalItemSeen(held.index, held.hash, true)) return false;
-        this.holding.sent(held.index, held.hash);
-        this.pool.run(() => this.send(client, held.item, held.pet, held.index));
-        return true;
-      },
-      idle: () => this.idle(),
-      stays: (held: HeldItem, record: Record<string, unknown>, message: string) => {
-        recorder.tally.unknown += 1;
-        recorder.message(`unknown: ${where(held.item)} ${itemName(held.item.value)}: ${message}`, 'unknown', recorder.firstRead(held.item));
-        recorder.writeFailed(held.item.line, record);
-      },
-      message: (line: string, code: string, fields?: Record<string, unknown>) => recorder.message(line, code, fields),
-    };
+    const { f, machine, recorder, output, pool, holding } = this;
+    const send = (held: HeldItem) => pool.run(() => this.send(client, held.item, held.pet, held.index));
+    return loadSideOf({ f, machine, recorder, output, pool, holding, send, idle: this.idle });
   }
 }

@@ -1,21 +1,30 @@
-/** A bound on a bulk load's requests in flight: a counter and one waiter (Promise.race would add a reaction to every request at each wait). */
+/**
+ * A bound on a bulk load's requests in flight: a counter and one waiter (Promise.race would add a reaction to every request at each wait).
+ * A slot is taken ({@link take}) when an item is queued to be sent, and given back when its request ends or when it is not sent after all.
+ */
 export class RequestPool {
   private inFlight = 0;
   private waiter?: () => void;
 
   constructor(private readonly limit: number) {}
 
+  /** Slots taken: requests in flight and items queued to be sent. */
   get size(): number {
     return this.inFlight;
   }
 
+  /** Resolves once a slot is free. */
   async slot(): Promise<void> {
     while (this.inFlight >= this.limit) await new Promise<void>((resolve) => (this.waiter = resolve));
   }
 
-  /** Starts `task` in a slot (call after `slot()`); its rejection is the task's own to handle. */
-  run(task: () => Promise<void>): void {
+  /** Takes a free slot (after `slot()`). */
+  take(): void {
     this.inFlight += 1;
+  }
+
+  /** Starts `task` in a slot taken earlier, given back when it settles; its rejection is the task's own to handle. */
+  run(task: () => Promise<void>): void {
     // One reaction per request (not then + finally): a bulk load makes thousands.
     task().then(this.release, this.release);
   }
@@ -30,7 +39,8 @@ export class RequestPool {
     }
   }
 
-  private readonly release = (): void => {
+  /** Gives a slot back. */
+  readonly release = (): void => {
     this.inFlight -= 1;
     const waiter = this.waiter;
     this.waiter = undefined;

@@ -22,7 +22,7 @@ export interface HeldItem {
   pet: NewPet;
   /** The item's number in the journal (input order from 0). */
   index: number;
-  /** The journal's hash of its input text (journal.ts itemHash). */
+  /** The journal's hash of its input text (input-item.ts itemHash). */
   hash: string;
   /** Its unknown `--failed` record, written should it stay unknown. */
   record: Record<string, unknown>;
