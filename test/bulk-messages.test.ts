@@ -1,29 +1,16 @@
 // Issue 30, items 7 and 9: a bulk load's messages say what happened ("of N" counts what was read and says so, "nothing after line
 // N was read" only when something was left unread, a finished rerun keeps every count), and bad input fails alone.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { InterruptedError } from '../src/errors.js';
-import { type Faults, type PetService, startPetService } from '../sandbox/pet-service.mjs';
+import { bulkService } from './support/bulk-service.js';
 import { readNdjson, run, until } from './helpers.js';
 
-let server: PetService | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-const start = async (faults?: Faults) => {
-  server = await startPetService({ key: 'k', seed: false, ...(faults ? { faults } : {}) });
-  return server;
-};
-const env = () => ({ PETSTORE_BASE_URL: server!.baseUrl, PETSTORE_API_KEY: 'k' });
-const posts = () => server!.requests.filter((r) => r.method === 'POST').length;
-const storedNames = () => [...server!.pets.values()].map((pet) => pet.name).sort();
+const sandbox = bulkService('petstore-messages-');
+const { start, env, posts, storedNames, tempDir } = sandbox;
 // Names of one width: every line is as long as the next.
 const pets = (n: number) => Array.from({ length: n }, (_, i) => `{"name":"p${String(i + 1).padStart(5, '0')}","categoryId":1}\n`);
-const tempDir = () => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-messages-')));
 
 /** Runs `add args`, answering no POST, and presses Ctrl-C twice once the first POST has reached the service. */
 async function twoCtrlCs(args: string[]) {

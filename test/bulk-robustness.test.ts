@@ -2,28 +2,16 @@
 // file, damaged journals, pipes reused, one file by other paths, odd --failed files, planted links, redirects, full disks.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
-import { type Faults, type PetService, startPetService } from '../sandbox/pet-service.mjs';
+import { describe, expect, test } from 'vitest';
+import { bulkService } from './support/bulk-service.js';
 import { readNdjson, run } from './helpers.js';
 
-let server: PetService | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-const start = async (faults?: Faults) => {
-  server = await startPetService({ key: 'k', seed: false, ...(faults ? { faults } : {}) });
-  return server;
-};
-const env = () => ({ PATH: process.env.PATH, PETSTORE_BASE_URL: server!.baseUrl, PETSTORE_API_KEY: 'k' });
-const posts = () => server!.requests.filter((r) => r.method === 'POST').length;
-const storedNames = () => [...server!.pets.values()].map((pet) => pet.name).sort();
+const sandbox = bulkService('petstore-robust-');
+const { start, posts, storedNames, tempDir } = sandbox;
+const env = () => ({ PATH: process.env.PATH, ...sandbox.env() });
 const ndjson = (names: string[]) => names.map((name, i) => `{"name":"${name}","categoryId":${i}}\n`).join('');
 const names = (n: number, prefix = 'p') => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
-const tempDir = () => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-robust-')));
 const add = (args: string[], stdin?: string) => run(['add', ...args], { env: env(), stdin });
 
 describe('the input is the same by device, inode and content, whatever names it', () => {
@@ -68,9 +56,9 @@ describe('the input is the same by device, inode and content, whatever names it'
   });
 
   test('a load that created nothing (the service was down) is resumed by the same command, which exits 0 only once all are created', async () => {
-    server = await startPetService({ key: 'k', seed: false });
-    const baseUrl = server.baseUrl;
-    await server.close();
+    const dead = await start();
+    const baseUrl = dead.baseUrl;
+    await dead.close();
     const failed = path.join(tempDir(), 'failed.ndjson');
     const down = await run(['add', '--file', '-', '--failed', failed], {
       env: { PATH: process.env.PATH, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'k' },
@@ -143,7 +131,7 @@ describe('where no journal can live: --failed must be a regular file', () => {
     await start();
     const failed = path.join(tempDir(), 'failed.ndjson');
     const r = await run(['add', '--file', '-', '--failed', failed], {
-      env: { PATH: process.env.PATH, PETSTORE_BASE_URL: server!.baseUrl },
+      env: { PATH: process.env.PATH, PETSTORE_BASE_URL: sandbox.current().baseUrl },
       stdin: ndjson(names(1)),
     });
     expect(r.code).toBe(4);
