@@ -4,7 +4,7 @@ import type * as z from 'zod/mini';
 import { RequestError } from '../errors.js';
 import { BodyReadError, exchange, type Exchange, type ExchangeLimits } from './exchange.js';
 import { PageWalk } from './pages.js';
-import { deprecationNotice, nextLink, parseBody } from './response.js';
+import { deprecationNotice, parseBody } from './response.js';
 import { backoffMs, neverConnectedCode, retryInterceptor } from './retry.js';
 import { describeIssue, quickCheckOf } from './schemas.js';
 import { failureOf, type NotFound } from './failures.js';
@@ -148,7 +148,7 @@ export class PetstoreClient {
       } catch (error) {
         throw walk.cut(error);
       }
-      const hasNext = nextLink(response.headers, walk.url) !== undefined;
+      const hasNext = walk.nextOf(response) !== undefined;
       const count = Array.isArray(items) ? items.length : undefined;
       yield { items, hasNext };
       if (!all || !hasNext) return;

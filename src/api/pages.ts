@@ -77,6 +77,8 @@ export class PageWalk {
   private readonly trail: PageTrail;
   /** The request {@link lookAhead} sent for the next page, and that page's link. */
   private ahead?: { href: string; answer: Promise<Exchange> };
+  /** The last page's answer and its next link ({@link nextOf}). */
+  private linked?: { response: Exchange; next: URL | undefined };
   /** The link of the page to fetch next. */
   url: URL;
 
@@ -115,7 +117,7 @@ export class PageWalk {
   async lookAhead(response: Exchange): Promise<void> {
     let next: URL | undefined;
     try {
-      next = nextLink(response.headers, this.url);
+      next = this.nextOf(response);
     } catch {
       return;
     }
@@ -131,10 +133,19 @@ export class PageWalk {
 
   /** Moves to the page `response` links as next, which held `items` items (undefined: not a list); false when it links none. Throws PageTrail's RequestError. */
   advance(response: Exchange, items?: number): boolean {
-    const next = nextLink(response.headers, this.url);
+    const next = this.nextOf(response);
     if (!next) return false;
     this.url = this.trail.follow(next, items);
     return true;
+  }
+
+  /**
+   * The RFC 8288 `rel="next"` link of `response`, the current page's answer, resolved against {@link url}; undefined when it links none.
+   * Read once per page (lookAhead, the caller and advance all ask). Throws nextLink's RequestError for an unreadable Link header.
+   */
+  nextOf(response: Exchange): URL | undefined {
+    if (this.linked?.response !== response) this.linked = { response, next: nextLink(response.headers, this.url) };
+    return this.linked.next;
   }
 
   /** `error` of reading the current page: after the first page a CliError becomes a ListingCutError (not Ctrl-C); else as it is. */
