@@ -2,7 +2,8 @@
 // the guard against empty pages linked forever, --timeout per page, and what a listing that fails partway prints and reports.
 import { afterEach, describe, expect, test } from 'vitest';
 import { type PetService, type PetServiceOptions, pageFault, startPetService } from '../sandbox/pet-service.mjs';
-import { run } from './helpers.js';
+import { InterruptedError } from '../src/errors.js';
+import { run, until } from './helpers.js';
 
 let service: PetService | undefined;
 afterEach(async () => {
@@ -25,6 +26,20 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 const cursorOf = (id: number) => Buffer.from(String(id)).toString('base64url');
 
 describe('list --all reads the whole store', () => {
+  test('Ctrl-C while the next page is on its way (asked for while this one printed): what was printed stays, exit 130', async () => {
+    const { service, env } = await sandbox({ seed: 250, faults: pageFault(2, { hang: true }) });
+    const stop = new AbortController();
+    const result = run(['list', '--all', '--format', 'ndjson'], { env, signal: stop.signal });
+    await until(() => service.requests.length === 2);
+    stop.abort(new InterruptedError('SIGINT'));
+    const r = await result;
+    expect(r.code).toBe(130);
+    expect(idsOf(r.stdout)).toEqual(range(1, 100));
+    // Ctrl-C ends a listing quietly, with exit 130 (the real binary prints nothing either).
+    expect(r.stderr).toBe('');
+    expect(service.requests.map((request) => request.url)).toEqual(['/v1/pets?limit=100', `/v1/pets?limit=100&cursor=${cursorOf(100)}`]);
+  });
+
   test('without --limit it asks for pages of 100; a --limit given keeps its value; plain list keeps 20', async () => {
     const { service, env } = await sandbox({ seed: 250 });
     const whole = await run(['list', '--all', '--format', 'ndjson'], { env });
