@@ -1,34 +1,21 @@
-// docs/commands.md checked against the commands' declarations. A command
-// folder's section is its own file, src/commands/<name>/<name>.md; the page
-// holds them between two marks, in the registry's order, and must be current
-// (`npx vitest run test/docs-commands.test.ts -u` rewrites it). Every command
-// of the registry (src/commands/registry.ts, through the command tree) has a
-// section, every flag it and its subcommands declare is documented there, and
-// every flag named there is declared. `api` is documented in
-// docs/api-command.md. The README stays within 12,000 bytes.
+// docs/commands.md checked against the commands' declarations. The build
+// writes the page (scripts/commands-page.mjs) from scripts/commands-page.md
+// and each command folder's section, src/commands/<name>/<name>.md, in the
+// registry's order. Every command of the registry (src/commands/registry.ts,
+// through the command tree) has a section, every flag it and its subcommands
+// declare is documented there, and every flag named there is declared. `api`
+// is documented in docs/api-command.md. The README stays within 12,000 bytes.
 import fs from 'node:fs';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, test } from 'vitest';
 import { COMMANDS } from '../src/commands/registry.js';
 import { commandTree } from '../src/main.js';
+// @ts-expect-error: the build scripts are plain JavaScript without type declarations
+import { commandsPage } from '../scripts/commands-page.mjs';
 
 const doc = (name: string) => fs.readFileSync(new URL(`../docs/${name}`, import.meta.url), 'utf8');
-const BEGIN = /^<!-- Each section from here to the end mark is src\/commands\/.*-->\n\n/m;
-const END = '\n<!-- End of the sections from src/commands/. -->\n';
-
-/** docs/commands.md with the sections between its marks made from the command folders' own files, in the registry's order. */
-function assembledCommandsPage(): string {
-  const page = doc('commands.md');
-  const begin = BEGIN.exec(page);
-  const end = page.indexOf(END);
-  if (!begin || end < begin.index) throw new Error('docs/commands.md has lost its marks around the sections from src/commands/');
-  const own = COMMANDS.flatMap(({ name }) => {
-    const file = new URL(`../src/commands/${name}/${name}.md`, import.meta.url);
-    return fs.existsSync(file) ? [fs.readFileSync(file, 'utf8')] : [];
-  });
-  return page.slice(0, begin.index + begin[0].length) + own.join('\n') + page.slice(end);
-}
-const assembled = assembledCommandsPage();
+/** docs/commands.md as the build writes it: scripts/commands-page.md with each command folder's section. */
+const assembled: string = commandsPage(COMMANDS.map(({ name }) => name));
 
 /** The level-2 sections of docs/commands.md, as assembled. */
 const sections = assembled.split(/^(?=## )/m).slice(1);
@@ -54,8 +41,9 @@ function sectionOf(name: string): string | undefined {
 }
 
 describe('docs/commands.md agrees with the declarations', () => {
-  test("docs/commands.md holds each command folder's section as its src/commands/<name>/<name>.md says it", async () => {
-    await expect(assembled).toMatchFileSnapshot('../docs/commands.md');
+  test('npm run build has written docs/commands.md from the command folders as they are now', () => {
+    expect(fs.existsSync(new URL('../docs/commands.md', import.meta.url)), 'docs/commands.md is missing: run npm run build').toBe(true);
+    expect(doc('commands.md')).toBe(assembled);
   });
 
   test.each(visible(tree).map((c) => [c.name(), c] as const))(
