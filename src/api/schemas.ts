@@ -1,6 +1,7 @@
 /** zod/mini schemas of the interface objects (openapi/petstore.yaml); int64 is `bigint` (parse with `parseJson`; an answer's may be a `number`, parsed with `parseAnswerJson`). zod/mini loads far less (bench/RESULTS.md). */
 import * as z from 'zod/mini';
-import { en } from 'zod/locales';
+// The English messages alone: zod/locales's index would bring every language into the bundle.
+import en from 'zod/v4/locales/en.js';
 import { INT64_MAX, INT64_MIN, PET_STATUSES } from '../interface-values.js';
 import { JsonNumber } from '../json.js';
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** A lock not renewed for this long (milliseconds) belongs to a dead load. */
 export const STALE_MS = 30_000;
@@ -28,7 +28,7 @@ export class LockPathError extends Error {
   override name = 'LockPathError';
 }
 
-const Owner = z.object({ pid: z.number().int().positive(), boot: z.string(), pidns: z.string(), host: z.string() });
+const Owner = z.object({ pid: z.int().check(z.positive()), boot: z.string(), pidns: z.string(), host: z.string() });
 type Owner = z.infer<typeof Owner>;
 
 function readText(file: string): string {
