@@ -174,10 +174,11 @@ export class Factory {
   }
 
   /**
-   * From now V8's heap grows slowly, for a command that reads a whole listing page by page: every page is garbage once printed, yet
-   * the survivors of each scavenge add up until V8 doubles the new space again and again, and the old space grows by its default
-   * factor though little in it lives (peak RSS for 1,000,000 pets: 250 MiB with neither flag, 150 MiB with the first, 126 MiB with
-   * both; bench/RESULTS.md).
+   * From now V8's heap grows slowly, for a command that reads a whole listing page by page or sends a bulk load item by item: every
+   * page or item is garbage once printed or recorded, yet the survivors of each scavenge add up until V8 doubles the new space again
+   * and again, and the old space grows by its default factor though little in it lives (peak RSS for a 1,000,000-pet listing: 250 MiB
+   * with neither flag, 150 MiB with the first, 126 MiB with both; a 100,000-pet load, about 158 MiB without them, 117 MiB with
+   * them; bench/RESULTS.md).
    */
   growHeapSlowly(): void {
     // Flags V8 reads each time it resizes a space (node's v8.setFlagsFromString); the process ends with the command.

@@ -28,6 +28,8 @@ export interface AddFileOptions extends BulkLoadOptions {
  * input or `--failed` cannot be opened (nothing sent); later, the error of what stopped it (130/143, 4, 1), or exit 1 if any item was not created.
  */
 export async function runAddFile(f: Factory, options: AddFileOptions): Promise<void> {
+  // Each item's request and answer are garbage once recorded, as a listing's pages are once printed.
+  f.growHeapSlowly();
   const input = openInput(options.file, f.io.std.stdin as Readable, f.signals.halt, f.signal);
   // Typed at the terminal: no progress line (its redraws would wipe the echo).
   const typed = options.file === '-' && f.io.std.stdinIsTTY;
