@@ -29,6 +29,8 @@ const SMALL = Number(process.env.BENCH_BULK_SMALL ?? 10_000);
 const LARGE = Number(process.env.BENCH_BULK_LARGE ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_BULK_ROUNDS ?? 7);
 const LARGE_ROUNDS = Number(process.env.BENCH_BULK_LARGE_ROUNDS ?? 3);
+// Issue 32 item 2's largest load, peak RSS only, one round (0 skips it).
+const HUGE = Number(process.env.BENCH_BULK_HUGE ?? 1_000_000);
 const RATE_TARGET = 0.9;
 const RSS_TARGET = 1.2;
 const JOURNAL_TARGET = 0.9;
@@ -80,10 +82,14 @@ function runNode(name, args, env, { stdout = 'ignore' } = {}) {
   return { seconds: Number(process.hrtime.bigint() - started) / 1e9, rssMiB, stdout: r.stdout };
 }
 
-/** `petstore add --file` from a fresh process; with `journal`, with `--failed` in a fresh folder, so with the load journal (docs/bulk-loads.md). */
+/**
+ * `petstore add --file` from a fresh process; with `journal` true, with `--failed` in a fresh folder, so with the load journal
+ * (docs/bulk-loads.md); with 'json', with `--json`, its stdout a pipe this process reads.
+ */
 function petstoreAdd(file, baseUrl, concurrency, journal = false) {
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'bench' };
   const args = [BIN, 'add', '--file', file, '--concurrency', String(concurrency)];
+  if (journal === 'json') return runNode('petstore add --file --json', [...args, '--json'], env, { stdout: 'pipe' });
   if (!journal) return runNode('petstore add --file', args, env);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bench-failed-'));
   try {
@@ -173,6 +179,31 @@ for (const [count, concurrency, rounds] of [
     `  against undici alone (bench/undici-alone.mjs, ${median(rates.undici).toFixed(0)} req/s, ${(median(rates.undici) / median(rates.cannon)).toFixed(2)}x autocannon): ` +
       `with --failed ${paceRatio.toFixed(2)}x (target >= ${PACE_TARGET}x), without ${(median(rates.ours) / median(rates.undici)).toFixed(2)}x; ` +
       `peak RSS ${paceRss.toFixed(2)}x its ${median(rss.undici).toFixed(1)} MiB (target <= ${PACE_RSS}x) ${paceOk ? 'ok' : 'MISSED'}`,
+  );
+}
+// Issue 32 item 2: peak RSS of add --file with --failed and with --json into a pipe, against undici alone, at the
+// large load and at HUGE pets (one round each, alternating sides; fresh sandboxes).
+for (const count of [LARGE, HUGE].filter((n) => n > 0)) {
+  if (!files.has(count)) files.set(count, writePets(count));
+  const rss = { undici: [], journal: [], json: [] };
+  for (const side of ['undici', 'journal', 'json']) {
+    const sandbox = await startSandbox();
+    const run =
+      side === 'undici'
+        ? undiciAlone(sandbox.baseUrl, count, 8)
+        : petstoreAdd(files.get(count), sandbox.baseUrl, 8, side === 'json' ? 'json' : true);
+    if (side === 'json' && run.stdout.split('\n').length !== count + 1)
+      throw new Error(`add --file --json printed ${run.stdout.split('\n').length - 1} lines of ${count}`);
+    rss[side].push(run.rssMiB);
+    sandbox.stop();
+  }
+  const ratios = ['journal', 'json'].map((side) => median(rss[side]) / median(rss.undici));
+  const ok = ratios.every((r) => r <= PACE_RSS);
+  failed ||= !ok;
+  console.log(
+    `peak RSS at ${count} pets, 8 connections: --failed ${median(rss.journal).toFixed(1)} MiB = ${ratios[0].toFixed(2)}x, --json into a pipe ` +
+      `${median(rss.json).toFixed(1)} MiB = ${ratios[1].toFixed(2)}x undici alone's ${median(rss.undici).toFixed(1)} MiB (target <= ${PACE_RSS}x) ` +
+      `${ok ? 'ok' : 'MISSED'}; one round, load ${os.loadavg()[0].toFixed(2)}`,
   );
 }
 // The journal costs no memory: peak RSS with --failed against the same load without it, at each size
