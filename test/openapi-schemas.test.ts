@@ -19,9 +19,11 @@ import {
   PetStatus,
   ResponseInt32,
   ResponseInt64,
+  responseInt32,
   ServiceErrorBody,
 } from '../src/api/schemas.js';
 import { COMMANDS } from '../src/commands/registry.js';
+import { JsonNumber } from '../src/json.js';
 import { type Document, loadDocument, operation, parameter, type Schema } from './support/openapi.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema documents of any shape, walked by key
@@ -66,6 +68,39 @@ function bigintBounds(checks: Array<{ _zod: { def: { check: string; value: bigin
   return { min, max };
 }
 
+/** Whether a custom schema is the JsonNumber form of an int32 union (described by its union): it takes whole numbers spelled `1.0`, not `0.5`. */
+function isWrittenInteger(schema: Parameters<typeof z.safeParse>[0]): boolean {
+  const whole = [0n, 1n, -1n, 2n ** 31n - 1n, -(2n ** 31n)].some((v) => z.safeParse(schema, new JsonNumber(`${v}.0`)).success);
+  return whole && !z.safeParse(schema, new JsonNumber('0.5')).success;
+}
+
+/**
+ * The bounds of a union made by responseInt32 (a safe integer, a bigint and a JsonNumber, each bounded alike within int32), read
+ * from its bigint's checks and confirmed on each form at and beyond each bound; undefined for any other schema.
+ */
+function int32Bounds(schema: Parameters<typeof z.safeParse>[0]): { minimum: bigint; maximum: bigint } | undefined {
+  const def = schema._zod.def as { type: string; options?: z.ZodMiniType[] };
+  if (def.type !== 'union' || def.options?.length !== 3) return undefined;
+  const [number, bigint, written] = def.options;
+  if (number!._zod.def.type !== 'number' || bigint!._zod.def.type !== 'bigint' || written!._zod.def.type !== 'custom') return undefined;
+  const { min, max } = bigintBounds((bigint!._zod.def as { checks?: [] }).checks ?? []);
+  if (min === undefined || max === undefined || min < -(2n ** 31n) || max > 2n ** 31n - 1n) return undefined;
+  for (const [value, accepted] of [
+    [min - 1n, false],
+    [min, true],
+    [max, true],
+    [max + 1n, false],
+  ] as const) {
+    const forms = [Number(value), value, new JsonNumber(`${value}.0`)];
+    expect(
+      forms.map((form) => z.safeParse(schema, form).success),
+      `${value}`,
+    ).toEqual([accepted, accepted, accepted]);
+  }
+  expect(fromZod(number!)).toEqual({ type: 'integer', minimum: Number(min), maximum: Number(max) });
+  return { minimum: min, maximum: max };
+}
+
 /**
  * A zod schema as JSON Schema (what it accepts as input), normalised. zod has
  * no JSON Schema for bigint: an unbounded one becomes `{type: integer}`, one
@@ -89,18 +124,14 @@ function fromZod(schema: z.ZodMiniType): Json {
           expect(written!._zod.def.type).toBe('custom');
           for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
           Object.assign(jsonSchema, { type: 'integer', format: 'int64' });
-        } else if (zodSchema === ResponseInt32) {
-          // The same three forms, each bounded to int32: JSON Schema's int32.
-          const [number, bigint, written] = def.options!;
-          expect(fromZod(number!)).toEqual({ type: 'integer', minimum: -(2 ** 31), maximum: 2 ** 31 - 1 });
-          expect(fromZod(bigint!)).toEqual({ type: 'integer', 'bigint-bounds': [String(-(2n ** 31n)), String(2n ** 31n - 1n)] });
-          expect(written!._zod.def.type).toBe('custom');
+        } else if (int32Bounds(zodSchema) !== undefined) {
+          // The same three forms, each bounded alike within int32 (responseInt32): JSON Schema's int32, with any narrower bound.
+          const { minimum, maximum } = int32Bounds(zodSchema)!;
           for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
           Object.assign(jsonSchema, { type: 'integer', format: 'int32' });
-        } else if (
-          def.type === 'custom' &&
-          [ResponseInt64, ResponseInt32].some((union) => union._zod.def.options.includes(zodSchema as never))
-        ) {
+          if (minimum > -(2n ** 31n)) jsonSchema.minimum = Number(minimum);
+          if (maximum < 2n ** 31n - 1n) jsonSchema.maximum = Number(maximum);
+        } else if (def.type === 'custom' && (ResponseInt64._zod.def.options.includes(zodSchema as never) || isWrittenInteger(zodSchema))) {
           // Described by its union, above.
         } else if (def.type === 'bigint') {
           const { min, max } = bigintBounds(def.checks ?? []);
@@ -134,6 +165,10 @@ describe('src/api/schemas.ts agrees with openapi/petstore.yaml', () => {
 
   test('ResponseInt32 and ResponseInt64: integer with format int32 and int64', () => {
     expect(fromZod(ResponseInt32)).toEqual({ type: 'integer', format: 'int32' });
+    // A bounded int32 keeps its bounds in JSON Schema's words, from the same checks that run (a quantity of at least 1).
+    expect(fromZod(responseInt32({ minimum: 1n }))).toEqual({ type: 'integer', format: 'int32', minimum: 1 });
+    expect(fromZod(responseInt32({ minimum: -5n, maximum: 5n }))).toEqual({ type: 'integer', format: 'int32', minimum: -5, maximum: 5 });
+    expect(() => responseInt32({ maximum: 2n ** 31n })).toThrow('int32 bounds -2147483648 to 2147483648');
     expect(fromZod(ResponseInt64)).toEqual({ type: 'integer', format: 'int64' });
   });
 

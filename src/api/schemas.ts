@@ -49,20 +49,30 @@ const INT32_MIN = -(2n ** 31n);
 const INT32_MAX = 2n ** 31n - 1n;
 
 /**
- * int32 in a response ("integer, format int32"): as {@link ResponseInt64} (a number, a bigint, or a JsonNumber when spelled
- * `1.0` or `1e2`), from -2^31 to 2^31 - 1. For a new object's int32 field, such as a quantity.
+ * int32 in a response ("integer, format int32"), from `minimum` to `maximum` (inclusive; by default -2^31 and 2^31 - 1): as
+ * {@link ResponseInt64}, a number, a bigint, or a JsonNumber when spelled `1.0` or `1e2`. For a new object's int32 field, such as
+ * `responseInt32({ minimum: 1n })` for a quantity (JSON Schema's `minimum: 1`, which test/openapi-schemas.test.ts reads from the
+ * checks). Throws (a bug in the declaration) when a bound lies outside int32 or `minimum` exceeds `maximum`.
  */
-export const ResponseInt32 = z.union(
-  [
-    z.int().check(z.gte(Number(INT32_MIN), `must be at least ${INT32_MIN}`), z.lte(Number(INT32_MAX), `must be at most ${INT32_MAX}`)),
-    z.bigint().check(z.gte(INT32_MIN, `must be at least ${INT32_MIN}`), z.lte(INT32_MAX, `must be at most ${INT32_MAX}`)),
-    z.custom<JsonNumber>((value) => {
-      const whole = value instanceof JsonNumber ? wholeInt64(value.source) : undefined;
-      return whole !== undefined && whole >= INT32_MIN && whole <= INT32_MAX;
-    }),
-  ],
-  { error: missingOr('must be an integer (int32)') },
-);
+export function responseInt32({ minimum = INT32_MIN, maximum = INT32_MAX }: { minimum?: bigint; maximum?: bigint } = {}) {
+  if (minimum < INT32_MIN || maximum > INT32_MAX || minimum > maximum) throw new Error(`int32 bounds ${minimum} to ${maximum}`);
+  const atLeast = `must be at least ${minimum}`;
+  const atMost = `must be at most ${maximum}`;
+  return z.union(
+    [
+      z.int().check(z.gte(Number(minimum), atLeast), z.lte(Number(maximum), atMost)),
+      z.bigint().check(z.gte(minimum, atLeast), z.lte(maximum, atMost)),
+      z.custom<JsonNumber>((value) => {
+        const whole = value instanceof JsonNumber ? wholeInt64(value.source) : undefined;
+        return whole !== undefined && whole >= minimum && whole <= maximum;
+      }),
+    ],
+    { error: missingOr('must be an integer (int32)') },
+  );
+}
+
+/** int32 in a response, any int32 value (see {@link responseInt32}). */
+export const ResponseInt32 = responseInt32();
 
 /** An int64 typed as decimal digits ("42" → 42n); rejects "abc", "1.5", "1e3" and out-of-range values. */
 export const Int64Text = z.pipe(
