@@ -8,6 +8,9 @@
 // (src/launch.ts) for `get 1 --json`; `get 1 --json` against Node's own fetch
 // doing the same GET (bench/fetch-get.mjs, issue 32); and peak RSS of `get`
 // against bare node and against that fetch script.
+// With BENCH_BASELINE naming another build's bin/petstore.js (a checkout of an
+// older commit, built), `--version`, `--help` and `get 1 --json` against it too
+// (issue 31: within 3%).
 // The sandbox runs as its own process; every run's exit code is checked; each
 // figure is printed with the load average. Run by hand: npm run bench
 import { spawn, spawnSync } from 'node:child_process';
@@ -26,10 +29,15 @@ const load = () => `load ${os.loadavg()[0].toFixed(2)}`;
 function once(args, env) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(NODE, args, { env, stdio: ['ignore', 'ignore', 'ignore'] });
+    // stderr is kept to say why a run failed (petstore's own warnings go there too).
+    const child = spawn(NODE, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}`));
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-400)}`));
       else resolve(Number(process.hrtime.bigint() - started) / 1e6);
     });
   });
@@ -109,6 +117,23 @@ const cases = [
   // For information: every call as slow as the first, as where the cache folder does not persist.
   { name: 'get, no code cache', tool: { args: [BIN, ...GET], env: { ...envKey, NODE_DISABLE_COMPILE_CACHE: '1' } }, peer: bare },
 ];
+
+// Issue 31: against an earlier build of petstore, when one is named.
+const BASELINE = process.env.BENCH_BASELINE;
+if (BASELINE) {
+  for (const [name, args, env] of [
+    ['--version', ['--version'], base],
+    ['--help', ['--help'], base],
+    ['get 1 --json', GET, envKey],
+  ]) {
+    cases.push({
+      name: `${name} / baseline`,
+      tool: { args: [BIN, ...args], env },
+      peer: { args: [BASELINE, ...args], env, name: 'baseline' },
+      target: 1.03,
+    });
+  }
+}
 
 console.log(`node ${process.version}, ${os.cpus().length} CPUs, alternating pairs, medians`);
 let failed = false;
