@@ -128,7 +128,8 @@ export class IOStreams {
     return this.drain ?? Promise.resolve();
   }
 
-  private writeErr(text: string): void {
+  /** Writes lines already formatted for stderr (errors, help); held while a pager runs. */
+  writeError(text: string): void {
     if (this.pager) {
       this.held.push(text);
       return;
@@ -141,31 +142,26 @@ export class IOStreams {
 
   /** A warning: `warning: <message>`, or `{"warning": message, "code": code}` with --json. */
   warn(message: string, code: string, fields: Record<string, unknown> = {}): void {
-    if (this.style.json) this.writeErr(`${stringifyJson({ warning: message, code, ...fields })}\n`);
+    if (this.style.json) this.writeError(`${stringifyJson({ warning: message, code, ...fields })}\n`);
     else this.writeMessage(`warning: ${sanitizeText(message)}\n`);
   }
 
   /** A notice (what was done, a summary): a plain line, or `{"info": message, "code": code, ...fields}` with --json. */
   info(message: string, code: string, fields: Record<string, unknown> = {}): void {
-    if (this.style.json) this.writeErr(`${stringifyJson({ info: message, code, ...fields })}\n`);
+    if (this.style.json) this.writeError(`${stringifyJson({ info: message, code, ...fields })}\n`);
     else this.writeMessage(`${sanitizeText(message)}\n`);
   }
 
   /** Writes message lines (not JSON) to stderr, wrapped at a terminal's width. */
   writeMessage(text: string): void {
     const columns = this.errColumns;
-    this.writeErr(columns === undefined ? text : wrapMessage(text, columns));
+    this.writeError(columns === undefined ? text : wrapMessage(text, columns));
   }
 
   /** A `--verbose` line. */
   debug(line: string): void {
     if (!this.style.verbose) return;
-    this.writeErr(this.style.json ? `${stringifyJson({ debug: line })}\n` : `${sanitizeText(line)}\n`);
-  }
-
-  /** Writes lines already formatted for stderr (errors, help). */
-  writeError(text: string): void {
-    this.writeErr(text);
+    this.writeError(this.style.json ? `${stringifyJson({ debug: line })}\n` : `${sanitizeText(line)}\n`);
   }
 
   /** A status line shows only on a terminal stderr, without --json, while no pager runs. */
@@ -217,7 +213,7 @@ export class IOStreams {
     this.pager = undefined;
     const held = this.held.join('');
     this.held = [];
-    if (held) this.writeErr(held);
+    if (held) this.writeError(held);
   }
 
   /** Shows `text` (one line, sanitised) as the status line. */
