@@ -13,14 +13,12 @@ import { sanitizeText } from './text.js';
 const SIGNAL_ECHO_MS = 150;
 
 /**
- * Runs petstore for this process with `argv` (the arguments after the program, as the launcher read them: src/launch.ts)
- * and sets `process.exitCode`; `command` (the launcher's leadingCommand) is the one declaration to build, all when undefined.
- * The first SIGINT or SIGTERM stops the command, the second
- * stops waiting for its requests, the third exits at once. While a pager runs, SIGINT is the pager's.
+ * Runs petstore for this process with `argv` (the arguments after the program, as the launcher read them: src/launch.ts) and sets
+ * `process.exitCode`; `command` (the launcher's leadingCommand) is the one declaration to build, all when undefined. The first SIGINT or
+ * SIGTERM stops the command, the second stops waiting for its requests, the third exits at once. While a pager runs, SIGINT is the pager's.
  */
 export async function start(argv: readonly string[], command?: string): Promise<void> {
-  // Node's deprecation warnings are for library developers, and would break --json's
-  // stderr (undici's DEP0123 behind an https proxy).
+  // Node's deprecation warnings are for library developers, and would break --json's stderr (undici's DEP0123 behind an https proxy).
   if (process.env.PETSTORE_DEBUG !== '1') process.noDeprecation = true;
   const stop = new AbortController();
   const halt = new AbortController();

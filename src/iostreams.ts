@@ -243,10 +243,9 @@ export class IOStreams {
 }
 
 /**
- * chalk level of data written to a stream: none with --no-color or NO_COLOR (the user's "no" wins, unlike gh's
- * CLICOLOR_FORCE); FORCE_COLOR's level (0 or false: none); with CLICOLOR_FORCE (not empty, not 0) colour even off a
- * terminal or with TERM=dumb; none with CLICOLOR=0; else colour on a terminal whose TERM is not dumb. See
- * docs/terminal.md.
+ * chalk level of data written to a stream: none with --no-color or NO_COLOR (the user's "no" wins, unlike gh's CLICOLOR_FORCE);
+ * FORCE_COLOR's level (0 or false: none); with CLICOLOR_FORCE (not empty, not 0) colour even off a terminal or with TERM=dumb; none with
+ * CLICOLOR=0; else colour on a terminal whose TERM is not dumb. See docs/terminal.md.
  */
 export function colorLevel(colorFlag: boolean, env: NodeJS.ProcessEnv, isTTY: boolean): 0 | 1 | 2 | 3 {
   if (!colorFlag || env.NO_COLOR) return 0;

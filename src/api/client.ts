@@ -127,10 +127,9 @@ export class PetstoreClient {
   }
 
   /**
-   * GETs `first` and, with `all`, its RFC 8288 `rel="next"` pages until the service links none, each via {@link expect}; with `ahead`,
-   * each next page is asked for while the caller takes the last (PageWalk.lookAhead). `--timeout` bounds each page (its retries
-   * included), not the whole walk. Throws PageTrail's RequestError, and a failure of a page after the
-   * first as a ListingCutError naming its link.
+   * GETs `first` and, with `all`, its RFC 8288 `rel="next"` pages until the service links none, each via {@link expect}; with `ahead`, each
+   * next page is asked for while the caller takes the last (PageWalk.lookAhead). `--timeout` bounds each page (its retries included), not
+   * the whole walk. Throws PageTrail's RequestError, and a failure of a page after the first as a ListingCutError naming its link.
    */
   async *pages<T extends z.ZodMiniType>(
     first: string,

@@ -109,10 +109,9 @@ export class PageWalk {
   }
 
   /**
-   * Sends the request for the page `response` links as next and resolves once it has left, so that it
-   * travels while this page is read and printed: a whole listing is one page ahead of its printing at most. Sends nothing when
-   * {@link advance} would refuse the link; {@link fetch} takes the answer once `advance` has followed it, and a walk that ends first
-   * leaves it unread. Never rejects.
+   * Sends the request for the page `response` links as next and resolves once it has left, so that it travels while this page is read and
+   * printed: a whole listing is one page ahead of its printing at most. Sends nothing when {@link advance} would refuse the link; {@link
+   * fetch} takes the answer once `advance` has followed it, and a walk that ends first leaves it unread. Never rejects.
    */
   async lookAhead(response: Exchange): Promise<void> {
     let next: URL | undefined;

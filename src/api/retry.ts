@@ -1,10 +1,8 @@
 /**
- * Retry policy for undici's retry interceptor. A safe method (GET, HEAD,
- * OPTIONS: RFC 9110 §9.2.1) is retried on connection errors, timeouts and the
- * statuses 408, 429, 502, 503 and 504, with exponential backoff and full
- * jitter, honouring Retry-After (RFC 9110 §10.2.3) up to
- * {@link MAX_RETRY_AFTER_MS}. Any other method (a POST above all) is retried
- * only when its connection was never established, so a pet is never created twice.
+ * Retry policy for undici's retry interceptor. A safe method (GET, HEAD, OPTIONS: RFC 9110 §9.2.1) is retried on connection errors,
+ * timeouts and the statuses 408, 429, 502, 503 and 504, with exponential backoff and full jitter, honouring Retry-After (RFC 9110 §10.2.3)
+ * up to {@link MAX_RETRY_AFTER_MS}. Any other method (a POST above all) is retried only when its connection was never established, so a pet
+ * is never created twice.
  */
 import { interceptors, type Dispatcher, type RetryHandler } from 'undici';
 
@@ -49,9 +47,8 @@ export function backoffMs(attempt: number, random: () => number): number {
 }
 
 /**
- * Whether an error code proves the request never reached the service: no
- * connection (refused, no such host, unreachable, connect timeout) or a TLS
- * handshake that failed (the request is sent only after it).
+ * Whether an error code proves the request never reached the service: no connection (refused, no such host, unreachable, connect timeout)
+ * or a TLS handshake that failed (the request is sent only after it).
  */
 export function provesNotSent(code: string | undefined): boolean {
   if (code === undefined) return false;
@@ -64,10 +61,7 @@ export function provesNotSent(code: string | undefined): boolean {
 /** Longest Retry-After waited for, in milliseconds; a longer one ends the command instead. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
-/**
- * Milliseconds a Retry-After value asks to wait (delta-seconds or HTTP-date),
- * or undefined when the header is absent or unreadable.
- */
+/** Milliseconds a Retry-After value asks to wait (delta-seconds or HTTP-date), or undefined when the header is absent or unreadable. */
 export function retryAfterMs(value: string | string[] | undefined, now = Date.now()): number | undefined {
   const text = Array.isArray(value) ? value[0] : value;
   if (text === undefined) return undefined;
@@ -77,9 +71,8 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
 }
 
 /**
- * The undici interceptor carrying this policy, for `dispatcher.compose()`:
- * `retries` after the first attempt (0: none), each announced through `log`;
- * `random` in [0, 1) gives the jitter (Math.random by default).
+ * The undici interceptor carrying this policy, for `dispatcher.compose()`: `retries` after the first attempt (0: none), each announced
+ * through `log`; `random` in [0, 1) gives the jitter (Math.random by default).
  */
 export function retryInterceptor(options: {
   retries: number;

@@ -1,8 +1,7 @@
 /**
- * The `--failed` file of a bulk load: one NDJSON line per item not created (FailedRecord), read again by `add --file`. New lines go to
- * a temporary file that replaces it when the load ends, so it can also be the input; a lock (load-lock.ts) keeps two loads from one
- * file. It must be a regular file (its journal lives beside it). Records are written synchronously, so a full disk is an error at a
- * known item.
+ * The `--failed` file of a bulk load: one NDJSON line per item not created (FailedRecord), read again by `add --file`. New lines go to a
+ * temporary file that replaces it when the load ends, so it can also be the input; a lock (load-lock.ts) keeps two loads from one file. It
+ * must be a regular file (its journal lives beside it). Records are written synchronously, so a full disk is an error at a known item.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';

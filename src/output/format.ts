@@ -36,11 +36,9 @@ function defaultFormat(shape: OutputShape, isTTY: boolean, json: boolean): Outpu
 }
 
 /**
- * Picks the format: `--format` when given, else JSON with `--json` or `--jq`,
- * else per shape and terminal: on a terminal a table for lists and key/value
- * lines for one record, piped tab-separated rows (key/value lines for `fields`).
- * Throws UsageError for an unknown format, one the shape cannot take, or
- * `--json`/`--jq` with a format that is not JSON.
+ * Picks the format: `--format` when given, else JSON with `--json` or `--jq`, else per shape and terminal: on a terminal a table for lists
+ * and key/value lines for one record, piped tab-separated rows (key/value lines for `fields`). Throws UsageError for an unknown format, one
+ * the shape cannot take, or `--json`/`--jq` with a format that is not JSON.
  */
 export function chooseFormat(flags: OutputFlags, json: boolean, isTTY: boolean, shape: OutputShape): OutputSpec {
   const allowed = formatsFor(shape);

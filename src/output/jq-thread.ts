@@ -33,9 +33,8 @@ export interface JqLimits {
 }
 
 /**
- * What a thread may hold by default, in MiB: jq's heap (capped at 256 MiB by jq-wasm), the input and the output, which
- * grows until the run ends (`repeat(1)`). V8's strings hold at most 512 Mi characters: a larger output could not print
- * anyway.
+ * What a thread may hold by default, in MiB: jq's heap (capped at 256 MiB by jq-wasm), the input and the output, which grows until the run
+ * ends (`repeat(1)`). V8's strings hold at most 512 Mi characters: a larger output could not print anyway.
  */
 export const MEMORY_LIMIT_MB = 1024;
 /** How often a running thread's memory is read, in milliseconds. */

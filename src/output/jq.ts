@@ -34,9 +34,8 @@ export class JqFilter {
   ) {}
 
   /**
-   * Runs the expression on `json` (one JSON text, or several one a line). Resolves with the results to print (terminal-safe
-   * on a terminal) and jq's runtime error (exit 1, jq_error); jq's `debug` and `stderr` become warnings. Rejects as
-   * JqThreads.run does.
+   * Runs the expression on `json` (one JSON text, or several one a line). Resolves with the results to print (terminal-safe on a terminal)
+   * and jq's runtime error (exit 1, jq_error); jq's `debug` and `stderr` become warnings. Rejects as JqThreads.run does.
    */
   async run(json: string, out: OutputTarget, limits?: JqLimits): Promise<JqRun> {
     const result = await this.threads.run(this.request(json), limits);

@@ -1,8 +1,7 @@
 /**
- * Renders a list of items or one item in any format of ./format.ts. Human
- * formats (table, key/value, TSV) are sanitised for the terminal; JSON and
- * NDJSON are the service's JSON, exact. A View (./views.ts) gives the
- * columns, so a pet prints the same way whichever command produced it.
+ * Renders a list of items or one item in any format of ./format.ts. Human formats (table, key/value, TSV) are sanitised for the terminal;
+ * JSON and NDJSON are the service's JSON, exact. A View (./views.ts) gives the columns, so a pet prints the same way whichever command
+ * produced it.
  */
 import type { ChalkInstance } from 'chalk';
 import { JsonNumber, stringifyJson } from '../json.js';
@@ -129,9 +128,8 @@ async function table(out: OutputTarget, items: readonly Item[], view: View): Pro
 }
 
 /**
- * Renders `items` as a list in `spec.format` and writes it to `out`. With
- * `spec.jq`, the JSON (the array, or with ndjson each item) goes through
- * `jq` instead (throws its runtime error after writing what came before).
+ * Renders `items` as a list in `spec.format` and writes it to `out`. With `spec.jq`, the JSON (the array, or with ndjson each item) goes
+ * through `jq` instead (throws its runtime error after writing what came before).
  */
 export async function printList(out: OutputTarget, items: readonly Item[], view: View, spec: OutputSpec, jq: JqPrinter): Promise<void> {
   if (spec.jq !== undefined) {
@@ -153,11 +151,9 @@ export async function printOne(out: OutputTarget, item: Item, view: View, spec: 
 }
 
 /**
- * Prints a list that arrives in parts (the pages of `list --all`): formats
- * that can stream (json, tsv, ndjson, kv; with jq, ndjson) print each part as
- * it comes, the same bytes as the whole list at once; a table and a JSON
- * document for jq are printed by {@link end}. When a part fails to arrive,
- * what was written stays: a JSON array is left without its closing bracket.
+ * Prints a list that arrives in parts (the pages of `list --all`): formats that can stream (json, tsv, ndjson, kv; with jq, ndjson) print
+ * each part as it comes, the same bytes as the whole list at once; a table and a JSON document for jq are printed by {@link end}. When a
+ * part fails to arrive, what was written stays: a JSON array is left without its closing bracket.
  */
 export class ListPrinter {
   private readonly gathered: Item[] = [];

@@ -13,10 +13,8 @@ function naturalWidths(headers: readonly string[], rows: readonly string[][]): n
 }
 
 /**
- * `rows` with the cells of shrinkable columns cut so that the table fits in
- * `terminalColumns`, the widest columns first, each down to its header's
- * width at most; unchanged when it fits, when `terminalColumns` is undefined,
- * or when nothing may shrink.
+ * `rows` with the cells of shrinkable columns cut so that the table fits in `terminalColumns`, the widest columns first, each down to its
+ * header's width at most; unchanged when it fits, when `terminalColumns` is undefined, or when nothing may shrink.
  */
 export function fitColumns(
   headers: readonly string[],
@@ -45,9 +43,8 @@ const NARROWEST_CELL = 8;
 const segmenter = new Intl.Segmenter();
 
 /**
- * `text` as lines of at most `width` columns: broken at spaces, and a word
- * wider than that after a {@link BREAK_AFTER} character (a URL) or, failing
- * that, between graphemes. Nothing is dropped but the spaces where a line breaks.
+ * `text` as lines of at most `width` columns: broken at spaces, and a word wider than that after a {@link BREAK_AFTER} character (a URL)
+ * or, failing that, between graphemes. Nothing is dropped but the spaces where a line breaks.
  */
 export function wrapCell(text: string, width: number): string[] {
   if (displayWidth(text) <= width) return [text];
@@ -94,9 +91,8 @@ function breakWord(word: string, width: number): string[] {
 }
 
 /**
- * The headers and rows fitted to `terminalColumns` by wrapping cells (each
- * cell's lines joined by "\n", for ./table.ts): unchanged when the table fits
- * or `terminalColumns` is undefined; undefined when even wrapped it cannot fit.
+ * The headers and rows fitted to `terminalColumns` by wrapping cells (each cell's lines joined by "\n", for ./table.ts): unchanged when the
+ * table fits or `terminalColumns` is undefined; undefined when even wrapped it cannot fit.
  */
 export function wrapColumns(
   headers: readonly string[],

@@ -1,6 +1,5 @@
 /**
- * Text wrapped at spaces to a terminal's width: help's added sections and
- * messages on stderr. Not wrap-ansi: it loads string-width, whose
+ * Text wrapped at spaces to a terminal's width: help's added sections and messages on stderr. Not wrap-ansi: it loads string-width, whose
  * Intl.Segmenter loads ICU data, on the path of --help and of every error.
  */
 
@@ -17,9 +16,8 @@ export function columnsOf(text: string): number {
 }
 
 /**
- * `text` (one line) as lines of at most `width` columns, broken at spaces,
- * the first starting with `first`, the next with `rest`. A word wider than a
- * line stays whole on a line of its own.
+ * `text` (one line) as lines of at most `width` columns, broken at spaces, the first starting with `first`, the next with `rest`. A word
+ * wider than a line stays whole on a line of its own.
  */
 export function wrapLine(text: string, width: number, first = '', rest = first): string[] {
   const lines: string[] = [];
@@ -55,12 +53,10 @@ interface Item {
 const NARROWEST_COLUMN = 24;
 
 /**
- * Help text as `addHelpText` adds it, wrapped at `width`: paragraphs and
- * indented lines at spaces (their next lines four columns further in; under
- * "Examples:", a command's wrapped lines end in ` \` so that pasted lines run
- * as one command), a two-column table's description within its column, or,
- * when the column of one item would be too narrow, below the term of every
- * item of that table, so that a table keeps one layout.
+ * Help text as `addHelpText` adds it, wrapped at `width`: paragraphs and indented lines at spaces (their next lines four columns further
+ * in; under "Examples:", a command's wrapped lines end in ` \` so that pasted lines run as one command), a two-column table's description
+ * within its column, or, when the column of one item would be too narrow, below the term of every item of that table, so that a table keeps
+ * one layout.
  */
 export function wrapHelpText(text: string, width: number): string {
   const out: string[] = [];
