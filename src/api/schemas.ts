@@ -33,6 +33,12 @@ export function wholeInt64(text: string): bigint | undefined {
   return value >= INT64_MIN && value <= INT64_MAX ? value : undefined;
 }
 
+/** An int64 of an answer as a bigint (ResponseInt64 keeps `1.0` as a JsonNumber it has checked to be a whole int64). */
+export function int64Of(value: number | bigint | JsonNumber): bigint {
+  if (typeof value === 'number') return BigInt(value);
+  return typeof value === 'bigint' ? value : wholeInt64(value.source)!;
+}
+
 /**
  * int64 in a response (parsed with `parseAnswerJson`): a number when every number of the answer was exact as a double, else a bigint,
  * or a whole number in range spelled otherwise (`1.0`, `1e2`: integers in JSON Schema 2020-12) kept as a JsonNumber.

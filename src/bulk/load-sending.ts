@@ -5,7 +5,7 @@
 import { setTimeout } from 'node:timers/promises';
 import type { PetstoreClient, SendRequest } from '../api/client.js';
 import { MAX_RETRY_AFTER_MS } from '../api/retry.js';
-import { describeIssue, NewPet, type Pet } from '../api/schemas.js';
+import { describeIssue, int64Of, NewPet, type Pet } from '../api/schemas.js';
 import type { ErrorReport } from '../errors.js';
 import type { Factory } from '../factory.js';
 import { PET_VIEW } from '../output/views.js';
@@ -20,7 +20,6 @@ import { loadSideOf } from './load-side.js';
 import { RequestPool } from './request-pool.js';
 import { type Outgoing, SendBatch } from './send-batch.js';
 import type { HeldItem, LoadSide } from './settle-unknown.js';
-import { int64Of } from './store-ids.js';
 import type { UnknownHolding } from './unknown-holding.js';
 import { petCount } from '../text.js';
 

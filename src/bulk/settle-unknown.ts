@@ -1,21 +1,12 @@
 /**
- * `add --file --resolve-unknown`: settles the items of a bulk load whose outcome is `unknown` (sent, no usable answer) against a listing
- * of the store (docs/bulk-loads.md, "Settling unknown outcomes").
- *
- * - An item sent after the store's ids were recorded (store-ids.ts): a pet neither in that record nor created by the load, with its
- *   name, categoryId and status, settles it as created with that pet's id (one pet, one item); with no such pet it is sent again.
- * - An item sent before (an earlier load's, or a load given the flag only on a rerun): sent again only when no pet of the store has its
- *   fields; otherwise it stays unknown, with the ids of the pets that do.
- *
- * Rounds: wait until the last send's answer deadline (`--timeout`) has passed, and one `--timeout` more (a service may still be working
- * on a request its client gave up on, and store the pet late: the chaos soak's stalls do), list the store, settle, send again; the items
- * sent again that end unknown are settled in the next round. Two rounds in a row with no answer and nothing settled end it (a service that never
- * answers nor stores).
+ * `add --file --resolve-unknown`: settles a bulk load's `unknown` items against listings of the store, in rounds (docs/bulk-loads.md,
+ * "Settling unknown outcomes"). An item sent after the store's ids were recorded (store-ids.ts) is claimed by a new pet with its name,
+ * categoryId and status, else sent again; one sent before is sent again only when no pet of the store has its fields.
  */
-import type { NewPet, Pet } from '../api/schemas.js';
+import { int64Of, type NewPet, type Pet } from '../api/schemas.js';
 import type { Factory } from '../factory.js';
 import type { ResolvedItem } from './outcomes.js';
-import { type IdSet, int64Of, type ListStore } from './store-ids.js';
+import type { IdSet, ListStore } from './store-ids.js';
 
 export interface HeldItem {
   item: ResolvedItem;
@@ -32,7 +23,6 @@ export interface HeldItem {
   sentAt: number;
 }
 
-/** What a settling did, for the summary: items settled as created, sent again, left unknown; new pets no item claimed. */
 /** What the load lends the settling (bulk-load.ts, LoadSending.loadSide); the command's settleActions runs through it. */
 export interface LoadSide {
   f: Factory;
@@ -46,6 +36,7 @@ export interface LoadSide {
   message(line: string, code: string, fields?: Record<string, unknown>): void;
 }
 
+/** What a settling did, for the summary: items settled as created, sent again, left unknown; new pets no item claimed. */
 export interface SettleCounts {
   settled: number;
   resent: number;
@@ -109,7 +100,11 @@ export class UnknownSettler {
     this.options.created.add(id);
   }
 
-  /** Settles the items held, in rounds (above); a listing that fails leaves the items not yet settled unknown. */
+  /**
+   * Settles the items held, in rounds: past the last send's deadline and one `--timeout` more (a service may store a pet late), list,
+   * settle, send again. Two rounds with no answer and nothing settled end it; a listing that fails leaves the items left unknown.
+   */
+
   async settle(actions: SettleActions): Promise<SettleCounts> {
     const counts: SettleCounts = { settled: 0, resent: 0, unknown: 0, others: 0 };
     let idle = 0;

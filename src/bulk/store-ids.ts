@@ -12,19 +12,12 @@
  */
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { type Pet, wholeInt64 } from '../api/schemas.js';
-import type { JsonNumber } from '../json.js';
+import { int64Of, type Pet } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { parseJson, stringifyJson } from '../json.js';
 
 /** A whole listing of the store, page by page (`listPets` with its next links, from the command layer). */
 export type ListStore = () => AsyncIterable<readonly Pet[]>;
-
-/** An int64 of an answer as a bigint (ResponseInt64 keeps `1.0` as a JsonNumber it has checked to be a whole int64). */
-export function int64Of(value: number | bigint | JsonNumber): bigint {
-  if (typeof value === 'number') return BigInt(value);
-  return typeof value === 'bigint' ? value : wholeInt64(value.source)!;
-}
 
 /** A set of int64 ids at 8 bytes each: sorted on the first look-up after ids were added. */
 export class IdSet {

@@ -1,7 +1,7 @@
 /** `get` after getPet's removal: its replacement listPets has no id parameter, so the catalogue is read page by page (openapi/petstore.yaml). */
 import type { PetstoreClient } from '../../api/client.js';
 import { LIMIT } from '../../interface-values.js';
-import { type Pet, wholeInt64 } from '../../api/schemas.js';
+import { int64Of, type Pet } from '../../api/schemas.js';
 import { listPetPages } from '../list/http.js';
 import { CliError, ExitCode, RequestError, ServiceError } from '../../errors.js';
 import type { IOStreams } from '../../iostreams.js';
@@ -14,12 +14,6 @@ export const VIA_LIST_GONE = `getPet has been removed from the service; looking 
 export function isGetPetGone(error: unknown): boolean {
   if ((error instanceof ServiceError || error instanceof RequestError) && error.status === 410) return true;
   return error instanceof RequestError && error.code === 'no_such_path' && error.status === 404;
-}
-
-/** A Pet's id as a bigint (`1.0`, `1e2` count as whole), or undefined. */
-function idOf(pet: Pet): bigint | undefined {
-  if (typeof pet.id === 'number') return BigInt(pet.id);
-  return typeof pet.id === 'bigint' ? pet.id : wholeInt64(pet.id.source);
 }
 
 /** What a lookup has read so far: listPets pages and the pets on them. */
@@ -40,7 +34,7 @@ export async function findPetViaList(client: PetstoreClient, petId: bigint, onPa
     counts.pages += 1;
     counts.read += pets.length;
     onPage(counts);
-    const found = pets.find((pet) => idOf(pet) === petId);
+    const found = pets.find((pet) => int64Of(pet.id) === petId);
     if (found) return found;
     // A service that linked pages ends its listing by linking none; one that links none may cut a full page short.
     lastFull = pets.length >= LIMIT.max && !hasNext && counts.pages === 1;
