@@ -101,24 +101,24 @@ function addOptions(flags: AddFlags, prompt: PromptContext): AddOptions {
       ...(flags.status === undefined ? {} : { status: parseFlag(PetStatus, flags.status, '--status') }),
       statusGiven: flags.status !== undefined,
     };
-    if (given.name !== undefined) checkName(NewPet, given.name);
+    if (given.name !== undefined) checkName(given.name);
     if (prompt.stdinIsTTY && prompt.stdoutIsTTY && flags.prompt !== false && !prompt.noPromptEnv) return { kind: 'prompt', given };
     if (flags.name === undefined) throw new UsageError('--name is required (or --file to add many)');
     throw new UsageError('--category-id is required (or --file to add many)');
   }
-  const pet = {
+  const pet: NewPet = {
     name: flags.name,
     categoryId: parseFlag(Int64Text, flags.categoryId, '--category-id'),
     ...(flags.status === undefined ? {} : { status: parseFlag(PetStatus, flags.status, '--status') }),
   };
-  const checked = NewPet.safeParse(pet);
-  if (!checked.success) throw new UsageError(`invalid value for --name: "${flags.name}": ${checked.error.issues[0]?.message ?? 'invalid'}`);
-  return { kind: 'one', pet: checked.data };
+  checkName(pet.name);
+  return { kind: 'one', pet };
 }
 
 /** Throws UsageError for a --name NewPet refuses (empty). */
-function checkName(schema: typeof NewPet, name: string): void {
-  const checked = schema.shape.name.safeParse(name);
+function checkName(name: string): void {
+  const checked = NewPet.shape.name.safeParse(name);
+
   if (!checked.success) throw new UsageError(`invalid value for --name: "${name}": ${checked.error.issues[0]?.message ?? 'invalid'}`);
 }
 
