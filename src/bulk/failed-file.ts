@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { stringifyJson } from '../json.js';
 import { UsageError, type ErrorReport } from '../errors.js';
-import { type HeldLock, LockedError, LockPathError, lockFor } from './load-lock.js';
+import { errnoCode, type HeldLock, LockedError, LockPathError, lockFor } from './load-lock.js';
 
 /** An item not created: `failed` (error status or invalid item), `not_sent`, or `unknown` (sent, no usable answer: maybe created). */
 export type Outcome = 'failed' | 'not_sent' | 'unknown';
@@ -42,9 +42,9 @@ export class FailedWriteError extends Error {
 
 /** Source texts longer than this (in UTF-16 units) are written in slices. */
 const SLICE = 1 << 20;
-const errnoCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
 
-function writeAll(fd: number, text: string): void {
+/** Writes `text` whole to `fd` (writeSync until every byte is taken); throws the file system's error. */
+export function writeAll(fd: number, text: string): void {
   const data = Buffer.from(text);
   for (let offset = 0; offset < data.length; ) offset += fs.writeSync(fd, data, offset);
 }
@@ -190,18 +190,16 @@ export class FailedFile {
   /** Puts the new file in place of the old one; throws FailedWriteError. */
   async commit(): Promise<void> {
     try {
-      {
-        // Another load took the lock over (this one stopped past the stale time): its file is not replaced.
-        const compromised = this.lock.compromised();
-        if (compromised) throw new FailedWriteError(this.path, `${errnoCode(compromised)}: another process took over its lock`);
-        fs.fsyncSync(this.fd);
-        fs.closeSync(this.fd);
-        this.closed = true;
-        const now = fs.lstatSync(this.target, { throwIfNoEntry: false });
-        // A folder or FIFO put there during the load: rename would fail or replace what is not ours to replace.
-        if (now && !now.isFile() && !now.isSymbolicLink()) throw new FailedWriteError(this.path, `it is now ${kindOf(now)}`);
-        fs.renameSync(this.temporary, this.target);
-      }
+      // Another load took the lock over (this one stopped past the stale time): its file is not replaced.
+      const compromised = this.lock.compromised();
+      if (compromised) throw new FailedWriteError(this.path, `${errnoCode(compromised)}: another process took over its lock`);
+      fs.fsyncSync(this.fd);
+      fs.closeSync(this.fd);
+      this.closed = true;
+      const now = fs.lstatSync(this.target, { throwIfNoEntry: false });
+      // A folder or FIFO put there during the load: rename would fail or replace what is not ours to replace.
+      if (now && !now.isFile() && !now.isSymbolicLink()) throw new FailedWriteError(this.path, `it is now ${kindOf(now)}`);
+      fs.renameSync(this.temporary, this.target);
     } catch (error) {
       throw error instanceof FailedWriteError ? error : new FailedWriteError(this.path, errnoCode(error));
     } finally {

@@ -15,7 +15,8 @@ export const STALE_MS = 30_000;
 const OWNER = 'owner';
 const OPEN_NEW = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 
-const errnoCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
+/** An error's errno code (ENOSPC), or its text. */
+export const errnoCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? String(error);
 
 /** The lock is held by a live load (or one that cannot be proven dead). */
 export class LockedError extends Error {
