@@ -33,9 +33,8 @@ export class NetworkError extends RequestError {
 }
 
 /**
- * The proxy for `url` from `env`: HTTPS_PROXY then HTTP_PROXY for https (as undici's EnvHttpProxyAgent), HTTP_PROXY for http, upper-case
- * first. None for loopback, or when NO_PROXY lists the host (",", " "-separated; leading "." or "*." for subdomains; ":port"; "*").
- * A value without "://" is http. Throws UsageError naming the variable (never its value) when it is not an http(s) URL.
+ * The proxy for `url` from `env`: HTTPS_PROXY then HTTP_PROXY for https, HTTP_PROXY for http (as undici's EnvHttpProxyAgent); none
+ * for loopback or a host NO_PROXY lists. A value without "://" is http. Throws UsageError naming the variable when it is no http(s) URL.
  */
 export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefined {
   if (isLoopback(url.hostname)) return undefined;
@@ -130,10 +129,7 @@ function codeOf(error: unknown): string | undefined {
   return e?.code ?? e?.cause?.code;
 }
 
-/**
- * The error (exit 1) for a request to `host` ("name[:port]") that got no usable answer. Certificate failures say what is wrong and how to
- * trust a CA; unreadable HTTP or a refused tunnel is never called unreachable.
- */
+/** The error (exit 1) for a request to `host` ("name[:port]") with no usable answer: a certificate's fault, a proxy's or the network's. */
 export function describeNetworkFailure(error: unknown, host: string, proxy?: ProxyChoice): RequestError {
   const code = codeOf(error);
   const message = error instanceof Error ? error.message : String(error);
@@ -196,10 +192,10 @@ export function describeNetworkFailure(error: unknown, host: string, proxy?: Pro
 }
 
 /**
- * A request with no answer ends as the InterruptedError of `signal`, a timeout after `timeoutMs`, or a network failure; `notSent`
- * when that is provable. A timeout of a `method` that is not safe says the request may have reached the service, unless its
- * connection never opened (no `method`: a body that timed out after its status came, which says so itself).
+ * A request with no answer as the InterruptedError of `signal`, a timeout after `timeoutMs`, or a network failure, `notSent` when
+ * provable; a timeout of an unsafe `method` says the request may have reached the service.
  */
+
 export function describeSendFailure(
   error: unknown,
   host: string,
