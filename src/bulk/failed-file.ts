@@ -1,7 +1,6 @@
 /**
- * The `--failed` file of a bulk load: one NDJSON line per item not created (FailedRecord), read again by `add --file`. New lines go to a
- * temporary file that replaces it when the load ends, so it can also be the input; a lock (load-lock.ts) keeps two loads from one file. It
- * must be a regular file (its journal lives beside it). Records are written synchronously, so a full disk is an error at a known item.
+ * The `--failed` file of a bulk load: one NDJSON line per item not created, written synchronously to a temporary file that replaces it
+ * at the end (so it can be the input too), under a lock (load-lock.ts); docs/internals.md, "Bulk loads".
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -122,10 +121,10 @@ export class FailedFile {
   }
 
   /**
-   * Locks `file` and opens where its lines go. Throws UsageError (exit 2, nothing sent) when locked by another load, not a regular file
-   * (a FIFO, /dev/null, /dev/stderr, a folder: no journal could live beside it), a link owned by another user, or not writable.
-   * `lockStaleMs`: the lock's stale time (load-lock.ts), for tests.
+   * Locks `file` (`lockStaleMs`: the lock's stale time, for tests) and opens where its lines go. Throws UsageError (exit 2, nothing
+   * sent) when locked by another load, not a regular file, a link owned by another user, or not writable.
    */
+
   static async open(given: string, lockStaleMs?: number): Promise<FailedFile> {
     const link = fs.lstatSync(given, { throwIfNoEntry: false });
     // Another user's link (planted in a shared folder such as /tmp) would make the load write wherever it points.

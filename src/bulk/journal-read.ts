@@ -1,8 +1,8 @@
 /**
- * Reads a load journal (journal.ts) without trusting it: every record is validated (zod), items must be seen in order, and the first
- * bad record (a partial last line after a full disk, garbage, an index out of order) ends the reading. The items that record and the
- * rest could name count as sent with no answer (unknown), never as unsent. Memory grows with the records read, never with a number in one.
+ * Reads a load journal (journal.ts) without trusting it: every record is validated, and the first bad one ends the reading; the items
+ * it and the rest could name count as unknown, never as unsent.
  */
+
 import * as z from 'zod/mini';
 import { parseJson } from '../json.js';
 import type { Tally } from './load-summary.js';

@@ -1,9 +1,9 @@
 /**
- * The lock of a bulk load's `--failed` file: proper-lockfile's folder `<file>.lock`, renewed by its mtime every STALE_MS / 2 while the
- * load lives. A lock is taken over only when its owner is provably dead: its folder not renewed for STALE_MS (any host, any PID
- * namespace), or its pid gone where a pid means something (the same boot and the same PID namespace as this process). The folder holds
- * `owner`: {"pid":N,"boot":"<boot id>","pidns":"pid:[inode]","host":"<hostname>"}.
+ * The lock of a bulk load's `--failed` file: proper-lockfile's folder `<file>.lock`, renewed every STALE_MS / 2, holding `owner`
+ * ({"pid","boot","pidns","host"}). Taken over only from a provably dead owner: not renewed for STALE_MS, or its pid gone on this boot
+ * and PID namespace.
  */
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

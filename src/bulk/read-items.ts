@@ -1,8 +1,8 @@
 /**
- * Streams the items of a JSON array (first non-blank `[`) or NDJSON, chunk by chunk, with each item's line, in flat memory. A BOM is
- * skipped and CRLF accepted. Items are split on bytes (JSON's structure is ASCII) and decoded one by one (input-item.ts), so bytes that
- * are not UTF-8 are reported, never read as replacement characters.
+ * Streams the items of a JSON array (first non-blank `[`) or NDJSON with each item's line, in flat memory: split on bytes, each item
+ * decoded on its own (input-item.ts), so bytes that are not UTF-8 are reported, never replaced.
  */
+
 import { EXCERPT, excerpt, type InputItem, itemFromBytes, itemFromDecoded, MAX_ITEM_BYTES, SpanningText, trimBytes } from './input-item.js';
 
 export type { InputItem } from './input-item.js';
