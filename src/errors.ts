@@ -134,10 +134,10 @@ export function excerptOf(text: string): string {
 }
 
 /**
- * A page of a listing after the first could not be read (an error status after its retries, a dropped connection, the timeout):
- * `cause` says why, `next` is the link of that page, and the command sets `printed`, how many items it printed before (they stay
- * printed). Exit code and report of `cause`, with `printed` and `next` added.
+ * A page of a listing after the first could not be read (`cause`; `next`: its link); the command sets `printed`, the items printed
+ * before. Exit code and report of `cause`, with `printed` and `next` added.
  */
+
 export class ListingCutError extends CliError {
   override name = 'ListingCutError';
   /** Items printed before the failure; undefined until the command that printed them says ({@link setPrinted}). */

@@ -74,9 +74,8 @@ const HAS_RAW_CONTROL = /[\u007f-\u009f\u2028\u2029]/;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * `value` with each bigint as a number (when exact as a double) or raw JSON, copying only the arrays and objects that hold one: a
- * value with none (an answer from parseAnswerJson) comes back as it is. JsonNumbers write themselves (toJSON). A copy keeps "__proto__"
- * as an own key, as JSON.parse makes it.
+ * `value` with each bigint as a number (when exact) or raw JSON, copying only the arrays and objects that hold one (a copy keeps
+ * "__proto__" as an own key, as JSON.parse makes it).
  */
 function withRawNumbers(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) {
@@ -116,10 +115,8 @@ function setField(record: Record<string, unknown>, key: string, value: unknown):
   else record[key] = value;
 }
 
-/**
- * Serialises a value from {@link parseJson} or {@link parseAnswerJson} to compact JSON: numbers as their source text, control
- * characters escaped, key order kept.
- */
+/** Serialises a value from {@link parseJson} or {@link parseAnswerJson} to compact JSON: numbers as written, controls escaped. */
+
 export function stringifyJson(value: unknown): string {
   return escapeRawControls(JSON.stringify(withRawNumbers(value)));
 }
