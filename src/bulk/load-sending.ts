@@ -1,7 +1,4 @@
-/**
- * The items of a bulk load (bulk-load.ts), one by one: checked against the journal, sent (journaled first) through a bounded pool,
- * and each answer classified (outcomes.ts) and recorded (load-recorder.ts).
- */
+/** A bulk load's items one by one: checked against the journal, sent (journaled first), each answer classified and recorded. */
 import { setTimeout } from 'node:timers/promises';
 import type { PetstoreClient, SendRequest } from '../api/client.js';
 import { MAX_RETRY_AFTER_MS } from '../api/retry.js';
@@ -57,10 +54,8 @@ export class LoadSending {
     });
   }
 
-  /**
-   * Takes the next item read. While the journal's known items are read again, those to send are held back: a different input is then
-   * refused (exit 2) before this run sends anything.
-   */
+  /** Takes the next item read; while the journal's known items are checked, those to send are held back (a different input: exit 2). */
+
   async itemRead(client: PetstoreClient, raw: InputItem): Promise<void> {
     const index = this.itemsRead++;
     this.recorder.tally.read += 1;

@@ -1,7 +1,5 @@
-/**
- * With `--resolve-unknown`, the bulk load's side of the settling (settle-unknown.ts): unknown items are held for it instead of being
- * written to `--failed`, and each POST's time is kept for its wait.
- */
+/** With `--resolve-unknown`, unknown items held for the settling (settle-unknown.ts), not written to `--failed`, with their POST's time. */
+
 import { NewPet } from '../api/schemas.js';
 import type { ResolvedItem } from './outcomes.js';
 import type { UnknownSettler } from './settle-unknown.js';

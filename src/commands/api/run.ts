@@ -1,7 +1,6 @@
 /**
- * Running `petstore api`: sends the request (with `--paginate`, the pages its Link headers name), prints status line and headers with
- * `--include`, then the body: JSON compact with exact numbers (through `--jq`), else as received. A non-2xx answer prints its body on
- * stderr and ends with the client's error (exit 3 for 404, 4 for 401, 2 for 400, else 1). Paged at a terminal.
+ * Running `petstore api`: sends the request (and with `--paginate` its next pages), prints the head with `--include`, then the body:
+ * JSON compact and exact (through `--jq`), else as received. A non-2xx body goes to stderr, then the client's error.
  */
 import { STATUS_CODES } from 'node:http';
 import type { PetstoreClient } from '../../api/client.js';
@@ -18,10 +17,7 @@ import { type ApiFlags, type ApiOptions, apiOptions, type FieldArg } from './req
 
 const API_INPUTS = { arguments: [['argument <path>', z.string()]] as const };
 
-/**
- * api for the runner (../runner.ts): `<path>` and the flags to a request (standard input read for `--input -` or `-F key=@-`), then
- * {@link runApi}, a run of its own that streams pages and prints through the Factory's exporter.
- */
+/** api for the runner: `<path>` and the flags to a request (stdin read for `--input -` or `-F key=@-`), then {@link runApi}. */
 export const API = task<typeof API_INPUTS, ApiOptions>({
   inputs: API_INPUTS,
   options: ({ flags, arguments: [path] }, f): Promise<ApiOptions> => {
@@ -38,10 +34,8 @@ const SUCCESS: readonly number[] = Array.from({ length: 100 }, (_, i) => 200 + i
 type Body = { json: unknown } | { text: string; response: Exchange };
 
 /**
- * Sends the request and prints the answer; with `--paginate` each page as it arrives (through `--jq`: once all are in). Throws
- * UsageError (nothing sent) for another origin, the errors of `client()` and `send()`, the failureOf error of a non-2xx status,
- * PageTrail's RequestError, a failure of a page after the first as a ListingCutError (what was printed stays), RequestError when `--jq`
- * meets a non-JSON body, and jq's errors.
+ * Sends the request and prints the answer, with `--paginate` each page as it arrives (through `--jq`: once all are in). Throws the
+ * errors of `client()` and `send()`, failureOf's for a non-2xx status, PageTrail's, a ListingCutError, and jq's.
  */
 export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
   f.io.pageOutput();
@@ -96,10 +90,10 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
 }
 
 /**
- * Prints bodies as they arrive. With `merge` (`--paginate` without `-i`), JSON array pages in a row are written as one array, opened
- * with the first and closed by {@link end} or by a page that is not an array: `[1,2][3]` prints as `[1,2,3]`. A listing that fails
- * leaves the array unclosed, so that jq fails too rather than take a part for the whole.
+ * Prints bodies as they arrive; with `merge` (`--paginate` without `-i`) JSON array pages in a row as one array (`[1,2][3]` prints as
+ * `[1,2,3]`), left unclosed when the listing fails.
  */
+
 class BodySink {
   private open = false;
   /** Array elements and other bodies printed, and pages. */
