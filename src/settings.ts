@@ -80,17 +80,13 @@ export class Settings {
   /** `--base-url`, then PETSTORE_BASE_URL, then the stored one; undefined when none. Throws UsageError for a bad URL. */
   async baseUrl(): Promise<Resolved<URL> | undefined> {
     const { flags, env } = this;
-    let text: string | undefined;
-    let source: Source;
-    let origin: string;
-    if (flags.baseUrl !== undefined) {
-      [text, source, origin] = [flags.baseUrl, 'flag', '--base-url'];
-    } else if (env.PETSTORE_BASE_URL) {
-      [text, source, origin] = [env.PETSTORE_BASE_URL, 'environment variable', 'PETSTORE_BASE_URL'];
-    } else {
-      const opened = await this.store();
-      [text, source, origin] = [opened.environment(this.pickEnv().value).baseUrl, 'config', opened.path];
-    }
+    const opened = flags.baseUrl === undefined && !env.PETSTORE_BASE_URL ? await this.store() : undefined;
+    const [text, source, origin]: [string | undefined, Source, string] =
+      flags.baseUrl !== undefined
+        ? [flags.baseUrl, 'flag', '--base-url']
+        : opened
+          ? [opened.environment(this.pickEnv().value).baseUrl, 'config', opened.path]
+          : [env.PETSTORE_BASE_URL, 'environment variable', 'PETSTORE_BASE_URL'];
     if (text === undefined) return undefined;
     return { value: parseBaseUrl(text, origin), source, origin };
   }
