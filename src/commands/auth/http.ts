@@ -1,6 +1,6 @@
 /** auth's endpoint call: checks a key with `GET /pets?limit=1` (listPets, the cheapest operation every key may call). */
 import type { OperationSchemas } from '../../api/schemas.js';
-import { CliError, ServiceError } from '../../errors.js';
+import { ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { Resolved } from '../../settings.js';
 
@@ -24,8 +24,7 @@ export async function verifyKey(f: Factory, baseUrl: Resolved<URL>, apiKey: stri
     return { result: 'unreachable', error: failure };
   } catch (error) {
     if (f.signal.aborted) throw f.signal.reason;
-    if (error instanceof CliError || error instanceof Error) return { result: 'unreachable', error };
-    return { result: 'unreachable', error: new Error(String(error)) };
+    return { result: 'unreachable', error: error instanceof Error ? error : new Error(String(error)) };
   } finally {
     await client.close();
   }

@@ -32,13 +32,12 @@ export const LIST = listing({
 async function environments(f: Factory) {
   const stored = (await f.store()).environments();
   const names = [...new Set([...BUILT_IN_ENVS, ...Object.keys(stored)])];
-  const rows = names.map((name) => ({
+  return names.map((name) => ({
     environment: name,
     baseUrl: stored[name]?.baseUrl ?? null,
     apiKeyStored: stored[name]?.apiKey !== undefined,
     apiKeyOrigin: stored[name]?.apiKey === undefined ? null : (stored[name]?.apiKeyOrigin ?? null),
   }));
-  return rows;
 }
 
 const KEY = ['argument <key>', z.string()] as const;
