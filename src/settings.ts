@@ -1,7 +1,4 @@
-/**
- * Which environment, base URL and API key a command uses: flag, then environment variable, then the stored config.
- * A stored key is sent only to the origin it was stored for, so a production key never reaches a host named on a command line.
- */
+/** Which environment, base URL and API key a command uses (flag, variable, config); a stored key goes only to its own origin. */
 import { join } from 'node:path';
 import { VERSION_SEGMENT } from './interface-values.js';
 import type { ConfigStore } from './config.js';

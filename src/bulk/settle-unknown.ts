@@ -104,7 +104,6 @@ export class UnknownSettler {
    * Settles the items held, in rounds: past the last send's deadline and one `--timeout` more (a service may store a pet late), list,
    * settle, send again. Two rounds with no answer and nothing settled end it; a listing that fails leaves the items left unknown.
    */
-
   async settle(actions: SettleActions): Promise<SettleCounts> {
     const counts: SettleCounts = { settled: 0, resent: 0, unknown: 0, others: 0 };
     let idle = 0;

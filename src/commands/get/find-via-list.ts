@@ -23,9 +23,8 @@ export interface LookupCounts {
 }
 
 /**
- * Follows listPets' pages (limit 100) until a pet has `petId` (exact int64) and returns it as sent, the first page that holds it ending
- * the walk; `onPage` is told the counts after each page (the first call: listPets answered, so a wrong base URL is reported alone).
- * Throws CliError exit 3 (`not_found`) when no page holds it, else what listPets throws (a page after the first: a ListingCutError).
+ * Follows listPets' pages (limit 100) until one holds the pet `petId`, returned as sent; `onPage` is told the counts after each page.
+ * Throws CliError exit 3 (`not_found`) when none does, else what listPets throws.
  */
 export async function findPetViaList(client: PetstoreClient, petId: bigint, onPage: (counts: LookupCounts) => void): Promise<Pet> {
   const counts: LookupCounts = { pages: 0, read: 0 };
@@ -53,10 +52,7 @@ export async function findPetViaList(client: PetstoreClient, petId: bigint, onPa
 export const PROGRESS_DELAY_MS = 2000;
 const REDRAW_MS = 200;
 
-/**
- * A lookup's status line at a terminal, once it has run {@link PROGRESS_DELAY_MS}: `looking for pet 7 through listPets: page 40,
- * 3900 pets read`. It owns the status line (no request spinner); {@link stop} clears it. Its timers never keep the process alive.
- */
+/** A lookup's status line at a terminal after {@link PROGRESS_DELAY_MS} (`looking for pet 7 through listPets: page 40, …`). */
 export class LookupProgress {
   private counts: LookupCounts = { pages: 0, read: 0 };
   private timer?: NodeJS.Timeout;
