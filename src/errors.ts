@@ -137,7 +137,6 @@ export function excerptOf(text: string): string {
  * A page of a listing after the first could not be read (`cause`; `next`: its link); the command sets `printed`, the items printed
  * before. Exit code and report of `cause`, with `printed` and `next` added.
  */
-
 export class ListingCutError extends CliError {
   override name = 'ListingCutError';
   /** Items printed before the failure; undefined until the command that printed them says ({@link setPrinted}). */

@@ -116,7 +116,6 @@ function setField(record: Record<string, unknown>, key: string, value: unknown):
 }
 
 /** Serialises a value from {@link parseJson} or {@link parseAnswerJson} to compact JSON: numbers as written, controls escaped. */
-
 export function stringifyJson(value: unknown): string {
   return escapeRawControls(JSON.stringify(withRawNumbers(value)));
 }

@@ -199,7 +199,6 @@ export async function runBundle({ source, filename, require }: BundleSource, arg
 }
 
 /** Runs the bundle at `bundlePath` (absolute) for `argv` through {@link runBundle}; with PETSTORE_DEBUG=1 through Node's loader with source maps. */
-
 export async function launch(bundlePath: string, argv: readonly string[]): Promise<void> {
   const require = createRequire(bundlePath);
   if (wantsSourceMaps(process.env)) {

@@ -167,7 +167,6 @@ export class PetstoreClient {
    * Milliseconds to wait before sending again a `retry: false` request whose connection never opened (api/retry.ts's backoff, logged
    * with --verbose); undefined for any other error, or when `attempt` (1 for the first resend) is past --retries.
    */
-
   reconnectDelay(error: unknown, attempt: number): number | undefined {
     const code = neverConnectedCode(error);
     if (code === undefined || attempt > this.options.retries) return undefined;

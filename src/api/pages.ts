@@ -136,7 +136,6 @@ export class PageWalk {
   }
 
   /** The `rel="next"` link of the current page's `response` (parsed once), or undefined; throws nextLink's RequestError. */
-
   nextOf(response: Exchange): URL | undefined {
     if (this.linked?.response !== response) this.linked = { response, next: nextLink(response.headers, this.url) };
     return this.linked.next;

@@ -123,7 +123,6 @@ export function quickCheckOf(schema: z.ZodMiniType): ((value: unknown) => boolea
 export const Pets = z.array(Pet);
 
 /** An operation a command calls, with the schemas it sends and reads (its http.ts), compared with openapi/petstore.yaml by the tests. */
-
 export interface OperationSchemas {
   /** openapi/petstore.yaml's operationId; for an operation the document lacks, the name the command gives it. */
   operationId: string;

@@ -195,7 +195,6 @@ export function describeNetworkFailure(error: unknown, host: string, proxy?: Pro
  * A request with no answer as the InterruptedError of `signal`, a timeout after `timeoutMs`, or a network failure, `notSent` when
  * provable; a timeout of an unsafe `method` says the request may have reached the service.
  */
-
 export function describeSendFailure(
   error: unknown,
   host: string,

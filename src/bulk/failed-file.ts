@@ -124,7 +124,6 @@ export class FailedFile {
    * Locks `file` (`lockStaleMs`: the lock's stale time, for tests) and opens where its lines go. Throws UsageError (exit 2, nothing
    * sent) when locked by another load, not a regular file, a link owned by another user, or not writable.
    */
-
   static async open(given: string, lockStaleMs?: number): Promise<FailedFile> {
     const link = fs.lstatSync(given, { throwIfNoEntry: false });
     // Another user's link (planted in a shared folder such as /tmp) would make the load write wherever it points.

@@ -20,7 +20,6 @@ export interface InputItem {
 }
 
 /** The longest item read, in bytes: a longer one fails and the rest of it is passed over (with a NUL byte, the input ends). */
-
 export const MAX_ITEM_BYTES = 16 * 1024 * 1024;
 /** The deepest nesting parsed: deeper items fail alone (parsing and writing them back recurse). */
 export const MAX_DEPTH = 1000;

@@ -55,7 +55,6 @@ export class LoadSending {
   }
 
   /** Takes the next item read; while the journal's known items are checked, those to send are held back (a different input: exit 2). */
-
   async itemRead(client: PetstoreClient, raw: InputItem): Promise<void> {
     const index = this.itemsRead++;
     this.recorder.tally.read += 1;

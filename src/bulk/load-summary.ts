@@ -16,7 +16,6 @@ export interface Tally {
 }
 
 /** Why a load stopped early (notSentReport says each reason in words). */
-
 export type Stop =
   | { reason: 'signal'; error: InterruptedError }
   | { reason: 'auth' | 'no_such_path' | 'proxy' | 'stdout' | 'failed_file' | 'journal' | 'lock' | 'jq'; error: CliError };

@@ -1,5 +1,4 @@
 /** A bound on a bulk load's requests in flight: a counter and one waiter (Promise.race would add a reaction to every request). */
-
 export class RequestPool {
   private inFlight = 0;
   private waiter?: () => void;

@@ -93,7 +93,6 @@ export function globalFlagsOf(command: CommandUnknownOpts): readonly GlobalFlag[
  * The action of a command declared by a contract: loads the contract (the lazy-load boundary), makes the options from what commander
  * hands it, then calls `runF` (the test seam, gh's runF) or the runner.
  */
-
 export function contractAction<I extends Inputs, O>(
   f: Factory,
   load: () => Promise<CommandContract<I, O>>,

@@ -124,7 +124,6 @@ export async function settleOptions<I extends Inputs, O>(f: Factory, contract: C
 }
 
 /** Runs `contract` with `options`: paged, fetched through `f.client()`, printed; throws what they throw (a cut listing with its count). */
-
 export async function runContract<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, options: O): Promise<void> {
   const own = contract.ownRun?.(options);
   if (own) return own(f);

@@ -35,7 +35,6 @@ function defaultFormat(shape: OutputShape, isTTY: boolean, json: boolean): Outpu
  * Picks the format: `--format`, else JSON with `--json` or `--jq`, else by shape and terminal. Throws UsageError for a format unknown
  * or not the shape's, or one that is not JSON with `--json`/`--jq`.
  */
-
 export function chooseFormat(flags: OutputFlags, json: boolean, isTTY: boolean, shape: OutputShape): OutputSpec {
   const allowed = formatsFor(shape);
   const wantsJson = json || flags.jq !== undefined;

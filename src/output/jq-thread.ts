@@ -125,7 +125,6 @@ class JqThread {
   }
 
   /** Calls `exceeded` when the thread holds more than its limit outside V8's heap too; the interval to clear (none on Node 22). */
-
   private watchMemory(exceeded: () => void): NodeJS.Timeout | undefined {
     const worker = this.worker;
     if (typeof worker.getHeapStatistics !== 'function') return undefined;

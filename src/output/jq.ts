@@ -130,7 +130,6 @@ function compileError(stderr: string): UsageError {
  * `--jq` over a bulk load's NDJSON batches, a stream whose 'drain' comes once every piece has run and the sink took its results.
  * jq's first runtime error is kept in `failure`; a run that cannot finish stops the stream (`onStopped`).
  */
-
 export class JqStream {
   failure?: CliError;
   /** Lines of the pieces whose results were not printed because the stream stopped. */

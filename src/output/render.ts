@@ -202,7 +202,6 @@ export class ListPrinter {
 }
 
 /** The text of items printed as they come (`add --file`) in a `stream` format: synchronous, so a bulk load never waits on it. */
-
 export function streamText(items: readonly Item[], view: View, format: OutputFormat): string {
   if (format === 'ndjson') return ndjsonLines(items);
   if (format === 'tsv') return tsvRows(items, view);

@@ -85,7 +85,6 @@ function breakWord(word: string, width: number): string[] {
 }
 
 /** The headers and rows with cells wrapped (lines joined by "\n") to fit `terminalColumns`; undefined when even that cannot fit. */
-
 export function wrapColumns(
   headers: readonly string[],
   rows: readonly string[][],

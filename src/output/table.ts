@@ -8,7 +8,6 @@ import displayWidth from 'string-width';
 export type Paint = (text: string) => string;
 
 /** The table of `headers` and `rows` (fitted by ./table-fit.ts), painted by `paintHeader` and `paintCell[i]`; ends with a newline. */
-
 export function drawTable(
   headers: readonly string[],
   rows: readonly string[][],

@@ -85,7 +85,6 @@ const KEEP_LIMIT = 16 * 1024 * 1024;
  * One running pager, fed data on its standard input. One that cannot start, or fails before it was seen to read, is named in a warning
  * and the output printed directly; one that fails after reading is named and fails the command ({@link failedAfterOutput}).
  */
-
 export class Pager {
   private readonly child: ChildProcess;
   private readonly file: string;

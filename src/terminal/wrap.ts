@@ -53,7 +53,6 @@ const NARROWEST_COLUMN = 24;
  * Help text as `addHelpText` adds it, wrapped at `width`: paragraphs and indented lines at spaces (an example's lines ending in ` \`),
  * a two-column table within its column, or all its descriptions below their terms when a column would be too narrow.
  */
-
 export function wrapHelpText(text: string, width: number): string {
   const out: string[] = [];
   const lines = text.split('\n');

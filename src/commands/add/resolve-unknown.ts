@@ -22,7 +22,6 @@ function wholeStore(client: PetstoreClient): ListStore {
  * The settler of this load: before its first POST the store's ids are listed to `F.store-ids`, later runs read them back. Throws
  * UsageError without a journal, and what the listing throws (exit 1, nothing sent).
  */
-
 export async function openSettler(
   f: Factory,
   client: PetstoreClient,

@@ -93,7 +93,6 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
  * Prints bodies as they arrive; with `merge` (`--paginate` without `-i`) JSON array pages in a row as one array (`[1,2][3]` prints as
  * `[1,2,3]`), left unclosed when the listing fails.
  */
-
 class BodySink {
   private open = false;
   /** Array elements and other bodies printed, and pages. */
