@@ -1,7 +1,4 @@
-/**
- * The streams of one invocation and what stderr gets besides data: warnings, notices, debug lines, the status line.
- * With --json each stderr line is one JSON object. Stderr lines written while the pager runs wait until it exits.
- */
+/** The streams of one invocation: data on stdout; warnings, notices, debug lines and the status line on stderr (JSON lines with --json). */
 import { stringifyJson } from './json.js';
 import { Pager, type PagerCount, pagerCommand, terminalCanPage } from './terminal/pager.js';
 import { Spinner } from './terminal/spinner.js';
@@ -243,9 +240,8 @@ export class IOStreams {
 }
 
 /**
- * chalk level of data written to a stream: none with --no-color or NO_COLOR (the user's "no" wins, unlike gh's CLICOLOR_FORCE);
- * FORCE_COLOR's level (0 or false: none); with CLICOLOR_FORCE (not empty, not 0) colour even off a terminal or with TERM=dumb; none with
- * CLICOLOR=0; else colour on a terminal whose TERM is not dumb. See docs/terminal.md.
+ * chalk level of data written to a stream (docs/terminal.md): none with --no-color or NO_COLOR; FORCE_COLOR's level; with
+ * CLICOLOR_FORCE colour anywhere; none with CLICOLOR=0; else colour on a terminal whose TERM is not dumb.
  */
 export function colorLevel(colorFlag: boolean, env: NodeJS.ProcessEnv, isTTY: boolean): 0 | 1 | 2 | 3 {
   if (!colorFlag || env.NO_COLOR) return 0;

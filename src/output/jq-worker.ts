@@ -1,8 +1,6 @@
 /**
- * The worker thread in which jq runs (./jq-thread.ts starts it): jq-wasm runs synchronously, and on the main thread a run that never ends
- * would keep signal handlers and timers from running. In: `{ json, expression, flags }` (jq's `raw`). Out: `{ stdout, stderr, exitCode }`,
- * or `{ thrown }` (`Aborted()`: jq's 256 MiB heap is full). scripts/build.mjs makes it a script, jq.wasm inside, that the bundle carries as
- * text and starts with `eval: true`. Run from src/ (tests), Node strips its types: it imports nothing of petstore's.
+ * The worker thread in which jq runs (./jq-thread.ts starts it). In: `{ json, expression, flags }` (jq's `raw`). Out: `{ stdout,
+ * stderr, exitCode }`, or `{ thrown }`. It imports nothing of petstore's: run from src/ (tests), Node strips its types.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

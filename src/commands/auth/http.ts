@@ -10,10 +10,7 @@ export const OPERATIONS: readonly OperationSchemas[] = [{ operationId: 'listPets
 /** A key accepted, rejected (a 401), or no usable answer (network, 5xx, anything else). */
 export type KeyCheck = { result: 'valid' } | { result: 'rejected'; error: ServiceError } | { result: 'unreachable'; error: Error };
 
-/**
- * Checks `apiKey` (from `keySource`) against `baseUrl` (resolved with where it came from). Never throws for the service's answer or a
- * network failure (they are the result); throws the InterruptedError of Ctrl-C.
- */
+/** Checks `apiKey` (from `keySource`) against `baseUrl`: the answer or a network failure is the result; throws only Ctrl-C's. */
 export async function verifyKey(f: Factory, baseUrl: Resolved<URL>, apiKey: string, keySource: string, envName: string): Promise<KeyCheck> {
   const client = await f.clientFor(baseUrl.value, apiKey, envName, baseUrl.origin, keySource);
   try {
