@@ -58,10 +58,7 @@ export function parseJson(text: string): unknown {
   return JSON.parse(text, exactNumber as (key: string, value: unknown) => unknown);
 }
 
-/**
- * Parses a service's answer as {@link parseJson} does, except that when every number in it is an integer of at most 15 digits (exact as
- * a double) they stay `number`s: the pages of a whole listing are read several times faster. Throws SyntaxError on malformed JSON.
- */
+/** As {@link parseJson}, but numbers stay `number`s when all are integers of at most 15 digits (much faster); throws SyntaxError. */
 export function parseAnswerJson(text: string): unknown {
   if (!MAYBE_INEXACT.test(text)) return JSON.parse(text);
   return JSON.parse(text, exactNumber as (key: string, value: unknown) => unknown);

@@ -124,8 +124,8 @@ function originOf(url: string | undefined): string | undefined {
 }
 
 /**
- * Checks a base URL: absolute http(s) without credentials, query or fragment; plain http only to loopback, since requests carry the key.
- * Returns it with a trailing slash so paths join onto `/v1`. Throws UsageError naming `origin` (the flag, variable or file).
+ * Checks a base URL: absolute http(s) without credentials, query or fragment, plain http only to loopback; returns it ending in "/".
+ * Throws UsageError naming `origin` (the flag, variable or file).
  */
 export function parseBaseUrl(text: string, origin: string): URL {
   let url: URL;

@@ -53,10 +53,7 @@ export const ResponseInt64 = z.union(
 const INT32_MIN = -(2n ** 31n);
 const INT32_MAX = 2n ** 31n - 1n;
 
-/**
- * int32 in a response ("integer, format int32"): as {@link ResponseInt64} (a number, a bigint, or a JsonNumber when spelled
- * `1.0` or `1e2`), from -2^31 to 2^31 - 1. For a new object's int32 field, such as a quantity.
- */
+/** int32 in a response ("integer, format int32"): as {@link ResponseInt64}, from -2^31 to 2^31 - 1 (a quantity, say). */
 export const ResponseInt32 = z.union(
   [
     z.int().check(z.gte(Number(INT32_MIN), `must be at least ${INT32_MIN}`), z.lte(Number(INT32_MAX), `must be at most ${INT32_MAX}`)),

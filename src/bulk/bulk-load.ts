@@ -106,8 +106,7 @@ export class BulkLoad {
       await this.setup.jq?.idle();
       // A write error of the last rows surfaces on a later turn of the event loop.
       await new Promise((resolve) => setImmediate(resolve));
-      // Only a load that ran to its end is finished: after a stop, the same command resumes it. Written before --failed is put in
-      // place, so that `--file F --failed F` killed between the two finds the journal of the F it read.
+      // Before --failed is put in place: `--file F --failed F` killed between the two finds the journal of the F it read.
       this.recorder.endJournal();
       await this.recorder.commitFailed();
       this.machine.fire('ended');

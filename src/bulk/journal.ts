@@ -83,9 +83,8 @@ export class LoadJournal {
   }
 
   /**
-   * Opens `F.journal` for `input`: resumes one of the same identity (cutting off a damaged end, recorded as {"u":N}), replaces one of
-   * another input that ended, or starts anew (always with `restart`). Throws UsageError (exit 2, nothing sent) for an unfinished journal
-   * of another input, a link, folder or FIFO in its place, or unwritable.
+   * Opens `F.journal` for `input`: resumes one of the same identity, replaces one of another input that ended, or starts anew (always
+   * with `restart`). Throws UsageError (exit 2, nothing sent) for an unfinished journal of another input, an odd file, or unwritable.
    */
   static open(path: string, input: InputIdentity, restart: boolean): LoadJournal {
     refuseOdd(path, restart);

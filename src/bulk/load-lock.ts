@@ -1,7 +1,6 @@
 /**
- * The lock of a bulk load's `--failed` file: proper-lockfile's folder `<file>.lock`, renewed every STALE_MS / 2, holding `owner`
- * ({"pid","boot","pidns","host"}). Taken over only from a provably dead owner: not renewed for STALE_MS, or its pid gone on this boot
- * and PID namespace.
+ * The lock of a bulk load's `--failed` file: proper-lockfile's folder `<file>.lock` holding `owner` ({"pid","boot","pidns","host"}),
+ * taken over only from a provably dead owner: not renewed for STALE_MS, or its pid gone on this boot and PID namespace.
  */
 
 import fs from 'node:fs';
@@ -92,10 +91,7 @@ function checkLockPath(folder: string): void {
   }
 }
 
-/**
- * Takes `<file>.lock`, renewed every `staleMs` / 2 milliseconds. Throws LockedError when a live (or unprovably dead) load holds it,
- * LockPathError when something else is there, or the file system's error.
- */
+/** Takes `<file>.lock`, renewed every `staleMs` / 2 ms; throws LockedError (a live load holds it), LockPathError, or the system's error. */
 export async function lockFor(file: string, staleMs = STALE_MS): Promise<HeldLock> {
   const folder = `${file}.lock`;
   const self = thisOwner();

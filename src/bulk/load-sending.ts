@@ -155,8 +155,7 @@ export class LoadSending {
     const { journal, tally } = this.recorder;
     try {
       this.holding.resent(index);
-      // Own deadline per POST; a second Ctrl-C ends them all at once (BulkLoad.run). Straight through the pool, without the retry
-      // interceptor: a POST is never retried once sent, and one whose connection never opened is sent again below.
+      // Own deadline per POST (a second Ctrl-C ends them all: BulkLoad.run); never retried once sent (docs/internals.md).
       const created = await this.createPet(client, pet, { signal: null, deadlineMs: this.f.globals.timeout, retry: false });
       if (this.holding.settler) {
         journal?.created(index, int64Of(created.id));
@@ -167,8 +166,7 @@ export class LoadSending {
       this.output.push(this.f.exporter.streamText([created], PET_VIEW));
     } catch (error) {
       const result = classifySendError(error);
-      // Refused, or a connect timeout: nothing was sent, sent again after a backoff (at most --retries times). A 429 or 503 with
-      // Retry-After was not taken: sent again after its wait (at most --retries times). Unless the load stops meanwhile.
+      // Never connected, or a 429 or 503 with Retry-After: sent again after a wait, at most --retries times, unless the load stops.
       const reconnect = client.reconnectDelay(error, reconnects + 1);
       const retryAfter =
         'retryAfterMs' in result && result.retryAfterMs !== undefined && resent < this.f.globals.retries

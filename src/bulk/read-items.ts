@@ -207,10 +207,7 @@ export interface ReadState {
   ended: boolean;
 }
 
-/**
- * `input`'s items in order, a batch per chunk (not an await per item); `onBytes` hears chunk sizes, `state` is kept current. Never
- * throws: bad content is an item with `error`.
- */
+/** `input`'s items, a batch per chunk; `onBytes` hears chunk sizes, `state` kept current. Never throws (bad content: an `error` item). */
 export async function* readItemBatches(
   input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   onBytes?: (count: number) => void,

@@ -64,10 +64,7 @@ export function storeIdsPath(journalPath: string): string {
 
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
-/**
- * Lists the whole store and writes its ids to `file` (through a temporary file renamed into place), tied to the journal started at
- * `journalStarted`; resolves with them. Throws what `list` throws (nothing is written then), UsageError when the file cannot be written.
- */
+/** Lists the store's ids to `file` (tied to the journal `journalStarted`), resolving with them; throws what `list` throws or UsageError. */
 export async function recordStoreIds(file: string, journalStarted: string, list: ListStore): Promise<IdSet> {
   const ids = new IdSet();
   const temporary = `${file}.tmp`;

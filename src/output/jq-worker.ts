@@ -20,8 +20,7 @@ interface RunRequest {
 const port = parentPort;
 if (!port) throw new Error('jq-worker runs as a worker thread');
 
-// jq-wasm's own console output ("Aborted()" as it throws) would bypass petstore's
-// stderr and its --json lines. The thread's stdio, read by the main thread, would hold the process.
+// jq-wasm's own console output ("Aborted()") would bypass petstore's stderr and --json lines, and its stdio would hold the process.
 console.log = console.error = console.warn = () => undefined;
 
 /** jq.wasm: from the bundle, or in src/ (tests) from jq-wasm's package. */

@@ -72,8 +72,7 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
 function sayResuming(f: Factory, earlier: EarlierLoad, journalPath: string, file: string): void {
   const { failed, unknown, notSent } = earlier.decided;
   const t = earlier.finished ? earlier.tally : undefined;
-  // A finished load's end record counts every item. Otherwise invalid items, and earlier unknown ones carried over, are journaled seen
-  // with no outcome: counted apart, they are looked at again.
+  // A finished load's end record counts every item; otherwise items journaled seen with no outcome are counted apart.
   const counts = t
     ? { created: t.created, failed: t.failed, unknown: t.unknown, notSent: t.notSent, skipped: t.skipped }
     : { created: earlier.created, failed, unknown: unknown + earlier.noAnswer, notSent, passedOver: earlier.passedOver };
