@@ -172,25 +172,19 @@ function merged(bodies: Body[]): Body[] {
   return [{ json: bodies.flatMap((body) => (body as { json: unknown[] }).json) }];
 }
 
-/** Through `--jq` when given, else JSON compact and other text as received. */
+/** Prints the bodies through `--jq`; throws RequestError (`not_json`) for a body that is not JSON, and jq's errors. */
 async function printBodies(f: Factory, bodies: readonly Body[]): Promise<void> {
-  if (f.exporter.jq !== undefined) {
-    const text = bodies.find((body) => 'text' in body);
-    if (text && 'response' in text) {
-      const type = text.response.headers['content-type'];
-      throw new RequestError(
-        `--jq needs a JSON body; the service answered HTTP ${text.response.status} (${type ?? 'no content type'}): ${describeBody(text.response)}`,
-        'not_json',
-        text.response.status,
-      );
-    }
-    if (bodies.length === 0) return;
-    return f.exporter.printJq(bodies.map((body) => stringifyJson((body as { json: unknown }).json)).join('\n'));
+  const text = bodies.find((body) => 'text' in body);
+  if (text && 'response' in text) {
+    const type = text.response.headers['content-type'];
+    throw new RequestError(
+      `--jq needs a JSON body; the service answered HTTP ${text.response.status} (${type ?? 'no content type'}): ${describeBody(text.response)}`,
+      'not_json',
+      text.response.status,
+    );
   }
-  for (const body of bodies) {
-    if ('json' in body) f.io.writeOut(`${stringifyJson(body.json)}\n`);
-    else f.exporter.writeText(body.text);
-  }
+  if (bodies.length === 0) return;
+  return f.exporter.printJq(bodies.map((body) => stringifyJson((body as { json: unknown }).json)).join('\n'));
 }
 
 /** A non-2xx answer's body on stderr: JSON as one compact line, other text as received, terminal-safe. */
