@@ -133,10 +133,7 @@ export function excerptOf(text: string): string {
   return `${head}… (${chars.length - Array.from(head).length} more characters; --json shows all)`;
 }
 
-/**
- * A page of a listing after the first could not be read (`cause`; `next`: its link); the command sets `printed`, the items printed
- * before. Exit code and report of `cause`, with `printed` and `next` added.
- */
+/** A page after the first could not be read (`cause`; `next`: its link; `printed`: items printed before); exits as `cause` does. */
 export class ListingCutError extends CliError {
   override name = 'ListingCutError';
   /** Items printed before the failure; undefined until the command that printed them says ({@link setPrinted}). */

@@ -162,10 +162,7 @@ export class Factory {
     if (this.jqLimits) delete this.jqLimits.deadline;
   }
 
-  /**
-   * From now V8's heap grows slowly, for a command that reads a whole listing: peak RSS for 1,000,000 pets 126 MiB, not 250 MiB
-   * (docs/internals.md, bench/RESULTS.md).
-   */
+  /** From now V8's heap grows slowly, for a command that reads a whole listing (1,000,000 pets: 126 MiB RSS, not 250; bench/RESULTS.md). */
   growHeapSlowly(): void {
     // Flags V8 reads each time it resizes a space (node's v8.setFlagsFromString); the process ends with the command.
     // node:v8 loads only here: it brings bindings a short command never uses.

@@ -239,10 +239,7 @@ export class IOStreams {
   }
 }
 
-/**
- * chalk level of data written to a stream (docs/terminal.md): none with --no-color or NO_COLOR; FORCE_COLOR's level; with
- * CLICOLOR_FORCE colour anywhere; none with CLICOLOR=0; else colour on a terminal whose TERM is not dumb.
- */
+/** chalk level of data on a stream, from --no-color, NO_COLOR, FORCE_COLOR, CLICOLOR(_FORCE) and the terminal (docs/terminal.md). */
 export function colorLevel(colorFlag: boolean, env: NodeJS.ProcessEnv, isTTY: boolean): 0 | 1 | 2 | 3 {
   if (!colorFlag || env.NO_COLOR) return 0;
   const force = env.FORCE_COLOR;

@@ -70,10 +70,7 @@ const HAS_RAW_CONTROL = /[\u007f-\u009f\u2028\u2029]/;
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-/**
- * `value` with each bigint as a number (when exact) or raw JSON, copying only the arrays and objects that hold one (a copy keeps
- * "__proto__" as an own key, as JSON.parse makes it).
- */
+/** `value` with each bigint as a number (when exact) or raw JSON, copying only the arrays and objects that hold one. */
 function withRawNumbers(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) {
     if (typeof value !== 'bigint') return value;

@@ -126,10 +126,7 @@ export class PetstoreClient {
     return this.expect(await this.send(request), expected);
   }
 
-  /**
-   * GETs `first` and, with `all`, its `rel="next"` pages (`ahead`: each asked for early), each via {@link expect} with its own
-   * `--timeout`. Throws PageTrail's RequestError, and a failure of a page after the first as a ListingCutError.
-   */
+  /** GETs `first` and, with `all`, its next pages (`ahead`: each asked early), each via {@link expect}; throws PageTrail's errors, ListingCutError. */
   async *pages<T extends z.ZodMiniType>(
     first: string,
     expected: Expectation<T>,

@@ -191,10 +191,7 @@ export function describeNetworkFailure(error: unknown, host: string, proxy?: Pro
   return new RequestError(`cannot reach ${host}: ${code ?? message}`, 'network_error');
 }
 
-/**
- * A request with no answer as the InterruptedError of `signal`, a timeout after `timeoutMs`, or a network failure, `notSent` when
- * provable; a timeout of an unsafe `method` says the request may have reached the service.
- */
+/** A request with no answer: the InterruptedError of `signal`, a timeout after `timeoutMs` or a network failure (`notSent` if provable). */
 export function describeSendFailure(
   error: unknown,
   host: string,

@@ -1,7 +1,4 @@
-/**
- * One bulk load (`add --file`): reads the items, sends each NewPet with bounded concurrency, and ends each item created or written to
- * `--failed`, moving through the states of load-state.ts. Sending and the answers are in load-sending.ts.
- */
+/** One bulk load (`add --file`): items read, sent (load-sending.ts) and ended created or in `--failed`, through load-state.ts's states. */
 import type { Readable } from 'node:stream';
 import type { PetstoreClient } from '../api/client.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';

@@ -1,7 +1,4 @@
-/**
- * The `--failed` file of a bulk load: one NDJSON line per item not created, written synchronously to a temporary file that replaces it
- * at the end (so it can be the input too), under a lock (load-lock.ts); docs/internals.md, "Bulk loads".
- */
+/** The `--failed` file: a line per item not created, in a temporary file that replaces it at the end, under a lock (load-lock.ts). */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,4 @@
-/**
- * Reads a load journal (journal.ts) without trusting it: every record is validated, and the first bad one ends the reading; the items
- * it and the rest could name count as unknown, never as unsent.
- */
+/** Reads a load journal (journal.ts) without trusting it: the first invalid record ends it, and the items it may name count as unknown. */
 
 import * as z from 'zod/mini';
 import { parseJson } from '../json.js';

@@ -1,7 +1,4 @@
-/**
- * Streams the items of a JSON array (first non-blank `[`) or NDJSON with each item's line, in flat memory: split on bytes, each item
- * decoded on its own (input-item.ts), so bytes that are not UTF-8 are reported, never replaced.
- */
+/** Streams the items of a JSON array or NDJSON with their lines, in flat memory: split on bytes, each decoded alone (input-item.ts). */
 
 import { EXCERPT, excerpt, type InputItem, itemFromBytes, itemFromDecoded, MAX_ITEM_BYTES, SpanningText, trimBytes } from './input-item.js';
 

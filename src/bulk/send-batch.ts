@@ -1,7 +1,4 @@
-/**
- * The items a bulk load is about to send, journaled together: on the next turn of the event loop one write holds their records and
- * the answers recorded since, then they are sent (docs/internals.md, "Bulk loads").
- */
+/** The items a bulk load is about to send, journaled in one write on the next turn of the event loop, then sent (docs/internals.md). */
 
 import type { PetstoreClient } from '../api/client.js';
 import type { NewPet } from '../api/schemas.js';

@@ -49,10 +49,7 @@ export interface SettleActions {
   /** Resolves false when the load was stopped before `untilMs` (Date.now() time). */
   waitUntil(untilMs: number): Promise<boolean>;
   settled(held: HeldItem, pet: Pet): void;
-  /**
-   * Sends the items again and resolves with how many it sent, once every answer came; those ending unknown come back through
-   * {@link UnknownSettler.hold}, those a stop leaves unsent through {@link stays}.
-   */
+  /** Sends the items again; resolves with how many it sent once every answer came (unknown ones come back through UnknownSettler.hold). */
   resend(items: readonly HeldItem[]): Promise<number>;
   /** An item left unknown, with the ids of the pets that carry its fields (none when the settling was cut short). */
   stays(held: HeldItem, ids: readonly bigint[]): void;

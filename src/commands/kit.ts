@@ -89,10 +89,7 @@ export function globalFlagsOf(command: CommandUnknownOpts): readonly GlobalFlag[
   return undefined;
 }
 
-/**
- * The action of a command declared by a contract: loads the contract (the lazy-load boundary), makes the options from what commander
- * hands it, then calls `runF` (the test seam, gh's runF) or the runner.
- */
+/** The action of a command declared by a contract: loads it (the lazy-load boundary), makes the options, calls `runF` or the runner. */
 export function contractAction<I extends Inputs, O>(
   f: Factory,
   load: () => Promise<CommandContract<I, O>>,

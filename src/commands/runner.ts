@@ -1,7 +1,4 @@
-/**
- * The one run of a command declared by a contract: format settled, options checked, output paged, data fetched and printed, a full
- * last page warned about, a listing cut partway reported. kit.ts's `contractAction` holds the test seam (gh's runF) before it.
- */
+/** The one run of a command declared by a contract: format, options, pager, fetch, print, full-page warning; kit.ts holds the runF seam. */
 import type * as z from 'zod/mini';
 import type { PetstoreClient } from '../api/client.js';
 import { ListingCutError } from '../errors.js';

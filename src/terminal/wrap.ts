@@ -1,7 +1,4 @@
-/**
- * Text wrapped at spaces to a terminal's width: help's added sections and messages on stderr. Not wrap-ansi: it loads string-width, whose
- * Intl.Segmenter loads ICU data, on the path of --help and of every error.
- */
+/** Text wrapped at spaces to a terminal's width (help, stderr); not wrap-ansi, whose string-width loads ICU data on every --help. */
 
 /** Code points a terminal draws two columns wide: CJK, Hangul, fullwidth forms, emoji. */
 const WIDE =

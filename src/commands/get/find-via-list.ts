@@ -22,10 +22,7 @@ export interface LookupCounts {
   read: number;
 }
 
-/**
- * Follows listPets' pages (limit 100) until one holds the pet `petId`, returned as sent; `onPage` is told the counts after each page.
- * Throws CliError exit 3 (`not_found`) when none does, else what listPets throws.
- */
+/** Follows listPets' pages until one holds the pet `petId`, returned as sent (`onPage` after each); throws exit 3 when none does. */
 export async function findPetViaList(client: PetstoreClient, petId: bigint, onPage: (counts: LookupCounts) => void): Promise<Pet> {
   const counts: LookupCounts = { pages: 0, read: 0 };
   let lastFull = false;
