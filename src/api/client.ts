@@ -126,7 +126,7 @@ export class PetstoreClient {
     return this.expect(await this.send(request), expected);
   }
 
-  /** GETs `first` and, with `all`, its next pages (`ahead`: each asked early), each via {@link expect}; throws PageTrail's errors, ListingCutError. */
+  /** GETs `first` and, with `all`, its next pages (`ahead`: asked early), each via {@link expect}; throws PageTrail's, ListingCutError. */
   async *pages<T extends z.ZodMiniType>(
     first: string,
     expected: Expectation<T>,
