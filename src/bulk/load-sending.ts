@@ -205,8 +205,8 @@ export class LoadSending {
   }
 
   /**
-   * Counts an item not created, says why (not for the items a stop leaves unsent: the stop is said once), writes it to --failed (and
-   * to the journal, as item `sentIndex`, when it was sent). An unknown item this load sent goes to the settling when there is one.
+   * Counts an item not created, says why (a stop is said once), writes it to --failed and, when sent (`sentIndex`), the journal; an
+   * unknown item this load sent goes to the settling when there is one.
    */
   private recordNotCreated(item: ResolvedItem, outcome: Outcome, report: ErrorReport, sentIndex?: number): void {
     const { journal, tally } = this.recorder;

@@ -1,7 +1,6 @@
 /**
- * The states of one bulk load (bulk-load.ts) and the events that move it between them: {@link TRANSITIONS} is the whole table, the
- * same as in docs/internals.md ("The bulk load's states"), which says what each state and event is. Why the load stopped (a
- * {@link Stop}) is kept beside the state, for the summary and the journal's end.
+ * The states of one bulk load and the events between them: {@link TRANSITIONS}, the table of docs/internals.md ("The bulk load's
+ * states"), which says what each is; why the load stopped is kept beside the state.
  */
 import type { Stop } from './load-summary.js';
 

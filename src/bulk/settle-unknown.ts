@@ -1,7 +1,6 @@
 /**
- * `add --file --resolve-unknown`: settles a bulk load's `unknown` items against listings of the store, in rounds (docs/bulk-loads.md,
- * "Settling unknown outcomes"). An item sent after the store's ids were recorded (store-ids.ts) is claimed by a new pet with its name,
- * categoryId and status, else sent again; one sent before is sent again only when no pet of the store has its fields.
+ * `add --file --resolve-unknown`: a bulk load's `unknown` items settled against listings of the store, in rounds: claimed by a new pet
+ * with their fields, or sent again (docs/bulk-loads.md, "Settling unknown outcomes").
  */
 import { int64Of, type NewPet, type Pet } from '../api/schemas.js';
 import type { Factory } from '../factory.js';
