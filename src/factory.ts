@@ -152,10 +152,7 @@ export class Factory {
     });
   }
 
-  /**
-   * For a command that reads a whole listing (`list --all`, `api --paginate`, `get` through listPets): from now `--timeout` bounds each
-   * request and each `--jq` run, not the whole command, and V8's heap grows slowly ({@link growHeapSlowly}).
-   */
+  /** For a command that reads a whole listing: `--timeout` bounds each request and `--jq` run from now, and the heap grows slowly. */
   readsWholeListing(): void {
     this.growHeapSlowly();
     this.deadlineAt = undefined;

@@ -1,7 +1,4 @@
-/**
- * Retry policy for undici's retry interceptor: a safe method (RFC 9110 §9.2.1) on connection errors, timeouts, 408, 429, 502, 503 and
- * 504, with backoff and jitter or Retry-After; any other method only when its connection was never established.
- */
+/** Retry policy for undici's retry interceptor: safe methods (RFC 9110 §9.2.1) on transient failures, others only if never connected. */
 import { interceptors, type Dispatcher, type RetryHandler } from 'undici';
 
 const RETRY_STATUS_CODES = [408, 429, 502, 503, 504];

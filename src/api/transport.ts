@@ -33,8 +33,8 @@ export class NetworkError extends RequestError {
 }
 
 /**
- * The proxy for `url` from `env`: HTTPS_PROXY then HTTP_PROXY for https, HTTP_PROXY for http (as undici's EnvHttpProxyAgent); none
- * for loopback or a host NO_PROXY lists. A value without "://" is http. Throws UsageError naming the variable when it is no http(s) URL.
+ * The proxy for `url` from `env` (HTTPS_PROXY, HTTP_PROXY, NO_PROXY as undici's EnvHttpProxyAgent reads them), never for loopback; a
+ * value without "://" is http. Throws UsageError naming the variable when it is no http(s) URL.
  */
 export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefined {
   if (isLoopback(url.hostname)) return undefined;

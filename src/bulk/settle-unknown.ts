@@ -97,8 +97,8 @@ export class UnknownSettler {
   }
 
   /**
-   * Settles the items held, in rounds: past the last send's deadline and one `--timeout` more (a service may store a pet late), list,
-   * settle, send again. Two rounds with no answer and nothing settled end it; a listing that fails leaves the items left unknown.
+   * Settles the items held in rounds (after the last send's deadline and one `--timeout` more: list, settle, send again) until two
+   * rounds in a row get no answer and settle nothing; a listing that fails leaves the items left unknown.
    */
   async settle(actions: SettleActions): Promise<SettleCounts> {
     const counts: SettleCounts = { settled: 0, resent: 0, unknown: 0, others: 0 };

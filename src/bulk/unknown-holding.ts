@@ -36,8 +36,8 @@ export class UnknownHolding {
   }
 
   /**
-   * Keeps an unknown item for the settling and says true; false without a settler or for an item that is no NewPet. `sentAt`:
-   * Date.now() of its last POST, 0 for an earlier run of this load, -Infinity for an earlier load; `ours`: sent by this load.
+   * Keeps an unknown item for the settling (true; false without a settler or for no NewPet). `sentAt`: Date.now() of its last POST, 0
+   * for an earlier run of this load, -Infinity for an earlier load; `ours`: sent by this load.
    */
   hold(item: ResolvedItem, index: number, hash: string, record: Record<string, unknown>, sentAt: number, ours = true): boolean {
     const pet = this.settler && NewPet.safeParse(item.value);
