@@ -95,7 +95,7 @@ export class Settings {
     const stored = opened.environment(this.pickEnv().value);
     if (!stored.apiKey) return undefined;
     // A key stored before origins were recorded belongs to the stored base URL.
-    const boundTo = stored.apiKeyOrigin ?? originOf(stored.baseUrl);
+    const boundTo = stored.apiKeyOrigin ?? (stored.baseUrl === undefined ? undefined : URL.parse(stored.baseUrl)?.origin);
     return { value: stored.apiKey, source: 'config', origin: opened.path, boundTo };
   }
 
@@ -114,24 +114,13 @@ export class Settings {
   }
 }
 
-function originOf(url: string | undefined): string | undefined {
-  if (url === undefined) return undefined;
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Checks a base URL: absolute http(s) without credentials, query or fragment, plain http only to loopback; returns it ending in "/".
  * Throws UsageError naming `origin` (the flag, variable or file).
  */
 export function parseBaseUrl(text: string, origin: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
+  const url = URL.parse(text);
+  if (!url) {
     throw new UsageError(
       `invalid base URL from ${origin}: "${text}" is not an absolute URL`,
       `Example: https://petstore.example.com${VERSION_SEGMENT}`,

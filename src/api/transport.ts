@@ -42,12 +42,7 @@ export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefi
   const variable = names.find((name) => env[name]);
   if (variable === undefined || listedInNoProxy(url, env.NO_PROXY || env.no_proxy || '')) return undefined;
   const text = env[variable]!;
-  let proxy: URL | undefined;
-  try {
-    proxy = new URL(text.includes('://') ? text : `http://${text}`);
-  } catch {
-    proxy = undefined;
-  }
+  const proxy = URL.parse(text.includes('://') ? text : `http://${text}`);
   if (!proxy || (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') || !proxy.hostname) {
     throw new UsageError(
       `invalid value for ${variable}: it must be a proxy URL such as http://proxy.example:3128 (the value is not shown)`,

@@ -131,11 +131,9 @@ class BodySink {
 function targetUrl(client: PetstoreClient, options: ApiOptions): URL {
   let url: URL;
   if (/^[a-z][a-z0-9+.-]*:/i.test(options.path)) {
-    try {
-      url = new URL(options.path);
-    } catch {
-      throw new UsageError(`invalid URL: "${options.path}": give a path under the base URL, such as /store/orders`);
-    }
+    const parsed = URL.parse(options.path);
+    if (!parsed) throw new UsageError(`invalid URL: "${options.path}": give a path under the base URL, such as /store/orders`);
+    url = parsed;
     if (url.origin !== client.origin) {
       throw new UsageError(
         `refusing to send the API key to another origin: ${url.origin}; give a path under the base URL or a URL of ${client.origin}`,
