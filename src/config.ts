@@ -1,7 +1,4 @@
-/**
- * The config store: one JSON file, the only place the key is stored. Read directly (conf's schema machinery stays unloaded); written via
- * conf (atomic, 0600, folder 0700) under a lock, so concurrent runs lose no update. Another user's path, a link or a folder others may write to is refused.
- */
+/** The config store: one JSON file read directly, written through conf (atomic, 0600) under a lock; unsafe paths refused. */
 import fs from 'node:fs';
 import path from 'node:path';
 import envPaths from 'env-paths';

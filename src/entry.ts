@@ -1,7 +1,4 @@
-/**
- * Process glue for bin/petstore.js and the standalone executable: real stdio, signals, write errors and the environment
- * to `main`, then the exit code. Commands get these through the Factory, never from `process`.
- */
+/** Process glue for bin/petstore.js and the standalone executable: real stdio, signals and environment to `main`, then the exit code. */
 import { InterruptedError, type StopSignal } from './errors.js';
 import { main } from './main.js';
 import type { PagerCount } from './terminal/pager.js';
@@ -13,14 +10,11 @@ import { sanitizeText } from './text.js';
 const SIGNAL_ECHO_MS = 150;
 
 /**
- * Runs petstore for this process with `argv` (the arguments after the program, as the launcher read them: src/launch.ts)
- * and sets `process.exitCode`; `command` (the launcher's leadingCommand) is the one declaration to build, all when undefined.
- * The first SIGINT or SIGTERM stops the command, the second
- * stops waiting for its requests, the third exits at once. While a pager runs, SIGINT is the pager's.
+ * Runs petstore with `argv` and sets `process.exitCode`; `command` (launch.ts's leadingCommand) is the one declaration to build. The
+ * first SIGINT or SIGTERM stops the command, the second its waiting, the third exits; while a pager runs, SIGINT is the pager's.
  */
 export async function start(argv: readonly string[], command?: string): Promise<void> {
-  // Node's deprecation warnings are for library developers, and would break --json's
-  // stderr (undici's DEP0123 behind an https proxy).
+  // Node's deprecation warnings are for library developers, and would break --json's stderr (undici's DEP0123 behind an https proxy).
   if (process.env.PETSTORE_DEBUG !== '1') process.noDeprecation = true;
   const stop = new AbortController();
   const halt = new AbortController();

@@ -133,11 +133,7 @@ export function excerptOf(text: string): string {
   return `${head}… (${chars.length - Array.from(head).length} more characters; --json shows all)`;
 }
 
-/**
- * A page of a listing after the first could not be read (an error status after its retries, a dropped connection, the timeout):
- * `cause` says why, `next` is the link of that page, and the command sets `printed`, how many items it printed before (they stay
- * printed). Exit code and report of `cause`, with `printed` and `next` added.
- */
+/** A page after the first could not be read (`cause`; `next`: its link; `printed`: items printed before); exits as `cause` does. */
 export class ListingCutError extends CliError {
   override name = 'ListingCutError';
   /** Items printed before the failure; undefined until the command that printed them says ({@link setPrinted}). */

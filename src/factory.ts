@@ -1,7 +1,6 @@
 /**
- * What every command of one run gets, as gh's cmdutil.Factory: IO streams, global flags, environment, signals, the
- * exporter, and the config store, API client and jq, loaded when first needed. main builds one per run; commandTree()
- * (main.ts) builds one whose actions never run, for the man page and tests.
+ * What every command of one run gets, as gh's cmdutil.Factory: IO streams, global flags, environment, signals, the exporter, and the
+ * config store, API client and jq, loaded when first needed.
  */
 import type { Dispatcher } from 'undici';
 import type { PetstoreClient } from './api/client.js';
@@ -46,10 +45,7 @@ export interface Seams {
   jqMemoryLimitMb?: number;
   /** How long a bulk load's lock may go unrenewed before it is stale, in milliseconds (bulk/load-lock.ts's STALE_MS when not given). */
   lockStaleMs?: number;
-  /**
-   * The client seam: every client the Factory hands out ({@link Factory.client}, {@link Factory.clientFor}) sends through this
-   * dispatcher, such as undici's MockAgent, so that a command's fetch and run are tested without main, nock or a server.
-   */
+  /** The client seam: every client the Factory hands out sends through this dispatcher (a test's undici MockAgent). */
   dispatcher?: Dispatcher;
 }
 
@@ -113,10 +109,7 @@ export class Factory {
     return this.settingsValue;
   }
 
-  /**
-   * The API client, created once. Throws, before sending, UsageError (exit 2) without a base URL, MissingKeyError
-   * (exit 4) without a key for its origin.
-   */
+  /** The API client, created once; throws UsageError (exit 2) without a base URL, MissingKeyError (exit 4) without a key for its origin. */
   client(): Promise<PetstoreClient> {
     this.clientPromise ??= (async () => {
       const settings = this.settings;
@@ -135,10 +128,7 @@ export class Factory {
     return this.clientPromise;
   }
 
-  /**
-   * A client for `baseUrl` (from `baseUrlOrigin`: `--base-url`, `PETSTORE_BASE_URL` or the config file) with `apiKey` (from
-   * `keySource`), for checking a key (auth login, auth status). Not cached; the caller closes it.
-   */
+  /** A client for `baseUrl` with `apiKey`, to check a key (auth login, auth status); not cached: the caller closes it. */
   async clientFor(baseUrl: URL, apiKey: string, envName: string, baseUrlOrigin: string, keySource: string): Promise<PetstoreClient> {
     const { PetstoreClient } = await import('./api/client.js');
     const options = this.globals;
@@ -162,24 +152,14 @@ export class Factory {
     });
   }
 
-  /**
-   * For a command that reads a whole listing (`list --all`, `api --paginate`, `get` through listPets): from now `--timeout` bounds each
-   * request and each `--jq` run rather than the whole command, so that a large store is not cut off by a deadline meant for one request.
-   * And V8's heap grows slowly ({@link growHeapSlowly}).
-   */
+  /** For a command that reads a whole listing: `--timeout` bounds each request and `--jq` run from now, and the heap grows slowly. */
   readsWholeListing(): void {
     this.growHeapSlowly();
     this.deadlineAt = undefined;
     if (this.jqLimits) delete this.jqLimits.deadline;
   }
 
-  /**
-   * From now V8's heap grows slowly, for a command that reads a whole listing page by page or sends a bulk load item by item: every
-   * page or item is garbage once printed or recorded, yet the survivors of each scavenge add up until V8 doubles the new space again
-   * and again, and the old space grows by its default factor though little in it lives (peak RSS for a 1,000,000-pet listing: 250 MiB
-   * with neither flag, 150 MiB with the first, 126 MiB with both; a 100,000-pet load, about 158 MiB without them, 117 MiB with
-   * them; bench/RESULTS.md).
-   */
+  /** From now V8's heap grows slowly, for a whole listing or a bulk load (1,000,000 pets listed: 126 MiB RSS, not 250; bench/RESULTS.md). */
   growHeapSlowly(): void {
     // Flags V8 reads each time it resizes a space (node's v8.setFlagsFromString); the process ends with the command.
     // node:v8 loads only here: it brings bindings a short command never uses.

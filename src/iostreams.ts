@@ -1,7 +1,4 @@
-/**
- * The streams of one invocation and what stderr gets besides data: warnings, notices, debug lines, the status line.
- * With --json each stderr line is one JSON object. Stderr lines written while the pager runs wait until it exits.
- */
+/** The streams of one invocation: data on stdout; warnings, notices, debug lines and the status line on stderr (JSON lines with --json). */
 import { stringifyJson } from './json.js';
 import { Pager, type PagerCount, pagerCommand, terminalCanPage } from './terminal/pager.js';
 import { Spinner } from './terminal/spinner.js';
@@ -128,7 +125,8 @@ export class IOStreams {
     return this.drain ?? Promise.resolve();
   }
 
-  private writeErr(text: string): void {
+  /** Writes lines already formatted for stderr (errors, help); held while a pager runs. */
+  writeError(text: string): void {
     if (this.pager) {
       this.held.push(text);
       return;
@@ -141,31 +139,26 @@ export class IOStreams {
 
   /** A warning: `warning: <message>`, or `{"warning": message, "code": code}` with --json. */
   warn(message: string, code: string, fields: Record<string, unknown> = {}): void {
-    if (this.style.json) this.writeErr(`${stringifyJson({ warning: message, code, ...fields })}\n`);
+    if (this.style.json) this.writeError(`${stringifyJson({ warning: message, code, ...fields })}\n`);
     else this.writeMessage(`warning: ${sanitizeText(message)}\n`);
   }
 
   /** A notice (what was done, a summary): a plain line, or `{"info": message, "code": code, ...fields}` with --json. */
   info(message: string, code: string, fields: Record<string, unknown> = {}): void {
-    if (this.style.json) this.writeErr(`${stringifyJson({ info: message, code, ...fields })}\n`);
+    if (this.style.json) this.writeError(`${stringifyJson({ info: message, code, ...fields })}\n`);
     else this.writeMessage(`${sanitizeText(message)}\n`);
   }
 
   /** Writes message lines (not JSON) to stderr, wrapped at a terminal's width. */
   writeMessage(text: string): void {
     const columns = this.errColumns;
-    this.writeErr(columns === undefined ? text : wrapMessage(text, columns));
+    this.writeError(columns === undefined ? text : wrapMessage(text, columns));
   }
 
   /** A `--verbose` line. */
   debug(line: string): void {
     if (!this.style.verbose) return;
-    this.writeErr(this.style.json ? `${stringifyJson({ debug: line })}\n` : `${sanitizeText(line)}\n`);
-  }
-
-  /** Writes lines already formatted for stderr (errors, help). */
-  writeError(text: string): void {
-    this.writeErr(text);
+    this.writeError(this.style.json ? `${stringifyJson({ debug: line })}\n` : `${sanitizeText(line)}\n`);
   }
 
   /** A status line shows only on a terminal stderr, without --json, while no pager runs. */
@@ -217,7 +210,7 @@ export class IOStreams {
     this.pager = undefined;
     const held = this.held.join('');
     this.held = [];
-    if (held) this.writeErr(held);
+    if (held) this.writeError(held);
   }
 
   /** Shows `text` (one line, sanitised) as the status line. */
@@ -246,12 +239,7 @@ export class IOStreams {
   }
 }
 
-/**
- * chalk level of data written to a stream: none with --no-color or NO_COLOR (the user's "no" wins, unlike gh's
- * CLICOLOR_FORCE); FORCE_COLOR's level (0 or false: none); with CLICOLOR_FORCE (not empty, not 0) colour even off a
- * terminal or with TERM=dumb; none with CLICOLOR=0; else colour on a terminal whose TERM is not dumb. See
- * docs/terminal.md.
- */
+/** chalk level of data on a stream, from --no-color, NO_COLOR, FORCE_COLOR, CLICOLOR(_FORCE) and the terminal (docs/terminal.md). */
 export function colorLevel(colorFlag: boolean, env: NodeJS.ProcessEnv, isTTY: boolean): 0 | 1 | 2 | 3 {
   if (!colorFlag || env.NO_COLOR) return 0;
   const force = env.FORCE_COLOR;

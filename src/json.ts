@@ -58,10 +58,7 @@ export function parseJson(text: string): unknown {
   return JSON.parse(text, exactNumber as (key: string, value: unknown) => unknown);
 }
 
-/**
- * Parses a service's answer as {@link parseJson} does, except that when every number in it is an integer of at most 15 digits (exact as
- * a double) they stay `number`s: the pages of a whole listing are read several times faster. Throws SyntaxError on malformed JSON.
- */
+/** As {@link parseJson}, but numbers stay `number`s when all are integers of at most 15 digits (much faster); throws SyntaxError. */
 export function parseAnswerJson(text: string): unknown {
   if (!MAYBE_INEXACT.test(text)) return JSON.parse(text);
   return JSON.parse(text, exactNumber as (key: string, value: unknown) => unknown);
@@ -73,11 +70,7 @@ const HAS_RAW_CONTROL = /[\u007f-\u009f\u2028\u2029]/;
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-/**
- * `value` with each bigint as a number (when exact as a double) or raw JSON, copying only the arrays and objects that hold one: a
- * value with none (an answer from parseAnswerJson) comes back as it is. JsonNumbers write themselves (toJSON). A copy keeps "__proto__"
- * as an own key, as JSON.parse makes it.
- */
+/** `value` with each bigint as a number (when exact) or raw JSON, copying only the arrays and objects that hold one. */
 function withRawNumbers(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) {
     if (typeof value !== 'bigint') return value;
@@ -116,10 +109,7 @@ function setField(record: Record<string, unknown>, key: string, value: unknown):
   else record[key] = value;
 }
 
-/**
- * Serialises a value from {@link parseJson} or {@link parseAnswerJson} to compact JSON: numbers as their source text, control
- * characters escaped, key order kept.
- */
+/** Serialises a value from {@link parseJson} or {@link parseAnswerJson} to compact JSON: numbers as written, controls escaped. */
 export function stringifyJson(value: unknown): string {
   return escapeRawControls(JSON.stringify(withRawNumbers(value)));
 }

@@ -1,19 +1,9 @@
 /**
- * Start-up of the bundled CLI (dist/petstore.cjs) with a complete V8 code
- * cache: the one launcher, used by bin/petstore.js (through dist/launch.cjs)
- * and by the standalone executable (src/standalone.ts).
- *
- * Node's own compile cache (`module.enableCompileCache()`) stores a module's
- * code right after compiling it, before it runs, so every function that runs
- * is compiled again on each call; `npm run bench` measures that path against
- * this one (docs/design.md, "Start-up"). Here the bundle is compiled through
- * `vm.Script`, and the cache is written after the command with
- * `createCachedData()`, so that it holds every function that ran.
- *
- * What a cache holds does not depend on which run filled it first: a run of
- * a kind not yet checked against it (see runKind) measures what it compiled,
- * and when that is more than the cache's writer did (a stored key after an
- * environment key, a table after JSON), writes the cache again, holding both.
+ * Start-up of the bundled CLI (dist/petstore.cjs) with a complete V8 code cache, for bin/petstore.js (through dist/launch.cjs) and
+ * the standalone executable. Node's own compile cache is written before the code runs, so it lacks every lazily compiled function
+ * (docs/design.md, "Start-up"); here the bundle runs through `vm.Script` and the cache is written after the command
+ * (`createCachedData()`). A run of a kind not yet checked against a cache ({@link runKind}) measures what it compiled and, when
+ * that is more, writes the cache again, holding both.
  */
 // Named imports: esbuild turns a default import of a built-in into a copy of all its exports.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -26,10 +16,8 @@ import envPaths from 'env-paths';
 declare const PETSTORE_BUNDLE_HASH: string | undefined;
 
 /**
- * The cache key of a command line: `help` when it asks for help, else its
- * first word that is not an option (`other` when there is none). A word that
- * is no command gets no cache of its own: a cache is written under a word
- * only after a run whose bundle names it a command (see {@link launch}).
+ * The cache key of a command line: `help` when it asks for help, else its first word that is not an option (`other` when none). A
+ * cache is written under a word only after a run whose bundle names it a command.
  */
 export function cacheKey(argv: readonly string[]): string {
   if (argv.some((arg) => arg === '--help' || arg === '-h')) return 'help';
@@ -38,11 +26,8 @@ export function cacheKey(argv: readonly string[]): string {
 }
 
 /**
- * The code cache file of `key` for the bundle whose first 16 hex digits of
- * SHA-256 are `bundleId`, this Node version and CPU architecture, in the
- * user's cache folder (env-paths: $XDG_CACHE_HOME/petstore, ~/.cache/petstore,
- * ~/Library/Caches/petstore, %LOCALAPPDATA%\petstore\Cache). Undefined when
- * NODE_DISABLE_COMPILE_CACHE is set (Node's own switch).
+ * The code cache file of `key` for the bundle `bundleId`, this Node version and architecture, in the user's cache folder (env-paths);
+ * undefined when NODE_DISABLE_COMPILE_CACHE is set (Node's own switch).
  */
 export function codeCacheFile(key: string, env: NodeJS.ProcessEnv, bundleId: string): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
@@ -54,13 +39,8 @@ const bundlePrefix = (bundleId: string) => `code-${bundleId}-`;
 const cachePrefix = (bundleId: string) => `${bundlePrefix(bundleId)}${process.version}-${process.arch}-`;
 
 /**
- * A cache file is a header, then V8's cached data. The header (little-endian)
- * holds the size in bytes of the bytecode that compiling and running the
- * bundle added to the heap in the run that wrote the data, then how many runs
- * of another kind (see {@link runKind}) have been checked against it, and
- * their kinds. A run of a kind not yet checked measures the same: when it adds
- * more, it compiled functions the cache lacks, and the cache is written again
- * with both.
+ * A cache file: a little-endian header (the bytes of bytecode the writing run added to the heap, a count of run kinds checked against
+ * it, the kinds), then V8's cached data.
  */
 interface CacheFile {
   data: Buffer;
@@ -89,10 +69,8 @@ function decodeCache(bytes: Buffer): CacheFile | undefined {
 }
 
 /**
- * The kind of a run, as a 32-bit FNV-1a hash: the options of `argv` (names
- * only), which of petstore's settings variables are set, and whether stdout
- * is a terminal. Runs of one kind take the same path through the bundle, so
- * that only a run of a new kind needs to measure what it compiled.
+ * The kind of a run, as a 32-bit FNV-1a hash of its option names, the settings variables set and whether stdout is a terminal: runs
+ * of one kind take the same path through the bundle.
  */
 export function runKind(argv: readonly string[], env: NodeJS.ProcessEnv, stdoutIsTTY: boolean): number {
   const options = [...new Set(argv.filter((arg) => arg.startsWith('-')).map((arg) => arg.split('=')[0]))].sort();
@@ -103,11 +81,7 @@ export function runKind(argv: readonly string[], env: NodeJS.ProcessEnv, stdoutI
   return hash;
 }
 
-/**
- * Writes a cache file (mode 0600, folder 0700, atomic replace) and removes
- * the caches of other bundles from the folder. Never throws: the cache only
- * saves time.
- */
+/** Writes a cache file (0600, folder 0700, atomically) and removes other bundles' caches. Never throws: the cache only saves time. */
 async function saveCodeCache(file: string, cache: CacheFile, bundleId: string): Promise<void> {
   try {
     const dir = dirname(file);
@@ -126,11 +100,7 @@ async function saveCodeCache(file: string, cache: CacheFile, bundleId: string): 
   }
 }
 
-/**
- * Whether `dir` belongs to this user and nobody else may write to it. A code
- * cache is code that runs: one in a folder others can write to is not used.
- * Always true where there are no POSIX owners (Windows).
- */
+/** Whether `dir` is this user's and nobody else may write to it (a code cache is code that runs); true without POSIX owners. */
 export function isPrivateFolder(dir: string): boolean {
   if (typeof process.getuid !== 'function') return true;
   const stat = statSync(dir);
@@ -189,13 +159,8 @@ const bundleHash = typeof PETSTORE_BUNDLE_HASH === 'string' ? PETSTORE_BUNDLE_HA
 const bytecode = () => process.getBuiltinModule('node:v8').getHeapCodeStatistics().bytecode_and_metadata_size;
 
 /**
- * Compiles and runs the bundle with the code cache for `argv` (the arguments
- * after the script), then awaits its exported `start()`. After a run that
- * leaves `process.exitCode` 0, writes the cache when there was none or V8
- * rejected it; a run of a kind the cache was not yet checked against
- * ({@link runKind}) measures the bytecode it adds, and writes the cache again
- * when that is more than its writer's (it compiled functions the cache lacks;
- * the new cache holds both). Throws what compiling the bundle throws.
+ * Compiles and runs the bundle with the code cache for `argv`, then awaits its `start()`. After a run that leaves exit code 0, writes
+ * the cache when there was none, V8 rejected it, or this run's new kind compiled more. Throws what compiling the bundle throws.
  */
 export async function runBundle({ source, filename, require }: BundleSource, argv: readonly string[]): Promise<void> {
   const bundleId = bundleHash ?? '';
@@ -209,8 +174,7 @@ export async function runBundle({ source, filename, require }: BundleSource, arg
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename,
     cachedData: cached?.data,
-    // No importModuleDynamically: it starts the ES module loader, and the
-    // bundle has no import() left (scripts/build.mjs fails if it had).
+    // No importModuleDynamically: it starts the ES module loader; the bundle has no import() left (scripts/build.mjs checks).
   });
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   const bundle = { exports: {} as Bundle };
@@ -234,11 +198,7 @@ export async function runBundle({ source, filename, require }: BundleSource, arg
   }
 }
 
-/**
- * Runs the bundle at `bundlePath` (an absolute path) for `argv`: through
- * {@link runBundle}, or, with PETSTORE_DEBUG=1, through Node's own loader with
- * source maps on, so that frames name src/ files (only then is the map read).
- */
+/** Runs the bundle at `bundlePath` (absolute) for `argv` through {@link runBundle}; with PETSTORE_DEBUG=1 through Node's loader with source maps. */
 export async function launch(bundlePath: string, argv: readonly string[]): Promise<void> {
   const require = createRequire(bundlePath);
   if (wantsSourceMaps(process.env)) {

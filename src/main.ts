@@ -109,11 +109,8 @@ interface StackTraces {
 }
 
 function reportError(error: unknown, io: IOStreams, json: boolean, traces: StackTraces, signal: AbortSignal): number {
-  if (error instanceof CommanderError) {
-    if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code))
-      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    return ExitCode.usage;
-  }
+  // Help and --version end with exit code 0; every other CommanderError is a usage error.
+  if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   if (signal.aborted && signal.reason instanceof InterruptedError) error = signal.reason;
   const write = (line: string) => io.writeError(`${line}\n`);
   const say = (line: string) => io.writeMessage(`${line}\n`);

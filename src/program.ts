@@ -83,10 +83,7 @@ function refuseGlobalFlags(root: CommandUnknownOpts, action: CommandUnknownOpts)
 /** Makes one top-level command for a run's Factory (a registry entry's declaration, or a test's with its runF). */
 export type CommandMaker = (f: Factory) => CommandUnknownOpts;
 
-/**
- * Builds the program for one invocation, with only command `word` when it is one, else the whole tree; actions run with `f`. `commands`,
- * a test seam, replaces the registry's.
- */
+/** Builds the program with only command `word` if it is one, else all, run with `f`; `commands` (a test seam) replace the registry's. */
 export async function buildProgram(f: Factory, word?: string, commands?: readonly CommandMaker[]) {
   const program = declareProgram(f.version);
   program.hook('preAction', async (_program, action) => {

@@ -1,7 +1,4 @@
-/**
- * Which environment, base URL and API key a command uses: flag, then environment variable, then the stored config.
- * A stored key is sent only to the origin it was stored for, so a production key never reaches a host named on a command line.
- */
+/** Which environment, base URL and API key a command uses (flag, variable, config); a stored key goes only to its own origin. */
 import { join } from 'node:path';
 import { VERSION_SEGMENT } from './interface-values.js';
 import type { ConfigStore } from './config.js';
@@ -80,17 +77,13 @@ export class Settings {
   /** `--base-url`, then PETSTORE_BASE_URL, then the stored one; undefined when none. Throws UsageError for a bad URL. */
   async baseUrl(): Promise<Resolved<URL> | undefined> {
     const { flags, env } = this;
-    let text: string | undefined;
-    let source: Source;
-    let origin: string;
-    if (flags.baseUrl !== undefined) {
-      [text, source, origin] = [flags.baseUrl, 'flag', '--base-url'];
-    } else if (env.PETSTORE_BASE_URL) {
-      [text, source, origin] = [env.PETSTORE_BASE_URL, 'environment variable', 'PETSTORE_BASE_URL'];
-    } else {
-      const opened = await this.store();
-      [text, source, origin] = [opened.environment(this.pickEnv().value).baseUrl, 'config', opened.path];
-    }
+    const opened = flags.baseUrl === undefined && !env.PETSTORE_BASE_URL ? await this.store() : undefined;
+    const [text, source, origin]: [string | undefined, Source, string] =
+      flags.baseUrl !== undefined
+        ? [flags.baseUrl, 'flag', '--base-url']
+        : opened
+          ? [opened.environment(this.pickEnv().value).baseUrl, 'config', opened.path]
+          : [env.PETSTORE_BASE_URL, 'environment variable', 'PETSTORE_BASE_URL'];
     if (text === undefined) return undefined;
     return { value: parseBaseUrl(text, origin), source, origin };
   }
@@ -102,7 +95,7 @@ export class Settings {
     const stored = opened.environment(this.pickEnv().value);
     if (!stored.apiKey) return undefined;
     // A key stored before origins were recorded belongs to the stored base URL.
-    const boundTo = stored.apiKeyOrigin ?? originOf(stored.baseUrl);
+    const boundTo = stored.apiKeyOrigin ?? (stored.baseUrl === undefined ? undefined : URL.parse(stored.baseUrl)?.origin);
     return { value: stored.apiKey, source: 'config', origin: opened.path, boundTo };
   }
 
@@ -121,24 +114,13 @@ export class Settings {
   }
 }
 
-function originOf(url: string | undefined): string | undefined {
-  if (url === undefined) return undefined;
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * Checks a base URL: absolute http(s) without credentials, query or fragment; plain http only to loopback, since requests carry the key.
- * Returns it with a trailing slash so paths join onto `/v1`. Throws UsageError naming `origin` (the flag, variable or file).
+ * Checks a base URL: absolute http(s) without credentials, query or fragment, plain http only to loopback; returns it ending in "/".
+ * Throws UsageError naming `origin` (the flag, variable or file).
  */
 export function parseBaseUrl(text: string, origin: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
+  const url = URL.parse(text);
+  if (!url) {
     throw new UsageError(
       `invalid base URL from ${origin}: "${text}" is not an absolute URL`,
       `Example: https://petstore.example.com${VERSION_SEGMENT}`,

@@ -1,14 +1,6 @@
 /**
- * Main script of the standalone executable: the pinned Node.js binary with
- * petstore injected as a single executable application (built by
- * scripts/build-standalone.mjs into dist/petstore-<platform>-<arch>).
- *
- * It runs the same bundle as bin/petstore.js, dist/petstore.cjs, embedded as
- * the asset `petstore.cjs`, through the same launcher (runBundle of
- * src/launch.ts), with the same code cache files. The bundle needs only Node's built-in
- * modules, which the executable's `require` provides. With PETSTORE_DEBUG=1
- * it runs through Node's own loader with source maps instead
- * (runWithSourceMaps), as launch.ts does.
+ * Main script of the standalone executable (scripts/build-standalone.mjs): runs dist/petstore.cjs, embedded as the asset `petstore.cjs`,
+ * through the launcher of bin/petstore.js (src/launch.ts), with the same code cache; with PETSTORE_DEBUG=1 with source maps.
  */
 import { createRequire, registerHooks } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -23,12 +15,8 @@ declare const PETSTORE_VERSION: string;
 const LINKED_MAP = /\n\/\/# sourceMappingURL=petstore\.cjs\.map\n?$/;
 
 /**
- * Runs the embedded bundle with source maps on, so that stack frames name
- * src/ files (as `<executable>/src/…`: the bundle is called
- * `<executable>/dist/petstore.cjs`, a path that exists nowhere). Node maps
- * only what its module loader compiled, not a vm.Script, so a module hook
- * hands the loader the bundle under that name, with the asset
- * `petstore.cjs.map` inline in place of the file it links.
+ * Runs the embedded bundle with source maps on (frames name `<executable>/src/…`): Node maps only what its loader compiled, so a module
+ * hook hands it the bundle as `<executable>/dist/petstore.cjs`, with the asset `petstore.cjs.map` inline.
  */
 async function runWithSourceMaps(argv: readonly string[]): Promise<void> {
   process.setSourceMapsEnabled(true);

@@ -126,12 +126,7 @@ export class PetstoreClient {
     return this.expect(await this.send(request), expected);
   }
 
-  /**
-   * GETs `first` and, with `all`, its RFC 8288 `rel="next"` pages until the service links none, each via {@link expect}; with `ahead`,
-   * each next page is asked for while the caller takes the last (PageWalk.lookAhead). `--timeout` bounds each page (its retries
-   * included), not the whole walk. Throws PageTrail's RequestError, and a failure of a page after the
-   * first as a ListingCutError naming its link.
-   */
+  /** GETs `first` and, with `all`, its next pages (`ahead`: asked early), each via {@link expect}; throws PageTrail's, ListingCutError. */
   async *pages<T extends z.ZodMiniType>(
     first: string,
     expected: Expectation<T>,
@@ -166,8 +161,7 @@ export class PetstoreClient {
   }
 
   /**
-   * For a request sent with `retry: false` that failed: the milliseconds to wait before sending it again when its connection was never
-   * established (refused, connect timeout), as the retry interceptor does for any method (api/retry.ts: backoff with jitter, announced
+   * Milliseconds to wait before sending again a `retry: false` request whose connection never opened (api/retry.ts's backoff, logged
    * with --verbose); undefined for any other error, or when `attempt` (1 for the first resend) is past --retries.
    */
   reconnectDelay(error: unknown, attempt: number): number | undefined {

@@ -42,7 +42,7 @@ export interface ExchangeLimits {
 
 /**
  * Resolves with the response once its body has ended. Rejects with the dispatcher's error, the signal's reason, a TimeoutError after
- * `deadlineMs` (milliseconds over the whole exchange), or `limits.tooLarge()`; after a status line, wrapped in a BodyReadError.
+ * `deadlineMs`, or `limits.tooLarge()`: after a status line, wrapped in a BodyReadError.
  */
 export function exchange(
   dispatcher: Dispatcher,

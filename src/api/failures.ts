@@ -18,10 +18,7 @@ function baseUrlSource(from: string): string {
   return from === '--base-url' || from === 'PETSTORE_BASE_URL' ? `from ${from}` : 'petstore config get base-url';
 }
 
-/**
- * What a 404 means: `route`, a wrong base URL; `pet`, getPet's missing animal when its Error body says so (else a route); `as-sent`
- * (`petstore api`), a ServiceError, exit 3, whatever the body, with the base URL hint when the body is not an Error.
- */
+/** What a 404 means: `route` a wrong base URL; `pet` getPet's missing animal if its Error says so; `as-sent` (api) exit 3, any body. */
 export type NotFound = 'pet' | 'route' | 'as-sent';
 
 /** The RequestError or ServiceError of an answer outside `ok`; undefined when in `ok`. */

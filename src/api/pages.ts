@@ -1,14 +1,13 @@
 /**
- * Following RFC 8288 `Link: <url>; rel="next"` (`list --all`, `api --paginate`, `get` through listPets) until the service links no next
- * page: no cap on a large store, only guards against a loop, each ending the command with an error: a link to another origin (the key
- * goes with every request), a link to a page already fetched, and {@link MAX_EMPTY_PAGES} pages in a row that were empty yet linked on.
+ * Following RFC 8288 `Link: <url>; rel="next"` until the service links no next page: no cap, only guards against a loop (another
+ * origin, a page already fetched, {@link MAX_EMPTY_PAGES} empty pages in a row that link on), each an error.
  */
 import { CliError, InterruptedError, ListingCutError, RequestError } from '../errors.js';
 import type { Exchange } from './exchange.js';
 import type { SendRequest } from './requests.js';
 import { nextLink } from './response.js';
 
-/** Empty pages in a row, each still linking a next page, after which a listing stops (a service that links empty pages forever). */
+/** Empty pages in a row, each still linking a next page, after which a listing stops. */
 export const MAX_EMPTY_PAGES = 3;
 
 const EMPTY_ARRAY = /^\s*\[\s*\]\s*$/;
@@ -69,9 +68,8 @@ export class PageTrail {
 }
 
 /**
- * One walk along a listing's pages: {@link fetch} sends the current page's request, {@link advance} follows its next link. A failure of
- * any page after the first becomes a {@link ListingCutError} naming that page's link ({@link cut}), so that what was printed is
- * reported as part of the whole.
+ * One walk along a listing's pages: {@link fetch} sends the current page's request, {@link advance} follows its next link; a failure
+ * of a page after the first becomes a {@link ListingCutError} naming its link ({@link cut}).
  */
 export class PageWalk {
   private readonly trail: PageTrail;
@@ -109,10 +107,8 @@ export class PageWalk {
   }
 
   /**
-   * Sends the request for the page `response` links as next and resolves once it has left, so that it
-   * travels while this page is read and printed: a whole listing is one page ahead of its printing at most. Sends nothing when
-   * {@link advance} would refuse the link; {@link fetch} takes the answer once `advance` has followed it, and a walk that ends first
-   * leaves it unread. Never rejects.
+   * Sends the request for the page `response` links as next (unless {@link advance} would refuse it) and resolves once it has left,
+   * so that it travels while this page is printed; {@link fetch} takes its answer. Never rejects.
    */
   async lookAhead(response: Exchange): Promise<void> {
     let next: URL | undefined;
@@ -139,10 +135,7 @@ export class PageWalk {
     return true;
   }
 
-  /**
-   * The RFC 8288 `rel="next"` link of `response`, the current page's answer, resolved against {@link url}; undefined when it links none.
-   * Read once per page (lookAhead, the caller and advance all ask). Throws nextLink's RequestError for an unreadable Link header.
-   */
+  /** The `rel="next"` link of the current page's `response` (parsed once), or undefined; throws nextLink's RequestError. */
   nextOf(response: Exchange): URL | undefined {
     if (this.linked?.response !== response) this.linked = { response, next: nextLink(response.headers, this.url) };
     return this.linked.next;

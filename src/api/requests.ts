@@ -43,9 +43,6 @@ export interface SendRequest {
   signal?: AbortSignal | null;
   /** Over the whole exchange, in milliseconds. */
   deadlineMs?: number;
-  /**
-   * false: straight through the pool, without undici's retry interceptor (a bulk load's POSTs, never retried once sent: the load sends
-   * again one whose connection never opened, after {@link PetstoreClient.reconnectDelay}). Retried by the policy of api/retry.ts otherwise.
-   */
+  /** false: without undici's retry interceptor (a bulk load's POSTs: see PetstoreClient.reconnectDelay); else api/retry.ts's policy. */
   retry?: false;
 }

@@ -1,11 +1,4 @@
-/**
- * Retry policy for undici's retry interceptor. A safe method (GET, HEAD,
- * OPTIONS: RFC 9110 §9.2.1) is retried on connection errors, timeouts and the
- * statuses 408, 429, 502, 503 and 504, with exponential backoff and full
- * jitter, honouring Retry-After (RFC 9110 §10.2.3) up to
- * {@link MAX_RETRY_AFTER_MS}. Any other method (a POST above all) is retried
- * only when its connection was never established, so a pet is never created twice.
- */
+/** Retry policy for undici's retry interceptor: safe methods (RFC 9110 §9.2.1) on transient failures, others only if never connected. */
 import { interceptors, type Dispatcher, type RetryHandler } from 'undici';
 
 const RETRY_STATUS_CODES = [408, 429, 502, 503, 504];
@@ -33,10 +26,7 @@ const MAX_BACKOFF_MS = 8_000;
 /** Errors that prove no byte of the request reached the server: retried for any method. */
 const NEVER_CONNECTED_CODES = ['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT'];
 
-/**
- * The code when `error` (or its `cause`, as the client's RequestError keeps it) says the connection was never established (refused,
- * connect timeout): the one failure after which a POST is sent again.
- */
+/** The code when `error` (or its `cause`) says the connection was never established: the one failure after which a POST is sent again. */
 export function neverConnectedCode(error: unknown): string | undefined {
   for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 3; e = e.cause as typeof e, depth += 1)
     if (typeof e.code === 'string' && NEVER_CONNECTED_CODES.includes(e.code)) return e.code;
@@ -48,11 +38,7 @@ export function backoffMs(attempt: number, random: () => number): number {
   return Math.min(BASE_DELAY_MS * 2 ** (attempt - 1), MAX_BACKOFF_MS) * random();
 }
 
-/**
- * Whether an error code proves the request never reached the service: no
- * connection (refused, no such host, unreachable, connect timeout) or a TLS
- * handshake that failed (the request is sent only after it).
- */
+/** Whether an error code proves the request never reached the service: no connection, or a failed TLS handshake. */
 export function provesNotSent(code: string | undefined): boolean {
   if (code === undefined) return false;
   return (
@@ -64,10 +50,7 @@ export function provesNotSent(code: string | undefined): boolean {
 /** Longest Retry-After waited for, in milliseconds; a longer one ends the command instead. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
-/**
- * Milliseconds a Retry-After value asks to wait (delta-seconds or HTTP-date),
- * or undefined when the header is absent or unreadable.
- */
+/** Milliseconds a Retry-After value asks to wait (delta-seconds or HTTP-date), or undefined when the header is absent or unreadable. */
 export function retryAfterMs(value: string | string[] | undefined, now = Date.now()): number | undefined {
   const text = Array.isArray(value) ? value[0] : value;
   if (text === undefined) return undefined;
@@ -76,11 +59,7 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/**
- * The undici interceptor carrying this policy, for `dispatcher.compose()`:
- * `retries` after the first attempt (0: none), each announced through `log`;
- * `random` in [0, 1) gives the jitter (Math.random by default).
- */
+/** The undici interceptor of this policy: `retries` after the first attempt, each told to `log`; `random` in [0, 1) for the jitter. */
 export function retryInterceptor(options: {
   retries: number;
   log?: (line: string) => void;

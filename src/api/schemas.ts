@@ -34,6 +34,12 @@ export function wholeInt64(text: string): bigint | undefined {
   return value >= INT64_MIN && value <= INT64_MAX ? value : undefined;
 }
 
+/** An int64 of an answer as a bigint (ResponseInt64 keeps `1.0` as a JsonNumber it has checked to be a whole int64). */
+export function int64Of(value: number | bigint | JsonNumber): bigint {
+  if (typeof value === 'number') return BigInt(value);
+  return typeof value === 'bigint' ? value : wholeInt64(value.source)!;
+}
+
 /**
  * int64 in a response (parsed with `parseAnswerJson`): a number when every number of the answer was exact as a double, else a bigint,
  * or a whole number in range spelled otherwise (`1.0`, `1e2`: integers in JSON Schema 2020-12) kept as a JsonNumber.
@@ -49,10 +55,8 @@ const INT32_MIN = -(2n ** 31n);
 const INT32_MAX = 2n ** 31n - 1n;
 
 /**
- * int32 in a response ("integer, format int32"), from `minimum` to `maximum` (inclusive; by default -2^31 and 2^31 - 1): as
- * {@link ResponseInt64}, a number, a bigint, or a JsonNumber when spelled `1.0` or `1e2`. For a new object's int32 field, such as
- * `responseInt32({ minimum: 1n })` for a quantity (JSON Schema's `minimum: 1`, which test/openapi-schemas.test.ts reads from the
- * checks). Throws (a bug in the declaration) when a bound lies outside int32 or `minimum` exceeds `maximum`.
+ * int32 in a response ("integer, format int32") from `minimum` to `maximum` (inclusive; default -2^31 and 2^31 - 1), as
+ * {@link ResponseInt64}: `responseInt32({ minimum: 1n })` for a quantity. Throws (a bug) on bounds outside int32 or crossed.
  */
 export function responseInt32({ minimum = INT32_MIN, maximum = INT32_MAX }: { minimum?: bigint; maximum?: bigint } = {}) {
   if (minimum < INT32_MIN || maximum > INT32_MAX || minimum > maximum) throw new Error(`int32 bounds ${minimum} to ${maximum}`);
@@ -104,10 +108,8 @@ export const Pet = z.looseObject({
 export type Pet = z.infer<typeof Pet>;
 
 /**
- * Whether `value` is a Pet of the usual shape: an object (not an array) whose `id` and `categoryId` are safe integers (the numbers
- * parseAnswerJson gives), `name` a string and `status` absent or a string. Every such value passes {@link Pet}; any other is checked
- * by it. A bulk load checks one answer per pet, and zod's run of {@link Pet} cost it more than all the rest of the answer's handling
- * (bench/RESULTS.md, issue 32), so PetstoreClient.expect tries this first ({@link quickCheckOf}).
+ * Whether `value` is a Pet of the usual shape (safe integer ids, string name, status absent or a string), which {@link Pet} accepts
+ * too: cheaper than zod's run, which cost a bulk load more than the rest of an answer's handling (bench/RESULTS.md, issue 32).
  */
 export function isPlainPet(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -129,10 +131,7 @@ export function quickCheckOf(schema: z.ZodMiniType): ((value: unknown) => boolea
 
 export const Pets = z.array(Pet);
 
-/**
- * An operation of the interface a command calls, with the zod schemas it sends and reads: declared in the command's http.ts, named by
- * its registry line, and compared with openapi/petstore.yaml by test/openapi-schemas.test.ts.
- */
+/** An operation a command calls, with the schemas it sends and reads (its http.ts), compared with openapi/petstore.yaml by the tests. */
 export interface OperationSchemas {
   /** openapi/petstore.yaml's operationId; for an operation the document lacks, the name the command gives it. */
   operationId: string;

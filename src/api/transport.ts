@@ -33,9 +33,8 @@ export class NetworkError extends RequestError {
 }
 
 /**
- * The proxy for `url` from `env`: HTTPS_PROXY then HTTP_PROXY for https (as undici's EnvHttpProxyAgent), HTTP_PROXY for http, upper-case
- * first. None for loopback, or when NO_PROXY lists the host (",", " "-separated; leading "." or "*." for subdomains; ":port"; "*").
- * A value without "://" is http. Throws UsageError naming the variable (never its value) when it is not an http(s) URL.
+ * The proxy for `url` from `env` (HTTPS_PROXY, HTTP_PROXY, NO_PROXY as undici's EnvHttpProxyAgent reads them), never for loopback; a
+ * value without "://" is http. Throws UsageError naming the variable when it is no http(s) URL.
  */
 export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefined {
   if (isLoopback(url.hostname)) return undefined;
@@ -43,12 +42,7 @@ export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxyChoice | undefi
   const variable = names.find((name) => env[name]);
   if (variable === undefined || listedInNoProxy(url, env.NO_PROXY || env.no_proxy || '')) return undefined;
   const text = env[variable]!;
-  let proxy: URL | undefined;
-  try {
-    proxy = new URL(text.includes('://') ? text : `http://${text}`);
-  } catch {
-    proxy = undefined;
-  }
+  const proxy = URL.parse(text.includes('://') ? text : `http://${text}`);
   if (!proxy || (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') || !proxy.hostname) {
     throw new UsageError(
       `invalid value for ${variable}: it must be a proxy URL such as http://proxy.example:3128 (the value is not shown)`,
@@ -130,10 +124,7 @@ function codeOf(error: unknown): string | undefined {
   return e?.code ?? e?.cause?.code;
 }
 
-/**
- * The error (exit 1) for a request to `host` ("name[:port]") that got no usable answer. Certificate failures say what is wrong and how to
- * trust a CA; unreadable HTTP or a refused tunnel is never called unreachable.
- */
+/** The error (exit 1) for a request to `host` ("name[:port]") with no usable answer: a certificate's fault, a proxy's or the network's. */
 export function describeNetworkFailure(error: unknown, host: string, proxy?: ProxyChoice): RequestError {
   const code = codeOf(error);
   const message = error instanceof Error ? error.message : String(error);
@@ -195,11 +186,7 @@ export function describeNetworkFailure(error: unknown, host: string, proxy?: Pro
   return new RequestError(`cannot reach ${host}: ${code ?? message}`, 'network_error');
 }
 
-/**
- * A request with no answer ends as the InterruptedError of `signal`, a timeout after `timeoutMs`, or a network failure; `notSent`
- * when that is provable. A timeout of a `method` that is not safe says the request may have reached the service, unless its
- * connection never opened (no `method`: a body that timed out after its status came, which says so itself).
- */
+/** A request with no answer: the InterruptedError of `signal`, a timeout after `timeoutMs` or a network failure (`notSent` if provable). */
 export function describeSendFailure(
   error: unknown,
   host: string,

@@ -1,7 +1,4 @@
-/**
- * One bulk load (`add --file`): reads the items, sends each NewPet with bounded concurrency, and ends each item created or written to
- * `--failed`, moving through the states of load-state.ts. Sending and the answers are in load-sending.ts.
- */
+/** One bulk load (`add --file`): items read, sent (load-sending.ts) and ended created or in `--failed`, through load-state.ts's states. */
 import type { Readable } from 'node:stream';
 import type { PetstoreClient } from '../api/client.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
@@ -106,8 +103,7 @@ export class BulkLoad {
       await this.setup.jq?.idle();
       // A write error of the last rows surfaces on a later turn of the event loop.
       await new Promise((resolve) => setImmediate(resolve));
-      // Only a load that ran to its end is finished: after a stop, the same command resumes it. Written before --failed is put in
-      // place, so that `--file F --failed F` killed between the two finds the journal of the F it read.
+      // Before --failed is put in place: `--file F --failed F` killed between the two finds the journal of the F it read.
       this.recorder.endJournal();
       await this.recorder.commitFailed();
       this.machine.fire('ended');

@@ -1,15 +1,10 @@
-/**
- * The `--failed` file of a bulk load: one NDJSON line per item not created (FailedRecord), read again by `add --file`. New lines go to
- * a temporary file that replaces it when the load ends, so it can also be the input; a lock (load-lock.ts) keeps two loads from one
- * file. It must be a regular file (its journal lives beside it). Records are written synchronously, so a full disk is an error at a
- * known item.
- */
+/** The `--failed` file: a line per item not created, in a temporary file that replaces it at the end, under a lock (load-lock.ts). */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringifyJson } from '../json.js';
 import { UsageError, type ErrorReport } from '../errors.js';
-import { type HeldLock, LockedError, LockPathError, lockFor } from './load-lock.js';
+import { errnoCode, type HeldLock, LockedError, LockPathError, lockFor } from './load-lock.js';
 
 /** An item not created: `failed` (error status or invalid item), `not_sent`, or `unknown` (sent, no usable answer: maybe created). */
 export type Outcome = 'failed' | 'not_sent' | 'unknown';
@@ -43,9 +38,9 @@ export class FailedWriteError extends Error {
 
 /** Source texts longer than this (in UTF-16 units) are written in slices. */
 const SLICE = 1 << 20;
-const errnoCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
 
-function writeAll(fd: number, text: string): void {
+/** Writes `text` whole to `fd` (writeSync until every byte is taken); throws the file system's error. */
+export function writeAll(fd: number, text: string): void {
   const data = Buffer.from(text);
   for (let offset = 0; offset < data.length; ) offset += fs.writeSync(fd, data, offset);
 }
@@ -123,9 +118,8 @@ export class FailedFile {
   }
 
   /**
-   * Locks `file` and opens where its lines go. Throws UsageError (exit 2, nothing sent) when locked by another load, not a regular file
-   * (a FIFO, /dev/null, /dev/stderr, a folder: no journal could live beside it), a link owned by another user, or not writable.
-   * `lockStaleMs`: the lock's stale time (load-lock.ts), for tests.
+   * Locks `file` (`lockStaleMs`: the lock's stale time, for tests) and opens where its lines go. Throws UsageError (exit 2, nothing
+   * sent) when locked by another load, not a regular file, a link owned by another user, or not writable.
    */
   static async open(given: string, lockStaleMs?: number): Promise<FailedFile> {
     const link = fs.lstatSync(given, { throwIfNoEntry: false });
@@ -191,18 +185,16 @@ export class FailedFile {
   /** Puts the new file in place of the old one; throws FailedWriteError. */
   async commit(): Promise<void> {
     try {
-      {
-        // Another load took the lock over (this one stopped past the stale time): its file is not replaced.
-        const compromised = this.lock.compromised();
-        if (compromised) throw new FailedWriteError(this.path, `${errnoCode(compromised)}: another process took over its lock`);
-        fs.fsyncSync(this.fd);
-        fs.closeSync(this.fd);
-        this.closed = true;
-        const now = fs.lstatSync(this.target, { throwIfNoEntry: false });
-        // A folder or FIFO put there during the load: rename would fail or replace what is not ours to replace.
-        if (now && !now.isFile() && !now.isSymbolicLink()) throw new FailedWriteError(this.path, `it is now ${kindOf(now)}`);
-        fs.renameSync(this.temporary, this.target);
-      }
+      // Another load took the lock over (this one stopped past the stale time): its file is not replaced.
+      const compromised = this.lock.compromised();
+      if (compromised) throw new FailedWriteError(this.path, `${errnoCode(compromised)}: another process took over its lock`);
+      fs.fsyncSync(this.fd);
+      fs.closeSync(this.fd);
+      this.closed = true;
+      const now = fs.lstatSync(this.target, { throwIfNoEntry: false });
+      // A folder or FIFO put there during the load: rename would fail or replace what is not ours to replace.
+      if (now && !now.isFile() && !now.isSymbolicLink()) throw new FailedWriteError(this.path, `it is now ${kindOf(now)}`);
+      fs.renameSync(this.temporary, this.target);
     } catch (error) {
       throw error instanceof FailedWriteError ? error : new FailedWriteError(this.path, errnoCode(error));
     } finally {

@@ -1,7 +1,4 @@
-/**
- * One item of a bulk load's input, from its text or bytes: parsed with numbers exact, refused when nested too deep or not UTF-8, and
- * an item spanning chunks kept as bytes until it ends. read-items.ts splits the input into items.
- */
+/** One item of a bulk load's input (read-items.ts splits them): parsed exactly, refused when nested too deep or not UTF-8. */
 import { parseJson, stringifyJson } from '../json.js';
 
 const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
@@ -22,10 +19,7 @@ export interface InputItem {
   endsInput?: boolean;
 }
 
-/**
- * The longest item read, in bytes: a longer one fails and the rest of it is passed over unread; one holding a NUL byte (binary input:
- * `/dev/zero` is one endless line) also ends the input.
- */
+/** The longest item read, in bytes: a longer one fails and the rest of it is passed over (with a NUL byte, the input ends). */
 export const MAX_ITEM_BYTES = 16 * 1024 * 1024;
 /** The deepest nesting parsed: deeper items fail alone (parsing and writing them back recurse). */
 export const MAX_DEPTH = 1000;

@@ -1,8 +1,5 @@
-/**
- * Reads a load journal (journal.ts) without trusting it: every record is validated (zod), items must be seen in order, and the first
- * bad record (a partial last line after a full disk, garbage, an index out of order) ends the reading. The items that record and the
- * rest could name count as sent with no answer (unknown), never as unsent. Memory grows with the records read, never with a number in one.
- */
+/** Reads a load journal (journal.ts) without trusting it: the first invalid record ends it, and the items it may name count as unknown. */
+
 import * as z from 'zod/mini';
 import { parseJson } from '../json.js';
 import type { Tally } from './load-summary.js';

@@ -15,7 +15,8 @@
 import fs from 'node:fs';
 import { stringifyJson } from '../json.js';
 import { UsageError } from '../errors.js';
-import { CREATE_NEW, kindOf } from './failed-file.js';
+import { CREATE_NEW, kindOf, writeAll } from './failed-file.js';
+import { errnoCode } from './load-lock.js';
 import { CREATED, DECIDED, type EarlierLoad, NONE, NOT_SENT, PASSED_OVER, readJournal } from './journal-read.js';
 import type { Tally } from './load-summary.js';
 
@@ -48,16 +49,6 @@ export interface InputIdentity {
 
 // O_APPEND: after a damaged end is cut off (ftruncate), records go at the new end.
 const OPEN_EXISTING = fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
-const errnoCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
-
-function writeAll(fd: number, file: string, text: string): void {
-  try {
-    const data = Buffer.from(text);
-    for (let offset = 0; offset < data.length; ) offset += fs.writeSync(fd, data, offset);
-  } catch (error) {
-    throw new JournalWriteError(file, errnoCode(error));
-  }
-}
 
 /** Refuses a link, folder or FIFO at the journal's path with a clean message (never followed, never waited on). */
 function refuseOdd(path: string, restart: boolean): void {
@@ -92,9 +83,8 @@ export class LoadJournal {
   }
 
   /**
-   * Opens `F.journal` for `input`: resumes one of the same identity (cutting off a damaged end, recorded as {"u":N}), replaces one of
-   * another input that ended, or starts anew (always with `restart`). Throws UsageError (exit 2, nothing sent) for an unfinished journal
-   * of another input, a link, folder or FIFO in its place, or unwritable.
+   * Opens `F.journal` for `input`: resumes one of the same identity, replaces one of another input that ended, or starts anew (always
+   * with `restart`). Throws UsageError (exit 2, nothing sent) for an unfinished journal of another input, an odd file, or unwritable.
    */
   static open(path: string, input: InputIdentity, restart: boolean): LoadJournal {
     refuseOdd(path, restart);
@@ -239,10 +229,10 @@ export class LoadJournal {
   private append(text: string): void {
     if (this.broken) throw new JournalWriteError(this.path, 'an earlier write failed');
     try {
-      writeAll(this.fd, this.path, text);
+      writeAll(this.fd, text);
     } catch (error) {
       this.broken = true;
-      throw error;
+      throw new JournalWriteError(this.path, errnoCode(error));
     }
   }
 }

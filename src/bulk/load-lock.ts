@@ -1,9 +1,8 @@
 /**
- * The lock of a bulk load's `--failed` file: proper-lockfile's folder `<file>.lock`, renewed by its mtime every STALE_MS / 2 while the
- * load lives. A lock is taken over only when its owner is provably dead: its folder not renewed for STALE_MS (any host, any PID
- * namespace), or its pid gone where a pid means something (the same boot and the same PID namespace as this process). The folder holds
- * `owner`: {"pid":N,"boot":"<boot id>","pidns":"pid:[inode]","host":"<hostname>"}.
+ * The lock of a bulk load's `--failed` file: proper-lockfile's folder `<file>.lock` holding `owner` ({"pid","boot","pidns","host"}),
+ * taken over only from a provably dead owner: not renewed for STALE_MS, or its pid gone on this boot and PID namespace.
  */
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +14,8 @@ export const STALE_MS = 30_000;
 const OWNER = 'owner';
 const OPEN_NEW = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 
-const errnoCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
+/** An error's errno code (ENOSPC), or its text. */
+export const errnoCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? String(error);
 
 /** The lock is held by a live load (or one that cannot be proven dead). */
 export class LockedError extends Error {
@@ -91,10 +91,7 @@ function checkLockPath(folder: string): void {
   }
 }
 
-/**
- * Takes `<file>.lock`, renewed every `staleMs` / 2 milliseconds. Throws LockedError when a live (or unprovably dead) load holds it,
- * LockPathError when something else is there, or the file system's error.
- */
+/** Takes `<file>.lock`, renewed every `staleMs` / 2 ms; throws LockedError (a live load holds it), LockPathError, or the system's error. */
 export async function lockFor(file: string, staleMs = STALE_MS): Promise<HeldLock> {
   const folder = `${file}.lock`;
   const self = thisOwner();

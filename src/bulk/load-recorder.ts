@@ -1,7 +1,4 @@
-/**
- * What a bulk load (bulk-load.ts) writes down of its items: the tally, the `--failed` lines (and which lines could not be written),
- * the journal's records, and the messages above the status line.
- */
+/** What a bulk load writes down of its items: the tally, the `--failed` lines (and those not written), the journal, the messages. */
 import { CliError, ExitCode } from '../errors.js';
 import type { IOStreams } from '../iostreams.js';
 import type { BatchedOutput } from './batched-output.js';

@@ -1,11 +1,8 @@
-/**
- * The items of a bulk load (bulk-load.ts), one by one: checked against the journal, sent (journaled first) through a bounded pool,
- * and each answer classified (outcomes.ts) and recorded (load-recorder.ts).
- */
+/** A bulk load's items one by one: checked against the journal, sent (journaled first), each answer classified and recorded. */
 import { setTimeout } from 'node:timers/promises';
 import type { PetstoreClient, SendRequest } from '../api/client.js';
 import { MAX_RETRY_AFTER_MS } from '../api/retry.js';
-import { describeIssue, NewPet, type Pet } from '../api/schemas.js';
+import { describeIssue, int64Of, NewPet, type Pet } from '../api/schemas.js';
 import type { ErrorReport } from '../errors.js';
 import type { Factory } from '../factory.js';
 import { PET_VIEW } from '../output/views.js';
@@ -20,7 +17,6 @@ import { loadSideOf } from './load-side.js';
 import { RequestPool } from './request-pool.js';
 import { type Outgoing, SendBatch } from './send-batch.js';
 import type { HeldItem, LoadSide } from './settle-unknown.js';
-import { int64Of } from './store-ids.js';
 import type { UnknownHolding } from './unknown-holding.js';
 import { petCount } from '../text.js';
 
@@ -58,10 +54,7 @@ export class LoadSending {
     });
   }
 
-  /**
-   * Takes the next item read. While the journal's known items are read again, those to send are held back: a different input is then
-   * refused (exit 2) before this run sends anything.
-   */
+  /** Takes the next item read; while the journal's known items are checked, those to send are held back (a different input: exit 2). */
   async itemRead(client: PetstoreClient, raw: InputItem): Promise<void> {
     const index = this.itemsRead++;
     this.recorder.tally.read += 1;
@@ -162,8 +155,7 @@ export class LoadSending {
     const { journal, tally } = this.recorder;
     try {
       this.holding.resent(index);
-      // Own deadline per POST; a second Ctrl-C ends them all at once (BulkLoad.run). Straight through the pool, without the retry
-      // interceptor: a POST is never retried once sent, and one whose connection never opened is sent again below.
+      // Own deadline per POST (a second Ctrl-C ends them all: BulkLoad.run); never retried once sent (docs/internals.md).
       const created = await this.createPet(client, pet, { signal: null, deadlineMs: this.f.globals.timeout, retry: false });
       if (this.holding.settler) {
         journal?.created(index, int64Of(created.id));
@@ -174,8 +166,7 @@ export class LoadSending {
       this.output.push(this.f.exporter.streamText([created], PET_VIEW));
     } catch (error) {
       const result = classifySendError(error);
-      // Refused, or a connect timeout: nothing was sent, sent again after a backoff (at most --retries times). A 429 or 503 with
-      // Retry-After was not taken: sent again after its wait (at most --retries times). Unless the load stops meanwhile.
+      // Never connected, or a 429 or 503 with Retry-After: sent again after a wait, at most --retries times, unless the load stops.
       const reconnect = client.reconnectDelay(error, reconnects + 1);
       const retryAfter =
         'retryAfterMs' in result && result.retryAfterMs !== undefined && resent < this.f.globals.retries
@@ -214,8 +205,8 @@ export class LoadSending {
   }
 
   /**
-   * Counts an item not created, says why (not for the items a stop leaves unsent: the stop is said once), writes it to --failed (and
-   * to the journal, as item `sentIndex`, when it was sent). An unknown item this load sent goes to the settling when there is one.
+   * Counts an item not created, says why (a stop is said once), writes it to --failed and, when sent (`sentIndex`), the journal; an
+   * unknown item this load sent goes to the settling when there is one.
    */
   private recordNotCreated(item: ResolvedItem, outcome: Outcome, report: ErrorReport, sentIndex?: number): void {
     const { journal, tally } = this.recorder;

@@ -1,5 +1,5 @@
 /** What the settling of unknown items (settle-unknown.ts, run by the command once every answer is in) may do to a load (load-sending.ts). */
-import type { Pet } from '../api/schemas.js';
+import { int64Of, type Pet } from '../api/schemas.js';
 import type { Factory } from '../factory.js';
 import { PET_VIEW } from '../output/views.js';
 import type { BatchedOutput } from './batched-output.js';
@@ -8,7 +8,6 @@ import type { LoadStateMachine } from './load-state.js';
 import { itemName, where } from './outcomes.js';
 import type { RequestPool } from './request-pool.js';
 import type { HeldItem, LoadSide } from './settle-unknown.js';
-import { int64Of } from './store-ids.js';
 import type { UnknownHolding } from './unknown-holding.js';
 
 /** The parts of one load the settling works with; `send` starts a held item's POST in a slot taken for it. */

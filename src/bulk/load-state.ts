@@ -1,29 +1,13 @@
 /**
- * The states of one bulk load (bulk-load.ts) and the events that move it between them: {@link TRANSITIONS} is the whole table, the
- * same as in docs/internals.md ("The bulk load's states"). Why the load stopped (a {@link Stop}) is kept beside the state, for the
- * summary and the journal's end.
+ * The states of one bulk load and the events between them: {@link TRANSITIONS}, the table of docs/internals.md ("The bulk load's
+ * states"), which says what each is; why the load stopped is kept beside the state.
  */
 import type { Stop } from './load-summary.js';
 
-/**
- * - `checking`: the items an earlier run journaled are read again and compared; those to send are held back until all are checked.
- * - `sending`: items are read and sent.
- * - `stopped`: a stop came (a signal, a 401, a missing path, a refusing proxy, stdout, --jq): nothing more is sent, the rest is read
- *   and recorded `not_sent`.
- * - `unrecordable`: --failed or the journal could not be written, or the lock was taken over: nothing more is sent, and the journal
- *   gets no end record.
- * - `finishing`: the input is read: the answers in flight are awaited, then --resolve-unknown settles the unknown items.
- * - `ending`: the journal's end record, --failed put in place, the summary.
- * - `done`.
- */
+/** A bulk load's state (docs/internals.md, "The bulk load's states"). */
 export type LoadState = 'checking' | 'sending' | 'stopped' | 'unrecordable' | 'finishing' | 'ending' | 'done';
 
-/**
- * - `checked`: the last item the journal knows was read again (an input shorter than that is refused, not an event).
- * - `stop`: a stop of the `stopped` kind; `lost`: one of the `unrecordable` kind (see {@link isUnrecordable}).
- * - `read`: the input ended (or a second Ctrl-C ended its reading); `answered`: no request is in flight and the settling is over;
- *   `ended`: the summary is written.
- */
+/** An event of a bulk load: `stop` a stop of the `stopped` kind, `lost` one of the `unrecordable` kind ({@link isUnrecordable}). */
 export type LoadEvent = 'checked' | 'stop' | 'lost' | 'read' | 'answered' | 'ended';
 
 /** Each state's next state by event; an event missing from a state's row is a bug ({@link LoadStateMachine.fire} throws). */

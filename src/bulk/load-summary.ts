@@ -15,10 +15,7 @@ export interface Tally {
   skipped: number;
 }
 
-/**
- * Why a load stopped early: a signal, a 401, a missing path, a refusing proxy, a write error on stdout, --failed or the journal, a
- * failed --jq, or the lock of --failed taken over by another process.
- */
+/** Why a load stopped early (notSentReport says each reason in words). */
 export type Stop =
   | { reason: 'signal'; error: InterruptedError }
   | { reason: 'auth' | 'no_such_path' | 'proxy' | 'stdout' | 'failed_file' | 'journal' | 'lock' | 'jq'; error: CliError };

@@ -58,19 +58,14 @@ export type SendResult =
       retryAfterMs?: number;
     };
 
-/**
- * What an answer's status proves of a POST (RFC 9110 §15): a 4xx that the request was refused (`failed`), except 408 (the server gave up
- * reading it), 425 (too early) and 429 without Retry-After, which prove nothing; a 3xx (never followed: the pet may be stored before the
- * redirect) or a 5xx proves nothing either (`unknown`).
- */
+/** What an answer's status proves of a POST (RFC 9110 §15): a 4xx its refusal (`failed`), but 408, 425, 429, a 3xx or a 5xx nothing. */
 export function statusOutcome(status: number): 'failed' | 'unknown' {
   return status >= 400 && status < 500 && status !== 408 && status !== 425 && status !== 429 ? 'failed' : 'unknown';
 }
 
 /**
- * Classifies the error of one createPet: a 2xx whose body cannot be read means created; a refusing 4xx `failed` (a 401 or a missing
- * path also stops the load); a 429 or 503 with Retry-After `failed` with its wait; a 3xx, 408, 425, other 429 and other 5xx `unknown`
- * ({@link statusOutcome}); a provably unsent request `not_sent`; anything else (timeout, dropped connection, cut body, second Ctrl-C) `unknown`.
+ * Classifies the error of one createPet: a 2xx with an unreadable body is created; a status as {@link statusOutcome} says (a 401 or a
+ * missing path also stops the load; Retry-After: its wait); a provably unsent request `not_sent`; anything else `unknown`.
  */
 export function classifySendError(error: unknown): SendResult {
   const status = error instanceof RequestError || error instanceof ServiceError ? error.status : null;

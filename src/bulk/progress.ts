@@ -25,7 +25,7 @@ export class Progress {
     show = true,
   ) {
     io.holdStatus();
-    if (show && io.canShowStatus) this.timer = setInterval(() => this.draw(), REDRAW_MS).unref();
+    if (show && io.canShowStatus) this.timer = setInterval(() => this.io.setStatus(this.text()), REDRAW_MS).unref();
   }
 
   read(bytes: number): void {
@@ -55,10 +55,6 @@ export class Progress {
       if (share > 0 && share < 1 && seconds >= 1) line += `, about ${formatSeconds((seconds / share) * (1 - share))} left`;
     }
     return line;
-  }
-
-  private draw(): void {
-    this.io.setStatus(this.text());
   }
 
   stop(): void {

@@ -1,8 +1,5 @@
-/**
- * Streams the items of a JSON array (first non-blank `[`) or NDJSON, chunk by chunk, with each item's line, in flat memory. A BOM is
- * skipped and CRLF accepted. Items are split on bytes (JSON's structure is ASCII) and decoded one by one (input-item.ts), so bytes that
- * are not UTF-8 are reported, never read as replacement characters.
- */
+/** Streams the items of a JSON array or NDJSON with their lines, in flat memory: split on bytes, each decoded alone (input-item.ts). */
+
 import { EXCERPT, excerpt, type InputItem, itemFromBytes, itemFromDecoded, MAX_ITEM_BYTES, SpanningText, trimBytes } from './input-item.js';
 
 export type { InputItem } from './input-item.js';
@@ -207,10 +204,7 @@ export interface ReadState {
   ended: boolean;
 }
 
-/**
- * `input`'s items in order, a batch per chunk (not an await per item); `onBytes` hears chunk sizes, `state` is kept current. Never
- * throws: bad content is an item with `error`.
- */
+/** `input`'s items, a batch per chunk; `onBytes` hears chunk sizes, `state` kept current. Never throws (bad content: an `error` item). */
 export async function* readItemBatches(
   input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   onBytes?: (count: number) => void,

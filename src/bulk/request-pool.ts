@@ -1,7 +1,4 @@
-/**
- * A bound on a bulk load's requests in flight: a counter and one waiter (Promise.race would add a reaction to every request at each wait).
- * A slot is taken ({@link take}) when an item is queued to be sent, and given back when its request ends or when it is not sent after all.
- */
+/** A bound on a bulk load's requests in flight: a counter and one waiter (Promise.race would add a reaction to every request). */
 export class RequestPool {
   private inFlight = 0;
   private waiter?: () => void;

@@ -1,9 +1,5 @@
-/**
- * The items a bulk load is about to send, journaled together: each item's record ("being sent") is kept by the journal, and on a later
- * turn of the event loop (once the answers that came in this turn have freed their slots and the reading has refilled them) the records
- * of every item queued, and the answers recorded since, are written in one write; then the items are sent. An item is still journaled
- * before it is sent, or not sent (docs/bulk-loads.md, "After a death").
- */
+/** The items a bulk load is about to send, journaled in one write on the next turn of the event loop, then sent (docs/internals.md). */
+
 import type { PetstoreClient } from '../api/client.js';
 import type { NewPet } from '../api/schemas.js';
 import type { LoadRecorder } from './load-recorder.js';

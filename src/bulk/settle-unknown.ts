@@ -1,21 +1,11 @@
 /**
- * `add --file --resolve-unknown`: settles the items of a bulk load whose outcome is `unknown` (sent, no usable answer) against a listing
- * of the store (docs/bulk-loads.md, "Settling unknown outcomes").
- *
- * - An item sent after the store's ids were recorded (store-ids.ts): a pet neither in that record nor created by the load, with its
- *   name, categoryId and status, settles it as created with that pet's id (one pet, one item); with no such pet it is sent again.
- * - An item sent before (an earlier load's, or a load given the flag only on a rerun): sent again only when no pet of the store has its
- *   fields; otherwise it stays unknown, with the ids of the pets that do.
- *
- * Rounds: wait until the last send's answer deadline (`--timeout`) has passed, and one `--timeout` more (a service may still be working
- * on a request its client gave up on, and store the pet late: the chaos soak's stalls do), list the store, settle, send again; the items
- * sent again that end unknown are settled in the next round. Two rounds in a row with no answer and nothing settled end it (a service that never
- * answers nor stores).
+ * `add --file --resolve-unknown`: a bulk load's `unknown` items settled against listings of the store, in rounds: claimed by a new pet
+ * with their fields, or sent again (docs/bulk-loads.md, "Settling unknown outcomes").
  */
-import type { NewPet, Pet } from '../api/schemas.js';
+import { int64Of, type NewPet, type Pet } from '../api/schemas.js';
 import type { Factory } from '../factory.js';
 import type { ResolvedItem } from './outcomes.js';
-import { type IdSet, int64Of, type ListStore } from './store-ids.js';
+import type { IdSet, ListStore } from './store-ids.js';
 
 export interface HeldItem {
   item: ResolvedItem;
@@ -32,7 +22,6 @@ export interface HeldItem {
   sentAt: number;
 }
 
-/** What a settling did, for the summary: items settled as created, sent again, left unknown; new pets no item claimed. */
 /** What the load lends the settling (bulk-load.ts, LoadSending.loadSide); the command's settleActions runs through it. */
 export interface LoadSide {
   f: Factory;
@@ -46,6 +35,7 @@ export interface LoadSide {
   message(line: string, code: string, fields?: Record<string, unknown>): void;
 }
 
+/** What a settling did, for the summary: items settled as created, sent again, left unknown; new pets no item claimed. */
 export interface SettleCounts {
   settled: number;
   resent: number;
@@ -58,10 +48,7 @@ export interface SettleActions {
   /** Resolves false when the load was stopped before `untilMs` (Date.now() time). */
   waitUntil(untilMs: number): Promise<boolean>;
   settled(held: HeldItem, pet: Pet): void;
-  /**
-   * Sends the items again and resolves with how many it sent, once every answer came; those ending unknown come back through
-   * {@link UnknownSettler.hold}, those a stop leaves unsent through {@link stays}.
-   */
+  /** Sends the items again; resolves with how many it sent once every answer came (unknown ones come back through UnknownSettler.hold). */
   resend(items: readonly HeldItem[]): Promise<number>;
   /** An item left unknown, with the ids of the pets that carry its fields (none when the settling was cut short). */
   stays(held: HeldItem, ids: readonly bigint[]): void;
@@ -109,7 +96,10 @@ export class UnknownSettler {
     this.options.created.add(id);
   }
 
-  /** Settles the items held, in rounds (above); a listing that fails leaves the items not yet settled unknown. */
+  /**
+   * Settles the items held in rounds (after the last send's deadline and one `--timeout` more: list, settle, send again) until two
+   * rounds in a row get no answer and settle nothing; a listing that fails leaves the items left unknown.
+   */
   async settle(actions: SettleActions): Promise<SettleCounts> {
     const counts: SettleCounts = { settled: 0, resent: 0, unknown: 0, others: 0 };
     let idle = 0;

@@ -12,19 +12,12 @@
  */
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { type Pet, wholeInt64 } from '../api/schemas.js';
-import type { JsonNumber } from '../json.js';
+import { int64Of, type Pet } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { parseJson, stringifyJson } from '../json.js';
 
 /** A whole listing of the store, page by page (`listPets` with its next links, from the command layer). */
 export type ListStore = () => AsyncIterable<readonly Pet[]>;
-
-/** An int64 of an answer as a bigint (ResponseInt64 keeps `1.0` as a JsonNumber it has checked to be a whole int64). */
-export function int64Of(value: number | bigint | JsonNumber): bigint {
-  if (typeof value === 'number') return BigInt(value);
-  return typeof value === 'bigint' ? value : wholeInt64(value.source)!;
-}
 
 /** A set of int64 ids at 8 bytes each: sorted on the first look-up after ids were added. */
 export class IdSet {
@@ -71,10 +64,7 @@ export function storeIdsPath(journalPath: string): string {
 
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
-/**
- * Lists the whole store and writes its ids to `file` (through a temporary file renamed into place), tied to the journal started at
- * `journalStarted`; resolves with them. Throws what `list` throws (nothing is written then), UsageError when the file cannot be written.
- */
+/** Lists the store's ids to `file` (tied to the journal `journalStarted`), resolving with them; throws what `list` throws or UsageError. */
 export async function recordStoreIds(file: string, journalStarted: string, list: ListStore): Promise<IdSet> {
   const ids = new IdSet();
   const temporary = `${file}.tmp`;

@@ -1,7 +1,5 @@
-/**
- * With `--resolve-unknown`, the bulk load's side of the settling (settle-unknown.ts): unknown items are held for it instead of being
- * written to `--failed`, and each POST's time is kept for its wait.
- */
+/** With `--resolve-unknown`, unknown items held for the settling (settle-unknown.ts), not written to `--failed`, with their POST's time. */
+
 import { NewPet } from '../api/schemas.js';
 import type { ResolvedItem } from './outcomes.js';
 import type { UnknownSettler } from './settle-unknown.js';
@@ -38,8 +36,8 @@ export class UnknownHolding {
   }
 
   /**
-   * Keeps an unknown item for the settling and says true; false without a settler or for an item that is no NewPet. `sentAt`:
-   * Date.now() of its last POST, 0 for an earlier run of this load, -Infinity for an earlier load; `ours`: sent by this load.
+   * Keeps an unknown item for the settling (true; false without a settler or for no NewPet). `sentAt`: Date.now() of its last POST, 0
+   * for an earlier run of this load, -Infinity for an earlier load; `ours`: sent by this load.
    */
   hold(item: ResolvedItem, index: number, hash: string, record: Record<string, unknown>, sentAt: number, ours = true): boolean {
     const pet = this.settler && NewPet.safeParse(item.value);

@@ -1,7 +1,4 @@
-/**
- * `petstore completion <shell>` prints a fixed script (completion/scripts.ts) that on Tab runs the hidden `petstore __complete <words…>`
- * (completion/complete.ts): it reads the config only for `--env`, never prints a key or sends a request, and exits 0.
- */
+/** `petstore completion <shell>` prints a script (completion/scripts.ts) whose Tab runs the hidden `petstore __complete <words…>`. */
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Factory } from '../factory.js';
 import { examples, withGlobalFlags } from './kit.js';

@@ -42,10 +42,7 @@ export function findCommand(root: CommandUnknownOpts, words: readonly string[]):
   return command;
 }
 
-/**
- * Refuses `flag` as commander refuses an unknown option: exit 2 (CommanderError `commander.unknownOption`), with the closest of the
- * options `command`'s help lists as a suggestion.
- */
+/** Refuses `flag` as commander refuses an unknown option (exit 2), suggesting the closest option `command`'s help lists. */
 export function unknownOption(command: CommandUnknownOpts, flag: string): never {
   const help = command.createHelp();
   const names = [...help.visibleOptions(command), ...help.visibleGlobalOptions(command)].flatMap((option) => option.long ?? []);
@@ -65,10 +62,7 @@ function splitAtFlag(words: readonly string[]): { names: string[]; flag?: string
   return at < 0 ? { names: [...words] } : { names: words.slice(0, at), flag: words[at] };
 }
 
-/**
- * Makes `group` print its help when run without a subcommand and report an unknown one with a suggestion, before any flag after it
- * (`config st --bogus` names `st`); adds `help [command...]`.
- */
+/** Makes `group` print its help without a subcommand, name an unknown one before any flag after it, and take `help [command...]`. */
 export function addGroupHelp(group: CommandUnknownOpts): void {
   group.helpCommand(false);
   const path = commandPath(group);

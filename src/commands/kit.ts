@@ -74,10 +74,7 @@ export type GlobalFlag = '--env' | '--base-url' | '--json' | '--no-color' | '--t
 /** The global flags each command declared as applying to it; a command that declared none takes its group's. */
 const appliesTo = new WeakMap<object, readonly GlobalFlag[]>();
 
-/**
- * Declares which global flags apply to `command` and its subcommands, so that its help lists only these. A command
- * that sends requests declares nothing: every global flag applies.
- */
+/** Declares the global flags that apply to `command` and its subcommands (help lists only these); undeclared, all apply. */
 export function withGlobalFlags<C extends CommandUnknownOpts>(command: C, flags: readonly GlobalFlag[]): C {
   appliesTo.set(command, flags);
   return command;
@@ -92,11 +89,7 @@ export function globalFlagsOf(command: CommandUnknownOpts): readonly GlobalFlag[
   return undefined;
 }
 
-/**
- * The action of a command declared by a contract (runner.ts): loads the contract when the command runs (its run module, the one
- * lazy-load boundary), checks the flags and arguments commander hands the action and makes the options, then calls `runF` (the test
- * seam, gh's runF) or the runner.
- */
+/** The action of a command declared by a contract: loads it (the lazy-load boundary), makes the options, calls `runF` or the runner. */
 export function contractAction<I extends Inputs, O>(
   f: Factory,
   load: () => Promise<CommandContract<I, O>>,

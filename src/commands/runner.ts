@@ -1,9 +1,4 @@
-/**
- * The one run of a command declared by a contract (issue 31 item 1): the output format settled from the contract's shape, its options
- * checked, output paged, the data fetched through the Factory's client and printed in the contract's view, a full last page warned
- * about, and a listing cut partway reported with the count it printed. The declaration's action is kit.ts's `contractAction`, which
- * holds the test seam (gh's runF) between the options and this run.
- */
+/** The one run of a command declared by a contract: format, options, pager, fetch, print, full-page warning; kit.ts holds the runF seam. */
 import type * as z from 'zod/mini';
 import type { PetstoreClient } from '../api/client.js';
 import { ListingCutError } from '../errors.js';
@@ -50,10 +45,7 @@ export interface ListingEnd {
   hasNext: boolean;
 }
 
-/**
- * A record to print, then what to do once it is printed: throw the error the exit code must say (auth status: its record, then exit 4
- * for a key the service rejected).
- */
+/** A record to print, then what to do once it is printed: throw the error the exit code must say (auth status). */
 export class RecordThen {
   constructor(
     readonly record: Item,
@@ -64,10 +56,7 @@ export class RecordThen {
 interface Declared<I extends Inputs, O> {
   /** Its value flags and arguments, with their zod schemas. */
   inputs: I;
-  /**
-   * The checked flags and arguments to the run's options; throws UsageError naming a flag for a combination it refuses. `f` gives what
-   * options may depend on besides the command line (terminals, the environment, standard input: api's `--input -`).
-   */
+  /** The checked flags and arguments (and `f`: terminals, environment, stdin) to the run's options; throws UsageError naming a flag. */
   options(checked: Checked<I>, f: Factory): O | Promise<O>;
   /** The output shape, settled once the options are made (in place of `shape`), when it depends on them (add: a record, or a stream). */
   shapeOf?(options: O): OutputShape;
@@ -117,10 +106,7 @@ export interface TaskContract<I extends Inputs, O> extends Declared<I, O> {
 /** What a command declares for the runner: its options, how it fetches, its view and its output shape. */
 export type CommandContract<I extends Inputs, O> = RecordContract<I, O> | ListingContract<I, O> | TaskContract<I, O>;
 
-/**
- * Settles `contract`'s output shape on the run's exporter, then checks each flag and argument `given` with its schema and makes the
- * options; throws UsageError (exit 2) for a bad `--format`, flag or argument, naming it.
- */
+/** Settles `contract`'s output format, checks the flags and arguments `given`, makes the options; throws UsageError (exit 2) naming one. */
 export async function settleOptions<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, given: Given): Promise<O> {
   if (contract.shape !== undefined && !contract.shapeOf) f.exporter.choose(contract.shape);
   const flags: Record<string, unknown> = { ...given.flags };
@@ -134,10 +120,7 @@ export async function settleOptions<I extends Inputs, O>(f: Factory, contract: C
   return options;
 }
 
-/**
- * Runs `contract` with `options`: output paged at a terminal, the data fetched through `f.client()` and printed. Throws what the fetch
- * and the printing throw; a ListingCutError first learns how many records were printed, which stay printed.
- */
+/** Runs `contract` with `options`: paged, fetched through `f.client()`, printed; throws what they throw (a cut listing with its count). */
 export async function runContract<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, options: O): Promise<void> {
   const own = contract.ownRun?.(options);
   if (own) return own(f);

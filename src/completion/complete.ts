@@ -1,7 +1,6 @@
 /**
- * The answer to `petstore __complete <words…>` (the command line after `petstore` up to the cursor, the last word the one to complete),
- * read from the commander tree as cobra does (spf13/cobra, completions.go): one `candidate<TAB>description` a line, then `:<directive>`:
- * `:4` offer nothing else, `:0` offer file names (only when there is no candidate).
+ * The answer to `petstore __complete <words…>` read from the commander tree as cobra's: `candidate<TAB>description` lines, then
+ * `:<directive>` (`:4` nothing else, `:0` file names).
  */
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 

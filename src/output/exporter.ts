@@ -1,8 +1,4 @@
-/**
- * The output of one run, as gh's cmdutil.JSONFlags: made from `--format` and `--jq`, and from `--json` and the terminal as the IO
- * streams hold them. A command
- * says what it prints ({@link Exporter.choose}, before any request), then hands it data and a view.
- */
+/** The output of one run, as gh's cmdutil.JSONFlags: a command says what it prints ({@link Exporter.choose}), then hands it data. */
 import type { IOStreams } from '../iostreams.js';
 import { sanitizeLines } from '../text.js';
 import { chooseFormat, type OutputFlags, type OutputShape, type OutputSpec } from './format.js';

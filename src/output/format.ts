@@ -5,11 +5,7 @@ import { UsageError } from '../errors.js';
 const FORMATS = ['table', 'kv', 'tsv', 'json', 'ndjson'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
 
-/**
- * What a command prints: `records` (a list of any records: `list`, `config list`), one `record` (`get`, `add`: on a terminal
- * key/value lines, piped a row as `records` prints it), `fields` (one record read as key/value lines everywhere: `auth status`),
- * or `stream` (records printed as they come, `add --file`).
- */
+/** What a command prints: `records` (list), one `record` (get, add), `fields` (key/value lines: auth status), `stream` (add --file). */
 export type OutputShape = 'records' | 'record' | 'fields' | 'stream';
 
 export interface OutputFlags {
@@ -36,11 +32,8 @@ function defaultFormat(shape: OutputShape, isTTY: boolean, json: boolean): Outpu
 }
 
 /**
- * Picks the format: `--format` when given, else JSON with `--json` or `--jq`,
- * else per shape and terminal: on a terminal a table for lists and key/value
- * lines for one record, piped tab-separated rows (key/value lines for `fields`).
- * Throws UsageError for an unknown format, one the shape cannot take, or
- * `--json`/`--jq` with a format that is not JSON.
+ * Picks the format: `--format`, else JSON with `--json` or `--jq`, else by shape and terminal. Throws UsageError for a format unknown
+ * or not the shape's, or one that is not JSON with `--json`/`--jq`.
  */
 export function chooseFormat(flags: OutputFlags, json: boolean, isTTY: boolean, shape: OutputShape): OutputSpec {
   const allowed = formatsFor(shape);

@@ -1,7 +1,4 @@
-/**
- * Runs of jq in a worker thread (./jq-worker.ts): the main thread stays free, so Ctrl-C or SIGTERM, the command's
- * --timeout and a memory limit can end a run by terminating its thread.
- */
+/** Runs of jq in a worker thread (./jq-worker.ts), so that Ctrl-C, --timeout and a memory limit can end a run by terminating it. */
 import type { Worker } from 'node:worker_threads';
 import { CliError, ExitCode } from '../errors.js';
 
@@ -33,28 +30,21 @@ export interface JqLimits {
 }
 
 /**
- * What a thread may hold by default, in MiB: jq's heap (capped at 256 MiB by jq-wasm), the input and the output, which
- * grows until the run ends (`repeat(1)`). V8's strings hold at most 512 Mi characters: a larger output could not print
- * anyway.
+ * What a thread may hold by default, in MiB: jq's heap (capped at 256 MiB by jq-wasm), the input and the output, which grows until the run
+ * ends (`repeat(1)`). V8's strings hold at most 512 Mi characters: a larger output could not print anyway.
  */
 export const MEMORY_LIMIT_MB = 1024;
 /** How often a running thread's memory is read, in milliseconds. */
 const MEMORY_CHECK_MS = 100;
 
-/**
- * The jq threads of one petstore run, each holding at most `memoryLimitMb` MiB. A thread is kept, unreferenced, between
- * runs of jq; one that was terminated is replaced; close() ends it.
- */
+/** The jq threads of one run, each holding at most `memoryLimitMb` MiB; an idle one is kept, unreferenced, until close(). */
 export class JqThreads {
   private idle?: JqThread;
   private closed = false;
 
   constructor(private readonly memoryLimitMb = MEMORY_LIMIT_MB) {}
 
-  /**
-   * Runs jq within `limits`. Resolves with jq's output, its runtime errors included; rejects with `limits.stop`'s reason
-   * or a CliError (exit 1): deadline passed (timeout), memory exceeded (jq_memory), thread failed (jq_error).
-   */
+  /** Runs jq within `limits`; rejects with `limits.stop`'s reason or a CliError (exit 1): timeout, jq_memory or jq_error. */
   async run(request: JqRequest, limits: JqLimits = {}): Promise<JqOutput> {
     limits.stop?.throwIfAborted();
     const thread = this.idle?.alive ? this.idle : new JqThread(this.memoryLimitMb);
@@ -134,10 +124,7 @@ class JqThread {
     worker.postMessage(request);
   }
 
-  /**
-   * Calls `exceeded` when the thread holds more than its memory limit, outside V8's heap too (resourceLimits bounds only
-   * that). Returns the interval to clear; none on Node 22, which lacks worker.getHeapStatistics.
-   */
+  /** Calls `exceeded` when the thread holds more than its limit outside V8's heap too; the interval to clear (none on Node 22). */
   private watchMemory(exceeded: () => void): NodeJS.Timeout | undefined {
     const worker = this.worker;
     if (typeof worker.getHeapStatistics !== 'function') return undefined;

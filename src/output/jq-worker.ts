@@ -1,9 +1,6 @@
 /**
- * The worker thread in which jq runs (./jq-thread.ts starts it): jq-wasm runs synchronously, and on the main thread a
- * run that never ends would keep signal handlers and timers from running. In: `{ json, expression, flags }` (jq's
- * `raw`). Out: `{ stdout, stderr, exitCode }`, or `{ thrown }` (`Aborted()`: jq's 256 MiB heap is full).
- * scripts/build.mjs makes it a script, jq.wasm inside, that the bundle carries as text and starts with `eval: true`.
- * Run from src/ (tests), Node strips its types: it imports nothing of petstore's.
+ * The worker thread in which jq runs (./jq-thread.ts starts it). In: `{ json, expression, flags }` (jq's `raw`). Out: `{ stdout,
+ * stderr, exitCode }`, or `{ thrown }`. It imports nothing of petstore's: run from src/ (tests), Node strips its types.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,8 +20,7 @@ interface RunRequest {
 const port = parentPort;
 if (!port) throw new Error('jq-worker runs as a worker thread');
 
-// jq-wasm's own console output ("Aborted()" as it throws) would bypass petstore's
-// stderr and its --json lines. The thread's stdio, read by the main thread, would hold the process.
+// jq-wasm's own console output ("Aborted()") would bypass petstore's stderr and --json lines, and its stdio would hold the process.
 console.log = console.error = console.warn = () => undefined;
 
 /** jq.wasm: from the bundle, or in src/ (tests) from jq-wasm's package. */

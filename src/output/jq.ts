@@ -1,7 +1,4 @@
-/**
- * `--jq`: jq 1.8 (jq-wasm, in a worker thread: ./jq-thread.ts) on the exact JSON text a command prints. Results print
- * as gh's do, when the run ends: a string raw, anything else as compact JSON, one a line; numbers keep their digits.
- */
+/** `--jq`: jq 1.8 (jq-wasm in a worker thread) on the exact JSON a command prints; results as gh's: strings raw, else compact JSON. */
 import { escapeRawControls } from '../json.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { OutputTarget, Writable } from '../iostreams.js';
@@ -11,11 +8,7 @@ import { type JqLimits, type JqRequest, JqThreads } from './jq-thread.js';
 // "--" ends jq's options, so that an expression such as "-1" is a program, not a flag.
 const FLAGS = ['-c', '--'];
 
-/**
- * Put before an expression (on its line, so that `$__loc__` is the user's) for jq to see the run's environment as `$ENV`
- * and `env`, given with `--argjson __petstore_env`: jq-wasm offers no way to set jq's environment, whose own is
- * Emscripten's stand-in (HOME=/home/web_user). `$ARGS` stays as jq without arguments has it.
- */
+/** Put before an expression (on its line) so that jq sees the run's environment as `$ENV` and `env` (docs/internals.md, "jq"). */
 const WITH_ENV = '$__petstore_env as $ENV | {positional: [], named: {}} as $ARGS | def env: $ENV; ';
 
 /** What one run printed, and the error jq stopped on (the results before it are in `text`). */
@@ -33,11 +26,7 @@ export class JqFilter {
     private readonly env: string,
   ) {}
 
-  /**
-   * Runs the expression on `json` (one JSON text, or several one a line). Resolves with the results to print (terminal-safe
-   * on a terminal) and jq's runtime error (exit 1, jq_error); jq's `debug` and `stderr` become warnings. Rejects as
-   * JqThreads.run does.
-   */
+  /** Runs the expression on `json`: resolves with the results and jq's runtime error (exit 1); rejects as JqThreads.run. */
   async run(json: string, out: OutputTarget, limits?: JqLimits): Promise<JqRun> {
     const result = await this.threads.run(this.request(json), limits);
     const lines = result.stderr.split('\n').filter((line) => line !== '');
@@ -78,10 +67,7 @@ function formatResults(stdout: string, isTTY: boolean): string {
   return text;
 }
 
-/**
- * The `--jq` of one run (the Factory's): its threads, whose jq sees `env` and may hold `memoryLimitMb` MiB (1024 when
- * not given), and the expressions compiled in them.
- */
+/** The `--jq` of one run: its threads, whose jq sees `env` and may hold `memoryLimitMb` MiB, and the expressions compiled in them. */
 export class Jq {
   private readonly threads: JqThreads;
   private readonly compiled = new Map<string, Promise<JqFilter>>();
@@ -106,10 +92,7 @@ export class Jq {
     return filter;
   }
 
-  /**
-   * Writes the results of `expression` on the JSON text `json` to `out`. Throws as {@link compile}; after the results
-   * before it, jq's runtime error (exit 1); and, writing nothing, as JqThreads.run rejects.
-   */
+  /** Writes the results of `expression` on `json` to `out`; throws as {@link compile}, then jq's runtime error, or as JqThreads.run. */
   async print(out: OutputTarget, expression: string, json: string): Promise<void> {
     const { text, error } = await (await this.compile(expression)).run(json, out, this.limits);
     if (text) out.write(text);
@@ -144,9 +127,8 @@ function compileError(stderr: string): UsageError {
 }
 
 /**
- * `--jq` over a bulk load's NDJSON batches, as a stream BatchedOutput writes to: 'drain' comes once every piece has run,
- * in order, and the sink took its results. jq's first runtime error is kept in `failure` and the stream goes on; a run
- * that cannot finish stops it, and `onStopped` gets the error.
+ * `--jq` over a bulk load's NDJSON batches, a stream whose 'drain' comes once every piece has run and the sink took its results.
+ * jq's first runtime error is kept in `failure`; a run that cannot finish stops the stream (`onStopped`).
  */
 export class JqStream {
   failure?: CliError;

@@ -1,9 +1,4 @@
-/**
- * Renders a list of items or one item in any format of ./format.ts. Human
- * formats (table, key/value, TSV) are sanitised for the terminal; JSON and
- * NDJSON are the service's JSON, exact. A View (./views.ts) gives the
- * columns, so a pet prints the same way whichever command produced it.
- */
+/** Renders items in any format of ./format.ts: human formats sanitised for the terminal, JSON exact, columns from a View (./views.ts). */
 import type { ChalkInstance } from 'chalk';
 import { JsonNumber, stringifyJson } from '../json.js';
 import type { OutputTarget } from '../iostreams.js';
@@ -128,11 +123,7 @@ async function table(out: OutputTarget, items: readonly Item[], view: View): Pro
   return drawTable(fitted.headers, fitted.rows, (text) => chalk.bold(text), paints);
 }
 
-/**
- * Renders `items` as a list in `spec.format` and writes it to `out`. With
- * `spec.jq`, the JSON (the array, or with ndjson each item) goes through
- * `jq` instead (throws its runtime error after writing what came before).
- */
+/** Writes `items` as a list in `spec.format` to `out`, or their JSON through `jq` with `spec.jq` (throws its runtime error). */
 export async function printList(out: OutputTarget, items: readonly Item[], view: View, spec: OutputSpec, jq: JqPrinter): Promise<void> {
   if (spec.jq !== undefined) {
     const json = spec.format === 'ndjson' ? ndjsonLines(items) : stringifyJson(items);
@@ -153,11 +144,8 @@ export async function printOne(out: OutputTarget, item: Item, view: View, spec: 
 }
 
 /**
- * Prints a list that arrives in parts (the pages of `list --all`): formats
- * that can stream (json, tsv, ndjson, kv; with jq, ndjson) print each part as
- * it comes, the same bytes as the whole list at once; a table and a JSON
- * document for jq are printed by {@link end}. When a part fails to arrive,
- * what was written stays: a JSON array is left without its closing bracket.
+ * Prints a list that arrives in parts (the pages of `list --all`), the same bytes as the whole list at once: each part as it comes,
+ * but a table and a JSON document for jq at {@link end}. What was written stays when a part fails to arrive.
  */
 export class ListPrinter {
   private readonly gathered: Item[] = [];
@@ -197,10 +185,7 @@ export class ListPrinter {
     await this.out.drained();
   }
 
-  /**
-   * The list failed to arrive whole: a table prints the rows kept so far; a JSON array stays unclosed and a JSON document for jq is
-   * not run (jq must not take a part for the whole). Returns how many items were printed in all.
-   */
+  /** The list failed to arrive whole: prints a table's rows kept so far (never jq's part), returns how many items were printed. */
   async cut(): Promise<number> {
     if (!this.streams && this.spec.jq === undefined && this.gathered.length > 0) {
       await printList(this.out, this.gathered, this.view, this.spec, this.jq);
@@ -216,10 +201,7 @@ export class ListPrinter {
   }
 }
 
-/**
- * The text of items printed as they come (the pets `add --file` creates) in
- * a format of the `stream` shape: synchronous, so a bulk load never waits on it.
- */
+/** The text of items printed as they come (`add --file`) in a `stream` format: synchronous, so a bulk load never waits on it. */
 export function streamText(items: readonly Item[], view: View, format: OutputFormat): string {
   if (format === 'ndjson') return ndjsonLines(items);
   if (format === 'tsv') return tsvRows(items, view);

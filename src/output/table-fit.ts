@@ -12,12 +12,7 @@ function naturalWidths(headers: readonly string[], rows: readonly string[][]): n
   return widths;
 }
 
-/**
- * `rows` with the cells of shrinkable columns cut so that the table fits in
- * `terminalColumns`, the widest columns first, each down to its header's
- * width at most; unchanged when it fits, when `terminalColumns` is undefined,
- * or when nothing may shrink.
- */
+/** `rows` with shrinkable columns cut (widest first, down to the header's width) to fit `terminalColumns`; unchanged when they fit. */
 export function fitColumns(
   headers: readonly string[],
   rows: string[][],
@@ -44,11 +39,7 @@ const NARROWEST_CELL = 8;
 
 const segmenter = new Intl.Segmenter();
 
-/**
- * `text` as lines of at most `width` columns: broken at spaces, and a word
- * wider than that after a {@link BREAK_AFTER} character (a URL) or, failing
- * that, between graphemes. Nothing is dropped but the spaces where a line breaks.
- */
+/** `text` as lines of at most `width` columns, broken at spaces (a longer word after a {@link BREAK_AFTER} character). */
 export function wrapCell(text: string, width: number): string[] {
   if (displayWidth(text) <= width) return [text];
   const lines: string[] = [];
@@ -93,11 +84,7 @@ function breakWord(word: string, width: number): string[] {
   return pieces;
 }
 
-/**
- * The headers and rows fitted to `terminalColumns` by wrapping cells (each
- * cell's lines joined by "\n", for ./table.ts): unchanged when the table fits
- * or `terminalColumns` is undefined; undefined when even wrapped it cannot fit.
- */
+/** The headers and rows with cells wrapped (lines joined by "\n") to fit `terminalColumns`; undefined when even that cannot fit. */
 export function wrapColumns(
   headers: readonly string[],
   rows: readonly string[][],

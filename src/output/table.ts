@@ -1,18 +1,13 @@
 /**
- * A bordered table for the terminal, drawn in one pass, widths by display
- * width. Not cli-table3 (0.6.5): its Table.toString overflows the call stack
- * on a listing of 130,000 pets.
+ * A bordered table for the terminal, drawn in one pass, widths by display width. Not cli-table3 (0.6.5): its Table.toString overflows the
+ * call stack on a listing of 130,000 pets.
  */
 import displayWidth from 'string-width';
 
 /** How a cell's text looks on the terminal once padded (colour, bold). */
 export type Paint = (text: string) => string;
 
-/**
- * The table of `headers` and `rows` (plain text fitted by ./table-fit.ts, a
- * cell's lines joined by "\n"), headers painted by `paintHeader`, column i by
- * `paintCell[i]`; rules between rows of several lines. Ends with a newline.
- */
+/** The table of `headers` and `rows` (fitted by ./table-fit.ts), painted by `paintHeader` and `paintCell[i]`; ends with a newline. */
 export function drawTable(
   headers: readonly string[],
   rows: readonly string[][],

@@ -27,10 +27,7 @@ function words(key: string): string[] {
     .map((w) => (/^(url|api|id)$/i.test(w) ? w.toUpperCase() : w.toLowerCase()));
 }
 
-/**
- * A view of any records whose columns are `keys`, named after them: headers in capitals ("BASE URL"), labels as words ("Base URL");
- * every cell wraps, none is cut.
- */
+/** A view of records whose columns are `keys`: headers in capitals ("BASE URL"), labels as words ("Base URL"), cells wrapped, never cut. */
 export function viewOfKeys(keys: readonly string[], empty = 'Nothing to show.'): View {
   // No value is cut to fit the terminal: cells wrap (output/table-fit.ts).
   const columns: Column[] = keys.map((key) => {

@@ -1,9 +1,4 @@
-/**
- * The pager that data printed to a terminal goes through, as with gh and git
- * (docs/terminal.md): PETSTORE_PAGER, else PAGER, else `less -FRX`, split into
- * words as sh would and run without a shell, so that a pager that cannot be
- * started is known and the output is printed directly instead.
- */
+/** The pager of data printed to a terminal, as gh's (docs/terminal.md): PETSTORE_PAGER, else PAGER, else `less -FRX`, no shell. */
 import type { ChildProcess } from 'node:child_process';
 
 /** A pager command: its words, and whether the user chose it (PETSTORE_PAGER or PAGER) rather than the default. */
@@ -20,11 +15,7 @@ export interface PagerCount {
 /** Folders where curses looks up a terminal's description (terminfo(5)), besides $TERMINFO, ~/.terminfo and $TERMINFO_DIRS. */
 const TERMINFO_DIRS = ['/etc/terminfo', '/lib/terminfo', '/usr/share/terminfo', '/usr/lib/terminfo', '/usr/local/share/terminfo'];
 
-/**
- * True when TERM is set, is not `dumb`, and has a terminfo entry
- * (`<dir>/<first letter>/<name>`, or the letter in hex as on macOS), without
- * which less stops at "terminal is not fully functional".
- */
+/** True when TERM is set, not `dumb`, and has a terminfo entry (without one less stops at "terminal is not fully functional"). */
 export function terminalCanPage(env: NodeJS.ProcessEnv): boolean {
   const term = env.TERM;
   if (!term || term === 'dumb' || term.includes('/')) return false;
@@ -39,11 +30,7 @@ export function terminalCanPage(env: NodeJS.ProcessEnv): boolean {
 /** The pager's environment unless the user's sets them, as gh and git do. */
 const PAGER_ENV = { LESS: 'FRX', LV: '-c' };
 
-/**
- * The pager to run for `env`, or undefined when paging is off: PETSTORE_PAGER
- * or PAGER set to blanks or to `cat`. A variable that is set wins even when
- * empty, so that `PETSTORE_PAGER=` turns off a PAGER of the user's.
- */
+/** The pager to run for `env`; undefined when PETSTORE_PAGER or PAGER (set, even empty, wins) is blank or `cat`. */
 export function pagerCommand(env: NodeJS.ProcessEnv): PagerCommand | undefined {
   const chosen = env.PETSTORE_PAGER ?? env.PAGER;
   const words = splitWords(chosen ?? 'less -FRX');
@@ -51,11 +38,7 @@ export function pagerCommand(env: NodeJS.ProcessEnv): PagerCommand | undefined {
   return { words, chosen: chosen !== undefined };
 }
 
-/**
- * `text` split into words as sh splits a simple command: blanks separate
- * words, '…' is literal, "…" keeps blanks and honours \" \\ \$ \`, and a
- * backslash outside quotes escapes the next character. No expansion, no operators.
- */
+/** `text` split into words as sh splits a simple command (quotes and backslashes; no expansion, no operators). */
 export function splitWords(text: string): string[] {
   const words: string[] = [];
   let word: string | undefined;
@@ -99,14 +82,8 @@ const WRITE_SLICE = 64 * 1024;
 const KEEP_LIMIT = 16 * 1024 * 1024;
 
 /**
- * One running pager: data written goes to its standard input; its standard
- * output and error are the terminal. Quitting it early drops the rest quietly.
- * A pager that cannot be started (ENOENT, EACCES), or that exits non-zero
- * before it was seen to read output, is named in a warning and the kept copy
- * of the output is printed directly. One that exits non-zero after reading
- * output (its input was seen full, then taking more; or more went in than
- * {@link PIPE_HOLDS_AT_MOST}) is named in a warning and fails the command
- * ({@link failedAfterOutput}).
+ * One running pager, fed data on its standard input. One that cannot start, or fails before it was seen to read, is named in a warning
+ * and the output printed directly; one that fails after reading is named and fails the command ({@link failedAfterOutput}).
  */
 export class Pager {
   private readonly child: ChildProcess;

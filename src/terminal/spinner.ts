@@ -21,10 +21,7 @@ export class Spinner {
 
   constructor(private readonly line: StatusLine) {}
 
-  /**
-   * Starts a wait for `label` (such as "127.0.0.1:4010"). Returns the function
-   * that ends it (idempotent); the spinner goes once no wait is left.
-   */
+  /** Starts a wait for `label` ("127.0.0.1:4010"); returns its end (idempotent): the spinner goes once no wait is left. */
   start(label: string): () => void {
     this.waits += 1;
     this.label = label;

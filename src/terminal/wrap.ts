@@ -1,8 +1,4 @@
-/**
- * Text wrapped at spaces to a terminal's width: help's added sections and
- * messages on stderr. Not wrap-ansi: it loads string-width, whose
- * Intl.Segmenter loads ICU data, on the path of --help and of every error.
- */
+/** Text wrapped at spaces to a terminal's width (help, stderr); not wrap-ansi, whose string-width loads ICU data on every --help. */
 
 /** Code points a terminal draws two columns wide: CJK, Hangul, fullwidth forms, emoji. */
 const WIDE =
@@ -16,11 +12,7 @@ export function columnsOf(text: string): number {
   return width;
 }
 
-/**
- * `text` (one line) as lines of at most `width` columns, broken at spaces,
- * the first starting with `first`, the next with `rest`. A word wider than a
- * line stays whole on a line of its own.
- */
+/** `text` (one line) as lines of at most `width` columns, broken at spaces, prefixed by `first` then `rest`; a long word stays whole. */
 export function wrapLine(text: string, width: number, first = '', rest = first): string[] {
   const lines: string[] = [];
   let line = first;
@@ -55,12 +47,8 @@ interface Item {
 const NARROWEST_COLUMN = 24;
 
 /**
- * Help text as `addHelpText` adds it, wrapped at `width`: paragraphs and
- * indented lines at spaces (their next lines four columns further in; under
- * "Examples:", a command's wrapped lines end in ` \` so that pasted lines run
- * as one command), a two-column table's description within its column, or,
- * when the column of one item would be too narrow, below the term of every
- * item of that table, so that a table keeps one layout.
+ * Help text as `addHelpText` adds it, wrapped at `width`: paragraphs and indented lines at spaces (an example's lines ending in ` \`),
+ * a two-column table within its column, or all its descriptions below their terms when a column would be too narrow.
  */
 export function wrapHelpText(text: string, width: number): string {
   const out: string[] = [];

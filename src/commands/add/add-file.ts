@@ -1,7 +1,4 @@
-/**
- * `petstore add --file <path|->`: creates every NewPet of a JSON array or NDJSON input, streamed, with bounded concurrency. Every item
- * ends created or written to `--failed` (failed, not_sent or unknown), so one rerun on that file finishes the load, creating nothing twice.
- */
+/** `petstore add --file <path|->`: every NewPet of a JSON array or NDJSON input created, or written to `--failed` for a rerun. */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -24,8 +21,8 @@ export interface AddFileOptions extends BulkLoadOptions {
 }
 
 /**
- * Runs the bulk load, printing each created pet through the exporter (the `stream` shape, `--jq` when given). Throws UsageError when the
- * input or `--failed` cannot be opened (nothing sent); later, the error of what stopped it (130/143, 4, 1), or exit 1 if any item was not created.
+ * Runs the bulk load, printing each created pet through the exporter. Throws UsageError when the input or `--failed` cannot be opened
+ * (nothing sent); later, the error of what stopped it (130/143, 4, 1), or exit 1 if any item was not created.
  */
 export async function runAddFile(f: Factory, options: AddFileOptions): Promise<void> {
   // Each item's request and answer are garbage once recorded, as a listing's pages are once printed.
@@ -77,8 +74,7 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
 function sayResuming(f: Factory, earlier: EarlierLoad, journalPath: string, file: string): void {
   const { failed, unknown, notSent } = earlier.decided;
   const t = earlier.finished ? earlier.tally : undefined;
-  // A finished load's end record counts every item. Otherwise invalid items, and earlier unknown ones carried over, are journaled seen
-  // with no outcome: counted apart, they are looked at again.
+  // A finished load's end record counts every item; otherwise items journaled seen with no outcome are counted apart.
   const counts = t
     ? { created: t.created, failed: t.failed, unknown: t.unknown, notSent: t.notSent, skipped: t.skipped }
     : { created: earlier.created, failed, unknown: unknown + earlier.noAnswer, notSent, passedOver: earlier.passedOver };

@@ -7,7 +7,8 @@ import { formatsFor } from '../../output/format.js';
 import { contractAction, examples, valueOption, withOutputFlags } from '../kit.js';
 import type { AddOptions } from './run.js';
 
-function declareAdd() {
+/** Declares `add`; its action checks the flags and calls `runF`, by default the runner with add's contract (./run.ts). */
+export function newAddCommand(f: Factory, runF?: (options: AddOptions) => Promise<void>) {
   return withOutputFlags(new Command('add'), 'record', `with --file: ${formatsFor('stream').join(' or ')}`)
     .description('Add an animal (createPet), or many from a file')
     .option('--name <name>', "the animal's name (required without --file)")
@@ -36,10 +37,6 @@ function declareAdd() {
           'petstore add    # at a terminal: asks for the name, category id and status',
           'petstore add --file pets.ndjson --failed failed.ndjson --json > created.ndjson',
         ),
-    );
-}
-
-/** Declares `add`; its action checks the flags and calls `runF`, by default the runner with add's contract (./run.ts). */
-export function newAddCommand(f: Factory, runF?: (options: AddOptions) => Promise<void>) {
-  return declareAdd().action(contractAction(f, async () => (await import('./run.js')).ADD, runF));
+    )
+    .action(contractAction(f, async () => (await import('./run.js')).ADD, runF));
 }

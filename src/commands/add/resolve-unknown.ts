@@ -1,7 +1,4 @@
-/**
- * `add --file --failed F --resolve-unknown` wired to the load (bulk/bulk-load.ts): the store's ids recorded before the first POST
- * (bulk/store-ids.ts), and the settling of unknown items (bulk/settle-unknown.ts) told through the load's messages, --failed and tally.
- */
+/** `add --file --resolve-unknown` wired to the load: the store's ids (bulk/store-ids.ts) and the settling (bulk/settle-unknown.ts). */
 import { setTimeout } from 'node:timers/promises';
 import type { PetstoreClient } from '../../api/client.js';
 import type { LoadJournal } from '../../bulk/journal.js';
@@ -22,9 +19,8 @@ function wholeStore(client: PetstoreClient): ListStore {
 }
 
 /**
- * The settler of this load: before its first POST (a new journal, or one with no item yet) the store is listed and its ids written to
- * `F.store-ids`; later runs read them back (none when the flag came only after the first POST). Throws UsageError without a journal
- * (a --failed that is no regular file), and what the listing throws (exit 1, nothing sent).
+ * The settler of this load: before its first POST the store's ids are listed to `F.store-ids`, later runs read them back. Throws
+ * UsageError without a journal, and what the listing throws (exit 1, nothing sent).
  */
 export async function openSettler(
   f: Factory,

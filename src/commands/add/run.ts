@@ -42,10 +42,7 @@ const FLAG_NAMES: Record<string, string> = {
 
 const flagName = (key: string) => FLAG_NAMES[key] ?? `--${key}`;
 
-/**
- * add: one pet created (createPet) and printed as a record, or with --file a bulk load, a stream, run by add-file.ts. Its flags are
- * checked here, not as the runner's inputs, so that a combination refused is named before a bad value.
- */
+/** add: one pet created and printed, or with --file a bulk load (add-file.ts); a refused flag combination named before a bad value. */
 export const ADD = record({
   shape: 'record',
   shapeOf: (options: AddOptions) => (options.kind === 'file' ? 'stream' : 'record'),
@@ -64,10 +61,7 @@ export const ADD = record({
   fetch: (client, options, f) => createOne(f, client, options),
 });
 
-/**
- * Flags to options; throws UsageError naming a wrong or missing flag. A missing --name or --category-id is asked for (`prompt`) only
- * at both terminals, without --no-prompt or PETSTORE_NO_PROMPT=1.
- */
+/** Flags to options (a prompt only at two terminals, unless turned off); throws UsageError naming a wrong or missing flag. */
 function addOptions(flags: AddFlags, prompt: PromptContext): AddOptions {
   if (flags.file !== undefined) {
     const conflicting = (['name', 'categoryId', 'status'] as const).find((k) => flags[k] !== undefined);
@@ -101,24 +95,24 @@ function addOptions(flags: AddFlags, prompt: PromptContext): AddOptions {
       ...(flags.status === undefined ? {} : { status: parseFlag(PetStatus, flags.status, '--status') }),
       statusGiven: flags.status !== undefined,
     };
-    if (given.name !== undefined) checkName(NewPet, given.name);
+    if (given.name !== undefined) checkName(given.name);
     if (prompt.stdinIsTTY && prompt.stdoutIsTTY && flags.prompt !== false && !prompt.noPromptEnv) return { kind: 'prompt', given };
     if (flags.name === undefined) throw new UsageError('--name is required (or --file to add many)');
     throw new UsageError('--category-id is required (or --file to add many)');
   }
-  const pet = {
+  const pet: NewPet = {
     name: flags.name,
     categoryId: parseFlag(Int64Text, flags.categoryId, '--category-id'),
     ...(flags.status === undefined ? {} : { status: parseFlag(PetStatus, flags.status, '--status') }),
   };
-  const checked = NewPet.safeParse(pet);
-  if (!checked.success) throw new UsageError(`invalid value for --name: "${flags.name}": ${checked.error.issues[0]?.message ?? 'invalid'}`);
-  return { kind: 'one', pet: checked.data };
+  checkName(pet.name);
+  return { kind: 'one', pet };
 }
 
 /** Throws UsageError for a --name NewPet refuses (empty). */
-function checkName(schema: typeof NewPet, name: string): void {
-  const checked = schema.shape.name.safeParse(name);
+function checkName(name: string): void {
+  const checked = NewPet.shape.name.safeParse(name);
+
   if (!checked.success) throw new UsageError(`invalid value for --name: "${name}": ${checked.error.issues[0]?.message ?? 'invalid'}`);
 }
 

@@ -1,7 +1,6 @@
 /**
- * Running `petstore api`: sends the request (with `--paginate`, the pages its Link headers name), prints status line and headers with
- * `--include`, then the body: JSON compact with exact numbers (through `--jq`), else as received. A non-2xx answer prints its body on
- * stderr and ends with the client's error (exit 3 for 404, 4 for 401, 2 for 400, else 1). Paged at a terminal.
+ * Running `petstore api`: sends the request (and with `--paginate` its next pages), prints the head with `--include`, then the body:
+ * JSON compact and exact (through `--jq`), else as received. A non-2xx body goes to stderr, then the client's error.
  */
 import { STATUS_CODES } from 'node:http';
 import type { PetstoreClient } from '../../api/client.js';
@@ -18,10 +17,7 @@ import { type ApiFlags, type ApiOptions, apiOptions, type FieldArg } from './req
 
 const API_INPUTS = { arguments: [['argument <path>', z.string()]] as const };
 
-/**
- * api for the runner (../runner.ts): `<path>` and the flags to a request (standard input read for `--input -` or `-F key=@-`), then
- * {@link runApi}, a run of its own that streams pages and prints through the Factory's exporter.
- */
+/** api for the runner: `<path>` and the flags to a request (stdin read for `--input -` or `-F key=@-`), then {@link runApi}. */
 export const API = task<typeof API_INPUTS, ApiOptions>({
   inputs: API_INPUTS,
   options: ({ flags, arguments: [path] }, f): Promise<ApiOptions> => {
@@ -38,10 +34,8 @@ const SUCCESS: readonly number[] = Array.from({ length: 100 }, (_, i) => 200 + i
 type Body = { json: unknown } | { text: string; response: Exchange };
 
 /**
- * Sends the request and prints the answer; with `--paginate` each page as it arrives (through `--jq`: once all are in). Throws
- * UsageError (nothing sent) for another origin, the errors of `client()` and `send()`, the failureOf error of a non-2xx status,
- * PageTrail's RequestError, a failure of a page after the first as a ListingCutError (what was printed stays), RequestError when `--jq`
- * meets a non-JSON body, and jq's errors.
+ * Sends the request and prints the answer, with `--paginate` each page as it arrives (through `--jq`: once all are in). Throws the
+ * errors of `client()` and `send()`, failureOf's for a non-2xx status, PageTrail's, a ListingCutError, and jq's.
  */
 export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
   f.io.pageOutput();
@@ -96,9 +90,8 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
 }
 
 /**
- * Prints bodies as they arrive. With `merge` (`--paginate` without `-i`), JSON array pages in a row are written as one array, opened
- * with the first and closed by {@link end} or by a page that is not an array: `[1,2][3]` prints as `[1,2,3]`. A listing that fails
- * leaves the array unclosed, so that jq fails too rather than take a part for the whole.
+ * Prints bodies as they arrive; with `merge` (`--paginate` without `-i`) JSON array pages in a row as one array (`[1,2][3]` prints as
+ * `[1,2,3]`), left unclosed when the listing fails.
  */
 class BodySink {
   private open = false;
@@ -138,11 +131,9 @@ class BodySink {
 function targetUrl(client: PetstoreClient, options: ApiOptions): URL {
   let url: URL;
   if (/^[a-z][a-z0-9+.-]*:/i.test(options.path)) {
-    try {
-      url = new URL(options.path);
-    } catch {
-      throw new UsageError(`invalid URL: "${options.path}": give a path under the base URL, such as /store/orders`);
-    }
+    const parsed = URL.parse(options.path);
+    if (!parsed) throw new UsageError(`invalid URL: "${options.path}": give a path under the base URL, such as /store/orders`);
+    url = parsed;
     if (url.origin !== client.origin) {
       throw new UsageError(
         `refusing to send the API key to another origin: ${url.origin}; give a path under the base URL or a URL of ${client.origin}`,
@@ -179,25 +170,19 @@ function merged(bodies: Body[]): Body[] {
   return [{ json: bodies.flatMap((body) => (body as { json: unknown[] }).json) }];
 }
 
-/** Through `--jq` when given, else JSON compact and other text as received. */
+/** Prints the bodies through `--jq`; throws RequestError (`not_json`) for a body that is not JSON, and jq's errors. */
 async function printBodies(f: Factory, bodies: readonly Body[]): Promise<void> {
-  if (f.exporter.jq !== undefined) {
-    const text = bodies.find((body) => 'text' in body);
-    if (text && 'response' in text) {
-      const type = text.response.headers['content-type'];
-      throw new RequestError(
-        `--jq needs a JSON body; the service answered HTTP ${text.response.status} (${type ?? 'no content type'}): ${describeBody(text.response)}`,
-        'not_json',
-        text.response.status,
-      );
-    }
-    if (bodies.length === 0) return;
-    return f.exporter.printJq(bodies.map((body) => stringifyJson((body as { json: unknown }).json)).join('\n'));
+  const text = bodies.find((body) => 'text' in body);
+  if (text && 'response' in text) {
+    const type = text.response.headers['content-type'];
+    throw new RequestError(
+      `--jq needs a JSON body; the service answered HTTP ${text.response.status} (${type ?? 'no content type'}): ${describeBody(text.response)}`,
+      'not_json',
+      text.response.status,
+    );
   }
-  for (const body of bodies) {
-    if ('json' in body) f.io.writeOut(`${stringifyJson(body.json)}\n`);
-    else f.exporter.writeText(body.text);
-  }
+  if (bodies.length === 0) return;
+  return f.exporter.printJq(bodies.map((body) => stringifyJson((body as { json: unknown }).json)).join('\n'));
 }
 
 /** A non-2xx answer's body on stderr: JSON as one compact line, other text as received, terminal-safe. */

@@ -1,6 +1,6 @@
 /** auth's endpoint call: checks a key with `GET /pets?limit=1` (listPets, the cheapest operation every key may call). */
 import type { OperationSchemas } from '../../api/schemas.js';
-import { CliError, ServiceError } from '../../errors.js';
+import { ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { Resolved } from '../../settings.js';
 
@@ -10,10 +10,7 @@ export const OPERATIONS: readonly OperationSchemas[] = [{ operationId: 'listPets
 /** A key accepted, rejected (a 401), or no usable answer (network, 5xx, anything else). */
 export type KeyCheck = { result: 'valid' } | { result: 'rejected'; error: ServiceError } | { result: 'unreachable'; error: Error };
 
-/**
- * Checks `apiKey` (from `keySource`) against `baseUrl` (resolved with where it came from). Never throws for the service's answer or a
- * network failure (they are the result); throws the InterruptedError of Ctrl-C.
- */
+/** Checks `apiKey` (from `keySource`) against `baseUrl`: the answer or a network failure is the result; throws only Ctrl-C's. */
 export async function verifyKey(f: Factory, baseUrl: Resolved<URL>, apiKey: string, keySource: string, envName: string): Promise<KeyCheck> {
   const client = await f.clientFor(baseUrl.value, apiKey, envName, baseUrl.origin, keySource);
   try {
@@ -24,8 +21,7 @@ export async function verifyKey(f: Factory, baseUrl: Resolved<URL>, apiKey: stri
     return { result: 'unreachable', error: failure };
   } catch (error) {
     if (f.signal.aborted) throw f.signal.reason;
-    if (error instanceof CliError || error instanceof Error) return { result: 'unreachable', error };
-    return { result: 'unreachable', error: new Error(String(error)) };
+    return { result: 'unreachable', error: error instanceof Error ? error : new Error(String(error)) };
   } finally {
     await client.close();
   }

@@ -1,4 +1,5 @@
 /** `petstore auth login` run: checks a key and stores it with the origin it was checked against, the only one it is sent to; prompts, or `--with-token`. */
+import { text } from 'node:stream/consumers';
 import { CliError, ExitCode, InterruptedError, ServiceError, UsageError } from '../../errors.js';
 import { API_KEY_FORMAT, type Factory, type GlobalOptions } from '../../factory.js';
 import { missingBaseUrl } from '../../settings.js';
@@ -8,12 +9,6 @@ import { verifyKey } from './http.js';
 export interface LoginOptions {
   withToken: boolean;
   skipVerify: boolean;
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A key as typed or piped, trimmed: non-empty printable ASCII without spaces (an HTTP header value). Throws UsageError without echoing it. */
@@ -84,7 +79,7 @@ async function runLogin(f: Factory, options: LoginOptions): Promise<void> {
   const baseUrl = await settings.baseUrl();
   if (!baseUrl) throw missingBaseUrl(env.value);
   let raw: string;
-  if (options.withToken) raw = await readAll(f.io.std.stdin);
+  if (options.withToken) raw = await text(f.io.std.stdin as AsyncIterable<Buffer>);
   else if (f.io.std.stdinIsTTY && f.io.std.promptOutput) raw = await promptForKey(f, env.value);
   else throw notPrompted(f.io.std.stdinIsTTY, f.globals);
   const key = checkApiKey(raw);

@@ -32,13 +32,12 @@ export const LIST = listing({
 async function environments(f: Factory) {
   const stored = (await f.store()).environments();
   const names = [...new Set([...BUILT_IN_ENVS, ...Object.keys(stored)])];
-  const rows = names.map((name) => ({
+  return names.map((name) => ({
     environment: name,
     baseUrl: stored[name]?.baseUrl ?? null,
     apiKeyStored: stored[name]?.apiKey !== undefined,
     apiKeyOrigin: stored[name]?.apiKey === undefined ? null : (stored[name]?.apiKeyOrigin ?? null),
   }));
-  return rows;
 }
 
 const KEY = ['argument <key>', z.string()] as const;
@@ -56,8 +55,8 @@ export const SET = task({
 /** config unset: `<key>`. */
 export const UNSET = task({ inputs: { arguments: [KEY] as const }, options: ({ arguments: [key] }) => key, run: unsetSetting });
 
-/** config path: no options. */
-export const PATH = task({ inputs: {}, options: () => ({}), run: printPath });
+/** config path: prints the path of the config file. */
+export const PATH = task({ inputs: {}, options: () => ({}), run: async (f) => void f.io.writeOut(`${(await f.store()).path}\n`) });
 
 /** Prints one setting; exits 1 when it is not set (like `git config --get`). */
 async function getSetting(f: Factory, key: string): Promise<void> {
@@ -98,9 +97,4 @@ async function unsetSetting(f: Factory, key: string): Promise<void> {
   const envName = (await f.settings.envName()).value;
   await (await f.store()).update(envName, { [field]: undefined });
   f.io.info(`Unset ${key} of ${envName}`, 'config_unset');
-}
-
-/** Prints the path of the config file. */
-async function printPath(f: Factory): Promise<void> {
-  f.io.writeOut(`${(await f.store()).path}\n`);
 }

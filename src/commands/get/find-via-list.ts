@@ -1,7 +1,7 @@
 /** `get` after getPet's removal: its replacement listPets has no id parameter, so the catalogue is read page by page (openapi/petstore.yaml). */
 import type { PetstoreClient } from '../../api/client.js';
 import { LIMIT } from '../../interface-values.js';
-import { type Pet, wholeInt64 } from '../../api/schemas.js';
+import { int64Of, type Pet } from '../../api/schemas.js';
 import { listPetPages } from '../list/http.js';
 import { CliError, ExitCode, RequestError, ServiceError } from '../../errors.js';
 import type { IOStreams } from '../../iostreams.js';
@@ -16,23 +16,13 @@ export function isGetPetGone(error: unknown): boolean {
   return error instanceof RequestError && error.code === 'no_such_path' && error.status === 404;
 }
 
-/** A Pet's id as a bigint (`1.0`, `1e2` count as whole), or undefined. */
-function idOf(pet: Pet): bigint | undefined {
-  if (typeof pet.id === 'number') return BigInt(pet.id);
-  return typeof pet.id === 'bigint' ? pet.id : wholeInt64(pet.id.source);
-}
-
 /** What a lookup has read so far: listPets pages and the pets on them. */
 export interface LookupCounts {
   pages: number;
   read: number;
 }
 
-/**
- * Follows listPets' pages (limit 100) until a pet has `petId` (exact int64) and returns it as sent, the first page that holds it ending
- * the walk; `onPage` is told the counts after each page (the first call: listPets answered, so a wrong base URL is reported alone).
- * Throws CliError exit 3 (`not_found`) when no page holds it, else what listPets throws (a page after the first: a ListingCutError).
- */
+/** Follows listPets' pages until one holds the pet `petId`, returned as sent (`onPage` after each); throws exit 3 when none does. */
 export async function findPetViaList(client: PetstoreClient, petId: bigint, onPage: (counts: LookupCounts) => void): Promise<Pet> {
   const counts: LookupCounts = { pages: 0, read: 0 };
   let lastFull = false;
@@ -40,7 +30,7 @@ export async function findPetViaList(client: PetstoreClient, petId: bigint, onPa
     counts.pages += 1;
     counts.read += pets.length;
     onPage(counts);
-    const found = pets.find((pet) => idOf(pet) === petId);
+    const found = pets.find((pet) => int64Of(pet.id) === petId);
     if (found) return found;
     // A service that linked pages ends its listing by linking none; one that links none may cut a full page short.
     lastFull = pets.length >= LIMIT.max && !hasNext && counts.pages === 1;
@@ -59,10 +49,7 @@ export async function findPetViaList(client: PetstoreClient, petId: bigint, onPa
 export const PROGRESS_DELAY_MS = 2000;
 const REDRAW_MS = 200;
 
-/**
- * A lookup's status line at a terminal, once it has run {@link PROGRESS_DELAY_MS}: `looking for pet 7 through listPets: page 40,
- * 3900 pets read`. It owns the status line (no request spinner); {@link stop} clears it. Its timers never keep the process alive.
- */
+/** A lookup's status line at a terminal after {@link PROGRESS_DELAY_MS} (`looking for pet 7 through listPets: page 40, …`). */
 export class LookupProgress {
   private counts: LookupCounts = { pages: 0, read: 0 };
   private timer?: NodeJS.Timeout;

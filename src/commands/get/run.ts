@@ -8,10 +8,7 @@ import { record } from '../runner.js';
 import { findPetViaList, isGetPetGone, LookupProgress, VIA_LIST_FORCED, VIA_LIST_GONE } from './find-via-list.js';
 import { getPet } from './http.js';
 
-/**
- * Printed on every call unless PETSTORE_NO_DEPRECATION_WARNING=1 ("Versioning", item 2): for whoever looks one pet up,
- * what changes for them (nothing: find-via-list.ts takes over) and how to silence it. Its --json code stays deprecated_operation.
- */
+/** Printed on every call unless PETSTORE_NO_DEPRECATION_WARNING=1 ("Versioning", item 2): what changes, and how to silence it. */
 export const GET_DEPRECATION_WARNING = `getPet is deprecated, removed ${GET_PET_REMOVAL_DATE}; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this`;
 
 export interface GetOptions {

@@ -22,11 +22,7 @@ export const OPERATIONS: readonly OperationSchemas[] = [{ operationId: 'listPets
 /** `--limit` text: digits only, then the limit bounds. */
 export const LimitText = wholeNumberText(Limit, LIMIT_RANGE);
 
-/**
- * listPets page by page: each Pets array as sent, and whether a next page is linked. With `all`, follows the links (the interface
- * promises no pagination: without one the first page is everything); `ahead` for a caller that reads every page (PagesOptions).
- * Throws what {@link PetstoreClient.pages} throws.
- */
+/** listPets page by page: each Pets array as sent, and whether a next page is linked; throws as PetstoreClient.pages. */
 export async function* listPetPages(
   client: PetstoreClient,
   query: ListPetsQuery,

@@ -5,7 +5,8 @@ import type { Factory } from '../../factory.js';
 import { contractAction, examples, valueOption, withOutputFlags } from '../kit.js';
 import type { ListOptions } from './run.js';
 
-function declareList() {
+/** Declares `list`; its action checks the flags and calls `runF`, by default the runner with list's contract (./run.ts). */
+export function newListCommand(f: Factory, runF?: (options: ListOptions) => Promise<void>) {
   return withOutputFlags(new Command('list'), 'records')
     .description('List animals (listPets)')
     .addOption(valueOption('--status <status>', 'only animals with this status', { choices: PET_STATUSES }))
@@ -14,10 +15,6 @@ function declareList() {
     .addHelpText(
       'after',
       examples('petstore list --status available', "petstore list --limit 100 --jq '.[].name'", 'petstore list --all --format ndjson'),
-    );
-}
-
-/** Declares `list`; its action checks the flags and calls `runF`, by default the runner with list's contract (./run.ts). */
-export function newListCommand(f: Factory, runF?: (options: ListOptions) => Promise<void>) {
-  return declareList().action(contractAction(f, async () => (await import('./run.js')).LIST, runF));
+    )
+    .action(contractAction(f, async () => (await import('./run.js')).LIST, runF));
 }

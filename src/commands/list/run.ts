@@ -11,10 +11,7 @@ export interface ListOptions {
   all: boolean;
 }
 
-/**
- * list: listPets' pages (every page with `--all`, which reads the whole store) printed as they come; a full last page warns that there
- * may be more, so a listing is never cut short silently.
- */
+/** list: listPets' pages (all of them with `--all`) printed as they come; a full last page warns that there may be more. */
 export const LIST = listing({
   shape: 'records',
   view: PET_VIEW,
