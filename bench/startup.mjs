@@ -91,6 +91,9 @@ const bare = { args: ['-e', '0'], env: base, name: 'node -e 0' };
 // Issue 32: the transport's own floor, Node's fetch in a script of its own.
 const FETCH_GET = fileURLToPath(new URL('./fetch-get.mjs', import.meta.url));
 const fetchScript = { args: [FETCH_GET, '1'], env: envKey, name: 'fetch script' };
+// The same GET through the npm undici alone (its public entry, Node's compile cache): what loading undici costs.
+const UNDICI_GET = fileURLToPath(new URL('./undici-get.cjs', import.meta.url));
+const undiciScript = { args: [UNDICI_GET, '1'], env: envKey, name: 'undici script' };
 
 const cases = [
   { name: 'petstore --version', tool: { args: [BIN, '--version'], env: base }, peer: bare, target: 1.3 },
@@ -99,6 +102,8 @@ const cases = [
   { name: 'get 1 --json, stored key', tool: { args: [BIN, ...GET], env: base }, peer: bare, target: 2.5 },
   { name: 'get, env key / fetch', tool: { args: [BIN, ...GET], env: envKey }, peer: fetchScript, target: 1.0 },
   { name: 'get, stored key / fetch', tool: { args: [BIN, ...GET], env: base }, peer: fetchScript, target: 1.0 },
+  { name: 'undici script / fetch', tool: undiciScript, peer: fetchScript, note: "(for information: the npm undici's floor)" },
+  { name: 'get, env key / undici', tool: { args: [BIN, ...GET], env: envKey }, peer: undiciScript, note: '(for information)' },
   // Issue 23: a stored key costs nothing extra.
   {
     name: 'stored key / env key',
@@ -164,10 +169,12 @@ for (const c of cases) {
 const bareRss = [];
 const getRss = [];
 const fetchRss = [];
+const undiciRss = [];
 for (let i = 0; i < 9; i += 1) {
   bareRss.push(peakRssMiB(bare.args, base));
   getRss.push(peakRssMiB([BIN, ...GET], envKey));
   fetchRss.push(peakRssMiB(fetchScript.args, envKey));
+  undiciRss.push(peakRssMiB(undiciScript.args, envKey));
 }
 if (bareRss.includes(undefined) || getRss.includes(undefined) || fetchRss.includes(undefined)) {
   console.log('peak RSS: /usr/bin/time not found (apt-get install time)');
@@ -180,7 +187,10 @@ if (bareRss.includes(undefined) || getRss.includes(undefined) || fetchRss.includ
   const above = median(getRss) - median(fetchRss);
   failed ||= above > 4;
   console.log(
-    `peak RSS get --json         ${median(getRss).toFixed(1)} MiB vs fetch script ${median(fetchRss).toFixed(1)} MiB = ${above.toFixed(1)} MiB above (target <= 4 MiB) ${above <= 4 ? 'ok' : 'MISSED'}, 9 triples, ${load()}`,
+    `peak RSS get --json         ${median(getRss).toFixed(1)} MiB vs fetch script ${median(fetchRss).toFixed(1)} MiB = ${above.toFixed(1)} MiB above (target <= 4 MiB) ${above <= 4 ? 'ok' : 'MISSED'}, 9 rounds, ${load()}`,
+  );
+  console.log(
+    `peak RSS undici script      ${median(undiciRss).toFixed(1)} MiB = ${(median(undiciRss) - median(fetchRss)).toFixed(1)} MiB above the fetch script (for information: the npm undici's floor), 9 rounds`,
   );
 }
 sandbox.close();
