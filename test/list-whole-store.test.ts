@@ -158,9 +158,9 @@ describe('list --all reads the whole store', () => {
   });
 
   test('--timeout bounds each page, not the whole listing: pages that take longer together than --timeout all arrive', async () => {
-    // 7 pages of 100 ms each: 700 ms in all, more than --timeout 500.
-    const { env } = await sandbox({ seed: 13, faults: () => ({ serve: true, delayMs: 100 }) });
-    const r = await run(['list', '--all', '--limit', '2', '--format', 'ndjson', '--timeout', '500'], { env });
+    // 7 pages of 200 ms each: 1,400 ms in all, more than --timeout 1000, each page far within it (a loaded CI machine).
+    const { env } = await sandbox({ seed: 13, faults: () => ({ serve: true, delayMs: 200 }) });
+    const r = await run(['list', '--all', '--limit', '2', '--format', 'ndjson', '--timeout', '1000'], { env });
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(idsOf(r.stdout)).toEqual(range(1, 13));
   });
