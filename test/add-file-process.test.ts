@@ -179,7 +179,8 @@ describe('pipes, full disks and closed outputs', () => {
   test('--failed /dev/full: refused (no journal could live beside it), exit 2, nothing sent', async () => {
     server = await start(() => ({ status: 422, json: { code: 'rejected', message: 'down', status: 422 } }));
     const input = petLines(names(5));
-    const r = await spawnAsync(process.execPath, [BIN, 'add', '--file', '-', '--failed', '/dev/full', '--concurrency', '1'], env(), input);
+    // In-process: a check of the flag before any request.
+    const r = await add(['--file', '-', '--failed', '/dev/full', '--concurrency', '1'], input);
     expect(r).toEqual({
       code: 2,
       stdout: '',

@@ -47,10 +47,18 @@ function petstore(cacheHome: string, args: string[], env: NodeJS.ProcessEnv = {}
 /** A fresh folder for HOME and XDG_CACHE_HOME. */
 const tempHome = () => fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-cache-'));
 
-/** A home whose `get` cache one successful run has written: the home, the file's name and path. */
+/** A home whose `get` cache one successful run wrote, made once for the file: the tests that need one take a copy. */
+let filledHome: Promise<string> | undefined;
+
+/** A home whose `get` cache one successful run has written (a copy of the file's one): the home, the file's name and path. */
 async function homeWithGetCache(): Promise<{ home: string; name: string; file: string }> {
+  filledHome ??= (async () => {
+    const filled = tempHome();
+    expect(await petstore(filled, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+    return filled;
+  })();
   const home = tempHome();
-  expect(await petstore(home, ['get', '1', '--json'])).toEqual({ code: 0, stdout: REX, stderr: '' });
+  fs.cpSync(path.join(await filledHome, 'petstore'), path.join(home, 'petstore'), { recursive: true, mode: fs.constants.COPYFILE_EXCL });
   const [name] = cacheFiles(home);
   return { home, name: name!, file: path.join(home, 'petstore', name!) };
 }

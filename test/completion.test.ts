@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { BIN, petstoreInvocation, run, runsHere, spawnAsync, spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
+import { BIN, petstoreInvocation, run, runsHere, spawnAsync, tempConfigHome, type ChildResult } from './helpers.js';
 
 const ZSH_DRIVER = fileURLToPath(new URL('./fixtures/zsh-complete.zsh', import.meta.url));
 const TRACER = fileURLToPath(new URL('./fixtures/trace-requires.cjs', import.meta.url));
@@ -75,8 +75,9 @@ beforeAll(async () => {
   // config file is the same whoever writes it.)
   expect((await run(['config', 'set', 'base-url', 'http://127.0.0.1:9/v1', '--env', 'local'], { env })).code).toBe(0);
   expect((await run(['auth', 'login', '--env', 'local', '--with-token', '--skip-verify'], { env, stdin: `${KEY}\n` })).code).toBe(0);
+  // The scripts, printed in-process (what petstore prints is the same); at Tab time they call the built petstore back.
   for (const shell of ['bash', 'zsh', 'fish', 'powershell']) {
-    const r = await spawnPetstore(['completion', shell], env);
+    const r = await run(['completion', shell], { env });
     expect(r).toMatchObject({ code: 0, stderr: '' });
     scripts[shell] = path.join(home, `petstore.${shell}`);
     fs.writeFileSync(scripts[shell], r.stdout);

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { type PetService, startPetService } from '../sandbox/pet-service.mjs';
-import { readNdjson, run, spawnPetstore, tempConfigHome } from './helpers.js';
+import { readNdjson, run } from './helpers.js';
 
 let service: PetService | undefined;
 afterEach(async () => {
@@ -30,14 +30,26 @@ async function start(): Promise<PetService> {
 const folder = () => fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-failed-lines-'));
 const pet = (name: string, categoryId = 1) => `{"name":"${name}","categoryId":${categoryId}}`;
 
-test('the built bin: --failed lines keep the original line and input over two reruns, and so do the messages', async () => {
+/** petstore in-process with `env`, in the folder `cwd` when given (this process's working folder until it ends): exit code, stdout, stderr. */
+async function petstore(args: string[], env: NodeJS.ProcessEnv, cwd?: string) {
+  const before = process.cwd();
+  if (cwd) process.chdir(cwd);
+  try {
+    const { code, stdout, stderr } = await run(args, { env });
+    return { code, stdout, stderr };
+  } finally {
+    process.chdir(before);
+  }
+}
+
+test('--failed lines keep the original line and input over two reruns, and so do the messages', async () => {
   const s = await start();
   const dir = folder();
   const input = path.join(dir, 'pets.ndjson');
   fs.writeFileSync(input, [pet('a'), pet('bad1'), pet('b'), pet('c'), pet('d'), pet('e'), pet('bad7'), ''].join('\n'));
-  const env = { PATH: process.env.PATH, XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: s.baseUrl, PETSTORE_API_KEY: 'k' };
+  const env = { PETSTORE_BASE_URL: s.baseUrl, PETSTORE_API_KEY: 'k' };
   const args = (file: string, failed: string) => ['add', '--file', file, '--failed', failed, '--concurrency', '1'];
-  const first = await spawnPetstore(args(input, path.join(dir, 'f1.ndjson')), env);
+  const first = await petstore(args(input, path.join(dir, 'f1.ndjson')), env);
   expect(first.code).toBe(1);
   expect(first.stderr).toContain('failed: line 7 "bad7": rejected (HTTP 400)\n');
   const expected = [
@@ -62,7 +74,7 @@ test('the built bin: --failed lines keep the original line and input over two re
     ['f1.ndjson', 'f2.ndjson'],
     ['f2.ndjson', 'f3.ndjson'],
   ] as const) {
-    const again = await spawnPetstore(args(from, to), env, '', { cwd: dir });
+    const again = await petstore(args(from, to), env, dir);
     expect(again.code).toBe(1);
     expect(again.stderr).toBe(
       'failed: line 2 of pets.ndjson "bad1": rejected (HTTP 400)\n' +

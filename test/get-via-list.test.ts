@@ -2,7 +2,7 @@
 import nock from 'nock';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type Faults, type PetService, pageFault, startPetService } from '../sandbox/pet-service.mjs';
-import { BASE, errorBody, run, serviceEnv, spawnPetstore, tempConfigHome, until } from './helpers.js';
+import { BASE, errorBody, run, serviceEnv, until } from './helpers.js';
 
 const DEPRECATED =
   'warning: getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this\n';
@@ -192,7 +192,7 @@ describe('get through listPets reads the whole store when it must (issue 29)', (
   });
 });
 
-describe('get through listPets, the built bin against the fake service', () => {
+describe('get through listPets against the fake service', () => {
   let stop: (() => Promise<void>) | undefined;
   afterEach(async () => {
     await stop?.();
@@ -214,20 +214,18 @@ describe('get through listPets, the built bin against the fake service', () => {
     const service = await startPetService({ key: 'demo', pageSize: 2, faults });
     stop = () => service.close();
     const env = {
-      PATH: process.env.PATH,
-      XDG_CONFIG_HOME: tempConfigHome(),
       PETSTORE_BASE_URL: service.baseUrl,
       PETSTORE_API_KEY: 'demo',
       PETSTORE_NO_DEPRECATION_WARNING: '1',
     };
-    const found = await spawnPetstore(['get', '4', '--format', 'json'], env);
+    const found = await run(['get', '4', '--format', 'json'], { env });
     expect(found).toMatchObject({ code: 0, stderr: GONE });
     expect(JSON.parse(found.stdout)).toMatchObject({ id: 4 });
     const urls = service.requests.map((r) => r.url);
     expect(urls[0]).toBe('/v1/pets/4');
     expect(urls.slice(1).every((url) => url.startsWith('/v1/pets?'))).toBe(true);
     expect(urls.length).toBeGreaterThanOrEqual(3);
-    const missing = await spawnPetstore(['get', '99'], env);
+    const missing = await run(['get', '99'], { env });
     expect(missing.code).toBe(3);
     expect(missing.stdout).toBe('');
     expect(missing.stderr).toMatch(

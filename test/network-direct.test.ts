@@ -1,11 +1,13 @@
-// Direct network paths, end to end: the built binary against the fake service
-// on loopback over http and over https with a test CA (NODE_EXTRA_CA_CERTS),
-// each way a certificate can fail, and hosts that answered something petstore
-// cannot read (never described as unreachable).
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+// Direct network paths, end to end: petstore against the fake service on
+// loopback over http and over https with a test CA, each way a certificate can
+// fail, and hosts that answered something petstore cannot read (never
+// described as unreachable). In-process, the test CA trusted through tls's
+// default CA certificates (trustTestCa); the built binary where the CA comes
+// the user's way, NODE_EXTRA_CA_CERTS, which Node reads at a process's start.
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { startPetService, type PetService, type Step } from '../sandbox/pet-service.mjs';
-import { createTestPki, type TestPki } from './fakes/certificates.js';
-import { spawnPetstore, tempConfigHome } from './helpers.js';
+import { createTestPki, trustTestCa, type TestPki } from './fakes/certificates.js';
+import { run, spawnPetstore, tempConfigHome } from './helpers.js';
 
 const KEY = 'direct-key-7d1c';
 const REX = '{"id":1,"name":"Rex","categoryId":1,"status":"available"}\n';
@@ -28,10 +30,17 @@ afterAll(async () => {
   await Promise.all(Object.values(services).map((service) => service.close()));
 });
 
-/** petstore with exactly these variables: the key, a fresh config folder, and `extra`; `stdin` as its input. */
-function petstore(args: string[], extra: NodeJS.ProcessEnv, stdin?: string) {
+/** The built petstore with exactly these variables: the key, a fresh config folder, and `extra`. */
+function petstoreProcess(args: string[], extra: NodeJS.ProcessEnv) {
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: tempConfigHome(), NO_COLOR: '1', PETSTORE_API_KEY: KEY };
-  return spawnPetstore(args, { ...env, PETSTORE_NO_DEPRECATION_WARNING: '1', ...extra }, stdin);
+  return spawnPetstore(args, { ...env, PETSTORE_NO_DEPRECATION_WARNING: '1', ...extra });
+}
+
+/** petstore in-process with the key, a fresh config folder and `extra`; `stdin` as its input: exit code, stdout, stderr. */
+async function petstore(args: string[], extra: NodeJS.ProcessEnv, stdin?: string) {
+  const env = { NO_COLOR: '1', PETSTORE_API_KEY: KEY, PETSTORE_NO_DEPRECATION_WARNING: '1', ...extra };
+  const { code, stdout, stderr } = await run(args, { env, stdin });
+  return { code, stdout, stderr };
 }
 
 /** A fake service answering every request with `step`, for one test. */
@@ -55,7 +64,7 @@ describe('direct paths that work', () => {
   test.each(['127.0.0.1', 'localhost'])('https to %s with the test CA given by NODE_EXTRA_CA_CERTS', async (host) => {
     const service = services.server;
     const before = service.requests.length;
-    const r = await petstore(['get', '1', '--json'], {
+    const r = await petstoreProcess(['get', '1', '--json'], {
       PETSTORE_BASE_URL: `https://${host}:${service.port}/v1`,
       NODE_EXTRA_CA_CERTS: pki.caFile,
     });
@@ -72,7 +81,8 @@ describe('POSTs on the direct paths', () => {
     ['https with the test CA', 'server', true],
   ] as const)('%s: add and a bulk load from a pipe (add --file -) create each pet once, with the key', async (_what, kind, withCa) => {
     const service = services[kind];
-    const env = { PETSTORE_BASE_URL: service.baseUrl, ...(withCa ? { NODE_EXTRA_CA_CERTS: pki.caFile } : {}) };
+    if (withCa) onTestFinished(trustTestCa(pki));
+    const env = { PETSTORE_BASE_URL: service.baseUrl };
     const before = service.requests.length;
     expect(await petstore(['add', '--name', 'Solo', '--category-id', '4', '--json'], env)).toMatchObject({ code: 0, stderr: '' });
     const input = ['Pipe-a', 'Pipe-b'].map((name) => `{"name":"${name}","categoryId":5}\n`).join('');
@@ -112,7 +122,8 @@ describe('a certificate that cannot be verified: exit 1, the host, what is wrong
     ['unknownCa', 'it is issued by a certificate authority that is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE)'],
   ] as const)('%s, with the test CA trusted', async (kind, problem) => {
     const service = services[kind];
-    const r = await petstore(['list'], { PETSTORE_BASE_URL: `https://localhost:${service.port}/v1`, NODE_EXTRA_CA_CERTS: pki.caFile });
+    onTestFinished(trustTestCa(pki));
+    const r = await petstore(['list'], { PETSTORE_BASE_URL: `https://localhost:${service.port}/v1` });
     expect(r).toEqual({
       code: 1,
       stdout: '',
@@ -123,7 +134,8 @@ describe('a certificate that cannot be verified: exit 1, the host, what is wrong
 
   test('a certificate for another name; with --json the error is one JSON object and nothing else', async () => {
     const service = services.wrongName;
-    const r = await petstore(['list', '--json'], { PETSTORE_BASE_URL: service.baseUrl, NODE_EXTRA_CA_CERTS: pki.caFile });
+    onTestFinished(trustTestCa(pki));
+    const r = await petstore(['list', '--json'], { PETSTORE_BASE_URL: service.baseUrl });
     const message = `cannot verify the TLS certificate of ${service.host}: it is issued for other names (DNS:wrong.invalid) (ERR_TLS_CERT_ALTNAME_INVALID)`;
     const hint = `Use a base URL whose host is one of the certificate's names. ${TRUST}`;
     expect(r).toEqual({
@@ -131,7 +143,7 @@ describe('a certificate that cannot be verified: exit 1, the host, what is wrong
       stdout: '',
       stderr: `${JSON.stringify({ code: 'tls_certificate', message, status: null, hint })}\n`,
     });
-    const plain = await petstore(['list'], { PETSTORE_BASE_URL: service.baseUrl, NODE_EXTRA_CA_CERTS: pki.caFile });
+    const plain = await petstore(['list'], { PETSTORE_BASE_URL: service.baseUrl });
     expect(plain.stderr).toBe(`error: ${message}\n${hint}\n`);
     expect(service.requests).toEqual([]);
   });
@@ -164,7 +176,8 @@ describe('a host that answered is never described as unreachable', () => {
 
   test('an https base URL for a server that speaks plain http', async () => {
     const service = services.http;
-    const r = await petstore(['list', '--retries', '0'], { PETSTORE_BASE_URL: `https://${service.host}/v1` });
+    // A process of its own: in this one, nock's hold on sockets would give the TLS failure another code (EPROTO).
+    const r = await petstoreProcess(['list', '--retries', '0'], { PETSTORE_BASE_URL: `https://${service.host}/v1` });
     // The TLS stack's reason for an answer that is not TLS: Node 22's differs from Node 24's (CI runs both).
     const reason = process.versions.node.startsWith('22.') ? 'ERR_SSL_PACKET_LENGTH_TOO_LONG' : 'ERR_SSL_WRONG_VERSION_NUMBER';
     expect(r).toEqual({

@@ -1,11 +1,15 @@
-// Proxy paths, end to end: the built binary, a test HTTP proxy (CONNECT and
+// Proxy paths, end to end: petstore, a test HTTP proxy (CONNECT and
 // forwarding; test/fakes/proxy.ts) and the fake service over https with a test
 // CA. The base URL's host, petstore.invalid, is known only to the proxy, so a
-// success proves that petstore left name resolution to it.
+// success proves that petstore left name resolution to it. In-process, the test
+// CA trusted through tls's default CA certificates (trustTestCa); the built
+// binary, with NODE_EXTRA_CA_CERTS, for an https proxy given by its IP address
+// (what must not appear is a warning Node prints on the process's stderr) and
+// for a host left to the resolver (which nock keeps from this process).
 import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
-import { createTestPki, type TestPki } from './fakes/certificates.js';
+import { createTestPki, trustTestCa, type TestPki } from './fakes/certificates.js';
 import { startProxy, type TestProxy, type ProxyOptions } from './fakes/proxy.js';
 import { readNdjson, run, spawnPetstore, tempConfigHome } from './helpers.js';
 
@@ -16,12 +20,17 @@ const REX = '{"id":1,"name":"Rex","categoryId":1,"status":"available"}\n';
 let pki: TestPki;
 let service: PetService;
 let proxy: TestProxy | undefined;
+let distrust: () => void;
 
 beforeAll(async () => {
   pki = await createTestPki();
+  distrust = trustTestCa(pki);
   service = await startPetService({ key: KEY, tls: pki.server });
 });
-afterAll(() => service.close());
+afterAll(() => {
+  distrust();
+  return service.close();
+});
 afterEach(async () => {
   await proxy?.close();
   proxy = undefined;
@@ -33,20 +42,23 @@ async function proxyTo(target: PetService, options: ProxyOptions = {}): Promise<
   return proxy;
 }
 
-/** petstore with exactly these variables: the key, the test CA, the base URL, a fresh config folder, and `extra`. */
-function petstore(args: string[], extra: NodeJS.ProcessEnv, stdin?: string) {
+/** The built petstore with exactly these variables: the key, the test CA, the base URL, a fresh config folder, and `extra`. */
+function petstoreProcess(args: string[], extra: NodeJS.ProcessEnv) {
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: tempConfigHome(), NO_COLOR: '1', PETSTORE_API_KEY: KEY };
-  return spawnPetstore(
-    args,
-    {
-      ...env,
-      NODE_EXTRA_CA_CERTS: pki.caFile,
-      PETSTORE_BASE_URL: BASE_URL,
-      PETSTORE_NO_DEPRECATION_WARNING: '1',
-      ...extra,
-    },
-    stdin,
-  );
+  return spawnPetstore(args, {
+    ...env,
+    NODE_EXTRA_CA_CERTS: pki.caFile,
+    PETSTORE_BASE_URL: BASE_URL,
+    PETSTORE_NO_DEPRECATION_WARNING: '1',
+    ...extra,
+  });
+}
+
+/** petstore in-process with the key, the base URL, a fresh config folder and `extra`; `stdin` as its input: exit code, stdout, stderr. */
+async function petstore(args: string[], extra: NodeJS.ProcessEnv, stdin?: string) {
+  const env = { NO_COLOR: '1', PETSTORE_API_KEY: KEY, PETSTORE_BASE_URL: BASE_URL, PETSTORE_NO_DEPRECATION_WARNING: '1', ...extra };
+  const { code, stdout, stderr } = await run(args, { env, stdin });
+  return { code, stdout, stderr };
 }
 
 // Which variable names the proxy, and what NO_PROXY keeps off it, is decided in-process (test/proxy-choice.test.ts);
@@ -89,7 +101,7 @@ describe('https through a proxy', () => {
   });
   test('an https proxy given by its IP address: nothing but the JSON on stdout, nothing on stderr (no warning of Node)', async () => {
     const p = await proxyTo(service, { tls: pki.server });
-    const r = await petstore(['get', '1', '--json'], { HTTPS_PROXY: p.url.replace('localhost', '127.0.0.1') });
+    const r = await petstoreProcess(['get', '1', '--json'], { HTTPS_PROXY: p.url.replace('localhost', '127.0.0.1') });
     expect(r).toEqual({ code: 0, stdout: REX, stderr: '' });
     expect(p.log.map((entry) => `${entry.method} ${entry.target}`)).toEqual(['CONNECT petstore.invalid:443']);
   });
@@ -163,7 +175,8 @@ describe('proxy credentials', () => {
 describe('NO_PROXY', () => {
   test('NO_PROXY=petstore.invalid bypasses the proxy: petstore resolves petstore.invalid itself (and cannot)', async () => {
     const p = await proxyTo(service);
-    const r = await petstore(['list', '--retries', '0'], { HTTPS_PROXY: p.url, NO_PROXY: 'petstore.invalid' });
+    // A process of its own: the name is asked of the resolver, which nock keeps this process from.
+    const r = await petstoreProcess(['list', '--retries', '0'], { HTTPS_PROXY: p.url, NO_PROXY: 'petstore.invalid' });
     expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: cannot reach petstore.invalid: ENOTFOUND\n' });
     expect(p.log).toEqual([]);
   });

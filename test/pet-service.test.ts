@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 import { dropEvery, startPetService, type PetService, type PetServiceOptions } from '../sandbox/pet-service.mjs';
-import { spawnPetstore, tempConfigHome, until } from './helpers.js';
+import { run, until } from './helpers.js';
 
 const KEY = 'service-key';
 let service: PetService | undefined;
@@ -82,15 +82,13 @@ describe('paging GET /pets', () => {
 
   test('petstore list --all follows the links to the last pet', async () => {
     const s = await start({ seed: ['p1', 'p2', 'p3', 'p4', 'p5'].map(pet) });
-    const env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      XDG_CONFIG_HOME: tempConfigHome(),
-      PETSTORE_BASE_URL: s.baseUrl,
-      PETSTORE_API_KEY: KEY,
-    };
-    const r = await spawnPetstore(['list', '--all', '--limit', '2'], env);
-    expect(r).toEqual({ code: 0, stderr: '', stdout: [1, 2, 3, 4, 5].map((id) => `${id}\tp${id}\t1\tavailable\n`).join('') });
+    const env = { PETSTORE_BASE_URL: s.baseUrl, PETSTORE_API_KEY: KEY };
+    const { code, stdout, stderr } = await run(['list', '--all', '--limit', '2'], { env });
+    expect({ code, stdout, stderr }).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [1, 2, 3, 4, 5].map((id) => `${id}\tp${id}\t1\tavailable\n`).join(''),
+    });
   });
 
   test('the first page is the same whether links are on or off', async () => {

@@ -1,13 +1,13 @@
 // The Prism contract run can fail: Prism (--errors) in front of a loopback
-// fake service (sandbox/pet-service.mjs) that breaks openapi/petstore.yaml as each test tells it, with the
-// built bin/petstore.js as a child process. Each kind of violation is either
+// fake service (sandbox/pet-service.mjs) that breaks openapi/petstore.yaml as each test tells it, with
+// petstore in-process (what it prints and exits with needs no process). Each kind of violation is either
 // seen by petstore (another exit code and message) or recorded by the front of
 // test/support/prism.ts, which the end-to-end run asserts empty after each test.
 // One server and one Prism serve the whole file (Prism takes about a second
 // of CPU to start).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
-import { spawnPetstore } from './helpers.js';
+import { run } from './helpers.js';
 import { startPrismProxy, type PrismProxy } from './support/prism.js';
 
 /** What the fake service answers to every request, set by each test. */
@@ -37,15 +37,11 @@ beforeEach(() => {
 /** The requests that reached the service in this test, as "METHOD /path". */
 const received = () => upstream.requests.slice(seen).map((r) => `${r.method} ${r.url}`);
 
-function petstore(args: string[], baseUrl = prism.baseUrl) {
-  return spawnPetstore(args, {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NO_COLOR: '1',
-    PETSTORE_BASE_URL: baseUrl,
-    PETSTORE_API_KEY: 'contract-key',
-    PETSTORE_NO_DEPRECATION_WARNING: '1',
-  });
+/** petstore in-process against `baseUrl`, with a fresh config folder: exit code, stdout, stderr. */
+async function petstore(args: string[], baseUrl = prism.baseUrl) {
+  const env = { NO_COLOR: '1', PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'contract-key', PETSTORE_NO_DEPRECATION_WARNING: '1' };
+  const { code, stdout, stderr } = await run(args, { env });
+  return { code, stdout, stderr };
 }
 
 describe('the Prism contract run', () => {

@@ -1,12 +1,12 @@
 // The sandbox command (sandbox/server.mjs, `npm run sandbox`): its flags, tried
-// the way a user would, with petstore against it (in-process; the built
-// binary where https needs NODE_EXTRA_CA_CERTS at its start).
+// the way a user would, with petstore against it (in-process; over https with
+// the test CA trusted through tls's default CA certificates, trustTestCa).
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, test } from 'vitest';
-import { createTestPki } from './fakes/certificates.js';
-import { type Child, run, spawnAsync, spawnPetstore, startChild, tempConfigHome } from './helpers.js';
+import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
+import { createTestPki, trustTestCa } from './fakes/certificates.js';
+import { type Child, run, spawnAsync, startChild } from './helpers.js';
 
 const SANDBOX = fileURLToPath(new URL('../sandbox/server.mjs', import.meta.url));
 let child: Child | undefined;
@@ -171,13 +171,8 @@ describe('npm run sandbox', () => {
       path.join(pki.dir, 'server.key.pem'),
     ]);
     expect(baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/v1$/);
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: baseUrl };
-    const r = await spawnPetstore(['get', '1', '--json'], {
-      ...env,
-      PETSTORE_API_KEY: 'cli-key',
-      PETSTORE_NO_DEPRECATION_WARNING: '1',
-      NODE_EXTRA_CA_CERTS: pki.caFile,
-    });
+    onTestFinished(trustTestCa(pki));
+    const r = await petstore(['get', '1', '--json'], baseUrl);
     expect(r).toEqual({ code: 0, stdout: '{"id":1,"name":"Rex","categoryId":1,"status":"available"}\n', stderr: '' });
   });
 });

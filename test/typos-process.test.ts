@@ -1,9 +1,12 @@
-// Mistyped commands followed by flags, with the built bin against a local
-// service: at every level the unknown word is named as a command, with the
-// closest suggested; exit 2 and nothing reaches the service.
+// Mistyped commands followed by flags against a local service, run as the
+// launcher runs them (only the declaration of the line's leading word built:
+// src/launch.ts's leadingCommand, given to main in-process): at every level the
+// unknown word is named as a command, with the closest suggested; exit 2 and
+// nothing reaches the service.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
-import { spawnPetstore, tempConfigHome } from './helpers.js';
+import { leadingCommand } from '../src/launch.js';
+import { run } from './helpers.js';
 
 let server: PetService;
 beforeAll(async () => {
@@ -20,10 +23,14 @@ test.each([
   ],
   [['auth', 'logn', '--with-token'], 'unknown command "logn" for "petstore auth"; did you mean "login"?', 'petstore auth'],
 ])('%j: exit 2, the command named, nothing sent', async (args, message, parent) => {
-  const env = { PATH: process.env.PATH, XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' };
-  const r = await spawnPetstore(args, env, 'k\n');
+  const env = { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' };
+  const petstore = async (argv: string[]) => {
+    const { code, stdout, stderr } = await run(argv, { env, stdin: 'k\n', command: leadingCommand(argv) });
+    return { code, stdout, stderr };
+  };
+  const r = await petstore(args);
   expect(r).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\nRun "${parent} --help" for the commands.\n` });
-  const json = await spawnPetstore([...args, '--json'], env, 'k\n');
+  const json = await petstore([...args, '--json']);
   expect(json.code).toBe(2);
   expect(JSON.parse(json.stderr)).toEqual({
     code: 'unknown_command',

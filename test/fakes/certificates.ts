@@ -10,6 +10,7 @@ import { webcrypto } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
 import * as x509 from '@peculiar/x509';
 
 /** A PEM private key and certificate, as https.createServer takes them. */
@@ -137,4 +138,15 @@ export async function createTestPki(): Promise<TestPki> {
     fs.writeFileSync(path.join(dir, `${kind}.cert.pem`), pki[kind].cert);
   }
   return pki;
+}
+
+/**
+ * Trusts the test CA of `pki` in this process, as NODE_EXTRA_CA_CERTS makes a petstore process trust it at its start:
+ * for in-process runs against the test servers (tls's default CA certificates, which undici's connections use, gain the
+ * CA's certificate). Returns what gives them back their certificates before the call.
+ */
+export function trustTestCa(pki: TestPki): () => void {
+  const saved = tls.getCACertificates('default');
+  tls.setDefaultCACertificates([...saved, fs.readFileSync(pki.caFile, 'utf8')]);
+  return () => tls.setDefaultCACertificates(saved);
 }
