@@ -122,6 +122,25 @@ export function isPlainPet(value: unknown): boolean {
   );
 }
 
+const NEW_PET_KEYS = new Set(['name', 'categoryId', 'status']);
+const STATUSES: ReadonlySet<unknown> = new Set(PET_STATUSES);
+
+/**
+ * `value` as {@link NewPet}'s parse returns it (its keys in NewPet's order), when it is a NewPet of the usual shape: no key but
+ * name, categoryId and status, a non-empty name, an int64 bigint categoryId, status absent or a PetStatus; undefined for anything
+ * else, which NewPet's parse then judges. Cheaper than zod's run, which a bulk load makes once per item (issue 32).
+ */
+export function plainNewPet(value: unknown): NewPet | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  for (const key of Object.keys(value)) if (!NEW_PET_KEYS.has(key)) return undefined;
+  const { name, categoryId, status } = value as Record<string, unknown>;
+  if (typeof name !== 'string' || name === '' || typeof categoryId !== 'bigint' || categoryId < INT64_MIN || categoryId > INT64_MAX) {
+    return undefined;
+  }
+  if (status === undefined) return 'status' in value ? undefined : { name, categoryId };
+  return STATUSES.has(status) ? { name, categoryId, status: status as PetStatus } : undefined;
+}
+
 const QUICK_CHECKS = new Map<z.ZodMiniType, (value: unknown) => boolean>([[Pet, isPlainPet]]);
 
 /** A check that accepts only values `schema` accepts, cheaper than zod's run for the common ones (the others go through `schema`). */

@@ -2,7 +2,7 @@
 import { setTimeout } from 'node:timers/promises';
 import type { PetstoreClient, SendRequest } from '../api/client.js';
 import { MAX_RETRY_AFTER_MS } from '../api/retry.js';
-import { describeIssue, int64Of, NewPet, type Pet } from '../api/schemas.js';
+import { describeIssue, int64Of, NewPet, type Pet, plainNewPet } from '../api/schemas.js';
 import type { ErrorReport } from '../errors.js';
 import type { Factory } from '../factory.js';
 import { PET_VIEW } from '../output/views.js';
@@ -126,7 +126,8 @@ export class LoadSending {
       markSeen(false);
       return this.recordNotCreated(item, 'failed', { code: 'invalid_input', message: item.error, status: null });
     }
-    const checked = NewPet.safeParse(item.value);
+    const plain = plainNewPet(item.value);
+    const checked = plain ? { success: true as const, data: plain } : NewPet.safeParse(item.value);
     if (!checked.success) {
       markSeen(false);
       return this.recordNotCreated(item, 'failed', { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
