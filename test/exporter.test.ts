@@ -9,7 +9,9 @@ import { ExitCode, UsageError } from '../src/errors.js';
 import { Factory } from '../src/factory.js';
 import { IOStreams } from '../src/iostreams.js';
 import { withOutputFlags } from '../src/commands/kit.js';
+import type { Exporter } from '../src/output/exporter.js';
 import type { OutputShape } from '../src/output/format.js';
+import type { View } from '../src/output/render.js';
 import { PET_VIEW, viewOfKeys } from '../src/output/views.js';
 import { buildProgram } from '../src/program.js';
 import { run } from './helpers.js';
@@ -166,22 +168,28 @@ describe('conflicts exit 2 and name the flags', () => {
 
 describe('what the exporter prints', () => {
   const PET = { id: 1, name: 'Rex', categoryId: 2, status: 'available' };
+  /** A whole list, as the runner prints one: every item through the exporter's list printer. */
+  const printList = async (exporter: Exporter, items: Record<string, unknown>[], view: View) => {
+    const printer = exporter.pages(view);
+    await printer.add(items);
+    await printer.end();
+  };
 
   test('a list on a terminal is a table, piped tab-separated rows, with --json the array', async () => {
     const terminal = factory({ tty: true });
     terminal.f.exporter.choose('records');
-    await terminal.f.exporter.printList([PET], PET_VIEW);
+    await printList(terminal.f.exporter, [PET], PET_VIEW);
     expect(terminal.written.stdout).toMatch(/^┌─+┬[^\n]*\n│ ID │ NAME │ CATEGORY ID │ STATUS +│\n├/);
     expect(terminal.written.stdout).toContain('│ 1  │ Rex  │ 2           │');
 
     const piped = factory();
     piped.f.exporter.choose('records');
-    await piped.f.exporter.printList([PET], PET_VIEW);
+    await printList(piped.f.exporter, [PET], PET_VIEW);
     expect(piped.written.stdout).toBe('1\tRex\t2\tavailable\n');
 
     const json = factory({ json: true, tty: true });
     json.f.exporter.choose('records');
-    await json.f.exporter.printList([PET, { ...PET, id: 9007199254740993n }], PET_VIEW);
+    await printList(json.f.exporter, [PET, { ...PET, id: 9007199254740993n }], PET_VIEW);
     expect(json.written.stdout).toBe(
       '[{"id":1,"name":"Rex","categoryId":2,"status":"available"},{"id":9007199254740993,"name":"Rex","categoryId":2,"status":"available"}]\n',
     );
@@ -217,7 +225,7 @@ describe('what the exporter prints', () => {
   test('--jq prints the results of the expression over the JSON, strings raw', async () => {
     const { f, written } = factory({ jq: '.[].name', tty: true });
     f.exporter.choose('records');
-    await f.exporter.printList([PET, { ...PET, name: 'Tom' }], PET_VIEW);
+    await printList(f.exporter, [PET, { ...PET, name: 'Tom' }], PET_VIEW);
     expect(written.stdout).toBe('Rex\nTom\n');
   });
 
@@ -233,7 +241,7 @@ describe('what the exporter prints', () => {
 
   test('printing before the format is chosen, or reading the exporter before the flags are parsed, is a bug', async () => {
     expect(() => factory().f.exporter.streamText([PET], PET_VIEW)).toThrow('output printed before its format was chosen');
-    await expect(factory().f.exporter.printList([PET], PET_VIEW)).rejects.toThrow('output printed before its format was chosen');
+    await expect(printList(factory().f.exporter, [PET], PET_VIEW)).rejects.toThrow('output printed before its format was chosen');
     expect(() => newFactory(false, { stdout: '', stderr: '' }).exporter).toThrow('output read before the command line was parsed');
   });
 });

@@ -4,7 +4,7 @@ import { sanitizeLines } from '../text.js';
 import { chooseFormat, type OutputFlags, type OutputShape, type OutputSpec } from './format.js';
 import type { Jq, JqStream } from './jq.js';
 import type { JqLimits } from './jq-thread.js';
-import { ListPrinter, printList, printOne, streamText, type View } from './render.js';
+import { ListPrinter, printOne, streamText, type View } from './render.js';
 
 type Item = Record<string, unknown>;
 
@@ -34,11 +34,6 @@ export class Exporter {
   get spec(): OutputSpec {
     if (!this.chosen) throw new Error('output printed before its format was chosen');
     return this.chosen;
-  }
-
-  /** Prints `items` as a list in the chosen format; throws jq's runtime error. */
-  async printList(items: readonly Item[], view: View): Promise<void> {
-    return printList(this.io.out, items, view, this.spec, this.printJqText);
   }
 
   /** Prints one item in the chosen format; throws jq's runtime error. */
