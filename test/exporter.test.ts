@@ -2,12 +2,10 @@
 // from --json, the command's --format and --jq, and the terminal: the choice
 // of format for every shape, what it prints, and the conflicts that exit 2.
 // In-process, through the Factory with fake IO streams.
-import { Readable } from 'node:stream';
 import { Command } from '@commander-js/extra-typings';
 import { describe, expect, test } from 'vitest';
 import { ExitCode, UsageError } from '../src/errors.js';
 import { Factory } from '../src/factory.js';
-import { IOStreams } from '../src/iostreams.js';
 import { withOutputFlags } from '../src/commands/kit.js';
 import type { Exporter } from '../src/output/exporter.js';
 import type { OutputShape } from '../src/output/format.js';
@@ -15,6 +13,7 @@ import type { View } from '../src/output/render.js';
 import { PET_VIEW, viewOfKeys } from '../src/output/views.js';
 import { buildProgram } from '../src/program.js';
 import { run } from './helpers.js';
+import { capturedStreams } from './support/fake-client.js';
 
 interface Setup {
   json?: boolean;
@@ -32,18 +31,7 @@ function factory({ json = false, format, jq, tty = false }: Setup = {}) {
 }
 
 function newFactory(tty: boolean, written: { stdout: string; stderr: string }): Factory {
-  const io = new IOStreams(
-    {
-      stdout: { write: (text: string) => (written.stdout += text) },
-      stderr: { write: (text: string) => (written.stderr += text) },
-      stdin: Readable.from([]),
-      stdoutIsTTY: tty,
-      stderrIsTTY: false,
-      stdinIsTTY: false,
-      columns: tty ? 80 : undefined,
-    },
-    {},
-  );
+  const io = capturedStreams(written, tty);
   const never = new AbortController().signal;
   return new Factory(io, {}, { stop: never, halt: never }, '1.2.3');
 }

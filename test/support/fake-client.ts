@@ -20,6 +20,22 @@ export interface FakeRequest {
   authorization?: string;
 }
 
+/** IO streams that append what is written to `written`; stdin empty; stdout a terminal of 80 columns when `tty`. */
+export function capturedStreams(written: { stdout: string; stderr: string }, tty = false): IOStreams {
+  return new IOStreams(
+    {
+      stdout: { write: (text: string) => (written.stdout += text) },
+      stderr: { write: (text: string) => (written.stderr += text) },
+      stdin: Readable.from([]),
+      stdoutIsTTY: tty,
+      stderrIsTTY: false,
+      stdinIsTTY: false,
+      columns: tty ? 80 : undefined,
+    },
+    {},
+  );
+}
+
 /**
  * A Factory whose client answers from `MockAgent` interceptors (`answer`, or `service.intercept(...)` for other headers), what it
  * wrote to stdout and stderr, and the requests that reached the fake service through `answer`. `globals` override the global flags; `env` adds variables.
@@ -28,17 +44,7 @@ export function fakeClientFactory({ globals = {}, env = {} }: { globals?: Partia
   const agent = new MockAgent();
   agent.disableNetConnect();
   const written = { stdout: '', stderr: '' };
-  const io = new IOStreams(
-    {
-      stdout: { write: (text: string) => (written.stdout += text) },
-      stderr: { write: (text: string) => (written.stderr += text) },
-      stdin: Readable.from([]),
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      stdinIsTTY: false,
-    },
-    {},
-  );
+  const io = capturedStreams(written);
   const never = new AbortController().signal;
   const variables = { XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: `${FAKE_ORIGIN}/v1`, PETSTORE_API_KEY: 'test-key', ...env };
   const f = new Factory(io, variables, { stop: never, halt: never }, '1.2.3', { dispatcher: agent });
