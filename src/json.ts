@@ -109,6 +109,11 @@ function setField(record: Record<string, unknown>, key: string, value: unknown):
   else record[key] = value;
 }
 
+/** Whether `value` is a JSON object: an object that is neither null nor an array. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Serialises a value from {@link parseJson} or {@link parseAnswerJson} to compact JSON: numbers as written, controls escaped. */
 export function stringifyJson(value: unknown): string {
   return escapeRawControls(JSON.stringify(withRawNumbers(value)));

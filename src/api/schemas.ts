@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 // The English messages alone: zod/locales's index would bring every language into the bundle.
 import en from 'zod/v4/locales/en.js';
 import { INT64_MAX, INT64_MIN, PET_STATUSES } from '../interface-values.js';
-import { JsonNumber } from '../json.js';
+import { isJsonObject, JsonNumber } from '../json.js';
 
 z.config(en());
 
@@ -112,8 +112,8 @@ export type Pet = z.infer<typeof Pet>;
  * too: cheaper than zod's run, which cost a bulk load more than the rest of an answer's handling (bench/RESULTS.md, issue 32).
  */
 export function isPlainPet(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const { id, name, categoryId, status } = value as Record<string, unknown>;
+  if (!isJsonObject(value)) return false;
+  const { id, name, categoryId, status } = value;
   return (
     Number.isSafeInteger(id) &&
     typeof name === 'string' &&
@@ -131,9 +131,9 @@ const STATUSES: ReadonlySet<unknown> = new Set(PET_STATUSES);
  * else, which NewPet's parse then judges. Cheaper than zod's run, which a bulk load makes once per item (issue 32).
  */
 export function plainNewPet(value: unknown): NewPet | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (!isJsonObject(value)) return undefined;
   for (const key of Object.keys(value)) if (!NEW_PET_KEYS.has(key)) return undefined;
-  const { name, categoryId, status } = value as Record<string, unknown>;
+  const { name, categoryId, status } = value;
   if (typeof name !== 'string' || name === '' || typeof categoryId !== 'bigint' || categoryId < INT64_MIN || categoryId > INT64_MAX) {
     return undefined;
   }

@@ -3,7 +3,7 @@
  * an `--input` body, as the query string. Every problem is a UsageError (exit 2) naming the flag, before anything is sent.
  */
 import fs from 'node:fs';
-import { parseJson, stringifyJson } from '../../json.js';
+import { isJsonObject, parseJson, stringifyJson } from '../../json.js';
 import { openFifo } from '../../bulk/open-input.js';
 import { UsageError } from '../../errors.js';
 import { API_METHODS } from './methods.js';
@@ -116,9 +116,8 @@ function assign(body: Record<string, unknown>, key: string, value: unknown, flag
       child.push(value);
       return;
     }
-    if (typeof child !== 'object' || child === null || Array.isArray(child))
-      throw clash(`${name} is already set to something that is not an object`);
-    node = child as Record<string, unknown>;
+    if (!isJsonObject(child)) throw clash(`${name} is already set to something that is not an object`);
+    node = child;
   }
   const last = path.at(-1)!;
   if (last === '') throw clash('[] goes only at the end of a key');
