@@ -30,8 +30,8 @@ export async function openSettler(
 ): Promise<UnknownSettler> {
   if (!journal)
     throw new UsageError(`--resolve-unknown needs --failed to be a regular file: the journal and the store's ids are kept beside it`);
+  // V8's heap already grows slowly: runAddFile set it for the whole load.
   const list = wholeStore(client);
-  f.growHeapSlowly();
   const file = storeIdsPath(journal.path);
   let before: IdSet | undefined;
   if (!journal.earlier || journal.earlier.known === 0) {
