@@ -4,6 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { thisOwner } from '../src/bulk/load-lock.js';
 import { bulkService } from './support/bulk-service.js';
 import { readNdjson, run } from './helpers.js';
 
@@ -193,6 +194,29 @@ describe('the lock of --failed', () => {
     await start();
     const failed = path.join(tempDir(), 'failed.ndjson');
     lockWith(failed, { ...otherNamespace, pid: 999_999 }, 0);
+    const r = await add(['--file', '-', '--failed', failed], ndjson(names(1)));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('is being written by another petstore add --file');
+    expect(posts()).toBe(0);
+  });
+
+  // A pid that has just exited, in this boot and PID namespace (the lock trusts a pid only there).
+  const deadPid = () => spawnSync('true').pid!;
+
+  test('a renewed lock whose owner is a dead process of this boot and PID namespace is taken over at once', async () => {
+    await start();
+    const failed = path.join(tempDir(), 'failed.ndjson');
+    lockWith(failed, { ...thisOwner(), pid: deadPid() }, 0);
+    const r = await add(['--file', '-', '--failed', failed], ndjson(names(2)));
+    expect(r.code).toBe(0);
+    expect(storedNames()).toEqual(names(2).sort());
+  });
+
+  test('a renewed lock whose owner file names no positive integer pid is refused, exit 2, nothing sent', async () => {
+    await start();
+    const failed = path.join(tempDir(), 'failed.ndjson');
+    // A negative pid would ask about a process group: one that does not exist would look dead.
+    lockWith(failed, { ...thisOwner(), pid: -deadPid() }, 0);
     const r = await add(['--file', '-', '--failed', failed], ndjson(names(1)));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('is being written by another petstore add --file');
