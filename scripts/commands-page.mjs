@@ -10,6 +10,7 @@
 //   node scripts/commands-page.mjs
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
 /** Where the commands' sections go in scripts/commands-page.md. */
 export const SECTIONS_MARK = "<!-- petstore: the commands' own sections -->\n";
@@ -31,7 +32,8 @@ export function commandsPage(names) {
   return built + template.replace(SECTIONS_MARK, sections.join('\n'));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a script (not imported by the test): a clone's path may hold spaces, which a file URL escapes.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { commandNames } = createRequire(import.meta.url)('../dist/petstore.cjs');
   writeFileSync(new URL('../docs/commands.md', import.meta.url), commandsPage(commandNames()));
 }
