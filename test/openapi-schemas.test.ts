@@ -68,7 +68,7 @@ function bigintBounds(checks: Array<{ _zod: { def: { check: string; value: bigin
   return { min, max };
 }
 
-/** Whether a custom schema is the JsonNumber form of an int32 union (described by its union): it takes whole numbers spelled `1.0`, not `0.5`. */
+/** Whether a custom schema is the JsonNumber form of an integer union (ResponseInt64, responseInt32: described by its union): it takes whole numbers spelled `1.0`, not `0.5`. */
 function isWrittenInteger(schema: Parameters<typeof z.safeParse>[0]): boolean {
   const whole = [0n, 1n, -1n, 2n ** 31n - 1n, -(2n ** 31n)].some((v) => z.safeParse(schema, new JsonNumber(`${v}.0`)).success);
   return whole && !z.safeParse(schema, new JsonNumber('0.5')).success;
@@ -131,7 +131,7 @@ function fromZod(schema: z.ZodMiniType): Json {
           Object.assign(jsonSchema, { type: 'integer', format: 'int32' });
           if (minimum > -(2n ** 31n)) jsonSchema.minimum = Number(minimum);
           if (maximum < 2n ** 31n - 1n) jsonSchema.maximum = Number(maximum);
-        } else if (def.type === 'custom' && (ResponseInt64._zod.def.options.includes(zodSchema as never) || isWrittenInteger(zodSchema))) {
+        } else if (def.type === 'custom' && isWrittenInteger(zodSchema)) {
           // Described by its union, above.
         } else if (def.type === 'bigint') {
           const { min, max } = bigintBounds(def.checks ?? []);
