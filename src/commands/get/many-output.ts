@@ -1,0 +1,77 @@
+/** The pets of a `get` of several ids, printed in order as they come: output/render.ts's ListPrinter, with tables drawn in parts. */
+import type { Pet } from '../../api/schemas.js';
+import type { Factory } from '../../factory.js';
+import type { ListPrinter } from '../../output/render.js';
+import { PET_VIEW } from '../../output/views.js';
+
+/** Rows of one table of `get -`: a table needs all its rows before it is drawn, so standard input's pets are drawn this many at a time. */
+export const TABLE_ROWS = 1000;
+
+/**
+ * Prints pets as a list that arrives in parts: JSON as one array (streamed), NDJSON, tab-separated rows and key/value lines as they
+ * come; a table (and a JSON array for --jq) at the end, or, with `tablesInParts`, a table every {@link TABLE_ROWS} pets.
+ */
+export class PetPrinter {
+  private printer: ListPrinter;
+  /** Pets handed to the current printer. */
+  private added = 0;
+  /** Pets written to stdout (or to --jq). */
+  printed = 0;
+
+  constructor(
+    private readonly f: Factory,
+    private readonly tablesInParts: boolean,
+  ) {
+    this.printer = f.exporter.pages(PET_VIEW);
+  }
+
+  /** Whether pets are written as they come (else gathered for a table, or for --jq's one array). */
+  private get streams(): boolean {
+    const { format, jq } = this.f.exporter.spec;
+    return jq === undefined ? format !== 'table' : format === 'ndjson';
+  }
+
+  private get inParts(): boolean {
+    return this.tablesInParts && this.f.exporter.spec.jq === undefined && this.f.exporter.spec.format === 'table';
+  }
+
+  /** Prints (or gathers) `pets`, waiting while stdout pushes back; throws --jq's runtime error. */
+  async add(pets: readonly Pet[]): Promise<void> {
+    if (pets.length === 0) return;
+    if (!this.inParts) {
+      await this.printer.add(pets);
+      this.added += pets.length;
+      if (this.streams) this.printed += pets.length;
+      return;
+    }
+    for (let from = 0; from < pets.length; ) {
+      const part = pets.slice(from, from + TABLE_ROWS - this.added);
+      await this.printer.add(part);
+      this.added += part.length;
+      from += part.length;
+      if (this.added === TABLE_ROWS) await this.endTable();
+    }
+  }
+
+  private async endTable(): Promise<void> {
+    await this.printer.end();
+    this.printed += this.added;
+    this.added = 0;
+    this.printer = this.f.exporter.pages(PET_VIEW);
+  }
+
+  /** Prints what is gathered, or ends the JSON array. */
+  async end(): Promise<void> {
+    // The last table of parts was drawn when it filled: no empty one after it.
+    if (this.inParts && this.added === 0 && this.printed > 0) return;
+    await this.printer.end();
+    if (!this.streams) this.printed += this.added;
+  }
+
+  /** The run stopped: a table's rows gathered are drawn, a JSON array is closed (valid JSON still); --jq's gathered array is not run. */
+  async cut(): Promise<void> {
+    const { format, jq } = this.f.exporter.spec;
+    if (format === 'json' && jq === undefined) await this.printer.end();
+    else if (!this.streams) this.printed += await this.printer.cut();
+  }
+}
