@@ -1,7 +1,7 @@
 /**
  * The lookups of a `get` of several ids, in flat memory: ids are taken in order into a bounded window, each distinct id fetched once
- * (getPet, at most `concurrency` in flight; or one listPets pass for a batch of ids once getPet is gone), and handed back in input
- * order as they complete, so that printing starts before the input ends.
+ * (getPet, at most `concurrency` in flight; or one listPets pass for the ids held once getPet is gone), and handed back in input order
+ * as they complete, so that printing starts before the input ends.
  */
 import type { PetstoreClient } from '../../api/client.js';
 import { CliError, ExitCode, InterruptedError, ServiceError } from '../../errors.js';
@@ -10,24 +10,9 @@ import { findPetsViaList, isGetPetGone, type ListPass, LookupProgress, notOnAnyP
 import { getPetOfMany } from './http.js';
 import type { IdToken } from './id-source.js';
 import { type Outcome, stopsEveryLookup } from './outcomes.js';
+import { type Done, EntryQueue, type Lookup, RecentLookups } from './window-state.js';
 
-/** One distinct id's lookup, shared by its repeats: its outcome once known. */
-interface Lookup {
-  id: bigint;
-  outcome?: Outcome;
-}
-
-/** One id as read: its token and its lookup (none for a word that is not an int64). */
-interface Entry {
-  token: IdToken;
-  lookup?: Lookup;
-}
-
-/** An id handed back in input order: a word that is not an int64 has no outcome. */
-export interface Done {
-  token: IdToken;
-  outcome?: Outcome;
-}
+export type { Done } from './window-state.js';
 
 export interface WindowLimits {
   /** Requests in flight at once (getPet). */
@@ -36,47 +21,19 @@ export interface WindowLimits {
   window: number;
   /** Ids held at once waiting for a listPets pass; a pass takes all those held, so this is the most ids one pass looks for. */
   passWindow: number;
-  /** Distinct ids remembered for their repeats: a repeat within them is not fetched again. */
+  /** Distinct ids remembered for their repeats (window-state.ts's RecentLookups): a repeat among them is not fetched again. */
   recent: number;
   /** Look ids up through listPets from the start (PETSTORE_GET_VIA_LIST=1). */
   viaList: boolean;
 }
 
-/** Ids in input order, taken from the front: an array and the index of its first (shift is O(n)). */
-class EntryQueue {
-  private items: Entry[] = [];
-  private head = 0;
-
-  get length(): number {
-    return this.items.length - this.head;
-  }
-
-  push(entry: Entry): void {
-    this.items.push(entry);
-  }
-
-  /** The entries from the front whose outcome is known, taken out (a word that is not an int64 is known). */
-  takeDone(): Done[] {
-    const done: Done[] = [];
-    while (this.head < this.items.length) {
-      const entry = this.items[this.head]!;
-      if (entry.lookup && !entry.lookup.outcome) break;
-      done.push({ token: entry.token, outcome: entry.lookup?.outcome });
-      this.items[this.head] = undefined as unknown as Entry;
-      this.head += 1;
-    }
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return done;
-  }
-}
-
-/** One run's lookups: {@link run} reads the ids and hands each back to `print`, in order; throws what stopped the run. */
+/**
+ * One run's lookups: {@link run} reads the ids and hands each back to `print`, in order; throws what stopped the run. Answers take the
+ * next ids themselves as they free room ({@link pump}), as a script of undici's does: no promise per id.
+ */
 export class LookupWindow {
   private readonly queue = new EntryQueue();
-  private readonly recent = new Map<bigint, Lookup>();
+  private readonly recent: RecentLookups;
   /** Ids waiting for a listPets pass. */
   private pending = new Map<bigint, Lookup>();
   private inFlight = 0;
@@ -84,13 +41,16 @@ export class LookupWindow {
   private goneWarned = false;
   private printing = false;
   private stopped?: unknown;
-  private wake?: () => void;
-  /** Ends every request in flight when the run stops; Ctrl-C ends them through the Factory's signal. */
-  private readonly abort = new AbortController();
-  private readonly signal: AbortSignal;
+  /** The batch of ids being taken, and the index of the next to take. */
+  private tokens: readonly IdToken[] = [];
+  private next = 0;
+  /** What {@link run} waits for: resolved by {@link notify} once its condition holds, or the run stops. */
+  private waiting?: { until: () => boolean; resolve: () => void; endsOnStop: boolean };
   /** The URL of `pets/`, each getPet's URL made from it. */
   private readonly petsUrl: URL;
-  /** Ids read so far: words that are not int64s included. */
+  /** Each getPet's: its own --timeout, no signal (see {@link send}). */
+  private readonly requestLimits: { signal: null; deadlineMs: number };
+  /** Ids taken so far: words that are not int64s included. */
   read = 0;
 
   constructor(
@@ -101,8 +61,9 @@ export class LookupWindow {
     private readonly print: (done: Done[]) => Promise<void>,
   ) {
     this.viaList = limits.viaList;
-    this.signal = AbortSignal.any([f.signal, this.abort.signal]);
+    this.recent = new RecentLookups(limits.recent);
     this.petsUrl = client.url('pets/');
+    this.requestLimits = { signal: null, deadlineMs: f.globals.timeout };
   }
 
   /**
@@ -115,9 +76,10 @@ export class LookupWindow {
     this.f.signal.addEventListener('abort', interrupted, { once: true });
     try {
       for await (const tokens of batches) {
-        for (const token of tokens) await this.take(token);
+        this.tokens = tokens;
+        this.next = 0;
+        await this.takeAll();
         if (this.viaList && this.pending.size > 0 && paused()) await this.pass();
-        this.throwIfStopped();
       }
       await this.drain();
     } catch (error) {
@@ -126,98 +88,100 @@ export class LookupWindow {
     } finally {
       this.f.signal.removeEventListener('abort', interrupted);
     }
-    if (this.stopped !== undefined) {
-      this.abort.abort(this.stopped);
-      // What is being printed is printed whole; a second Ctrl-C stops waiting for it.
-      await this.waitForPrinting();
-      throw this.stopped;
+    if (this.stopped === undefined) return;
+    // Nothing is sent after, and the process need not wait for answers no one prints.
+    if (this.inFlight > 0) await this.client.abortAll(this.stopped instanceof Error ? this.stopped : new Error(String(this.stopped)));
+    // What is being printed is printed whole; a second Ctrl-C stops waiting for it.
+    await this.waitForPrinting();
+    throw this.stopped;
+  }
+
+  /** Resolves once every id of the batch is taken: the answers take them as they free room; a full window of a pass runs it. */
+  private async takeAll(): Promise<void> {
+    for (;;) {
+      this.pump();
+      this.throwIfStopped();
+      if (this.next >= this.tokens.length) return;
+      if (this.passDue()) await this.pass();
+      else await this.until(() => this.next >= this.tokens.length || this.passDue());
     }
   }
 
-  /** Takes one id into the window, once there is room; fetches it (or holds it for a pass) unless a recent lookup has it. */
-  private async take(token: IdToken): Promise<void> {
+  /** Takes ids of the batch while the window has room. */
+  private pump(): void {
+    while (this.next < this.tokens.length && this.stopped === undefined && !this.full()) this.take(this.tokens[this.next++]!);
+  }
+
+  /** Whether the window cannot take one more id now: it holds as many as it may, or (through getPet) a request would be one too many. */
+  private full(): boolean {
+    if (this.viaList) return this.queue.length >= this.limits.passWindow;
+    return this.queue.length >= this.limits.window || this.inFlight >= this.limits.concurrency;
+  }
+
+  /** A window full of ids held for a pass, with no getPet in flight (whose ids may join it): the pass must run. */
+  private passDue(): boolean {
+    return this.viaList && this.full() && this.pending.size > 0 && this.inFlight === 0;
+  }
+
+  /** Takes one id into the window: fetched, or held for a pass, unless a recent lookup has it. */
+  private take(token: IdToken): void {
     this.read += 1;
-    await this.room();
-    if (token.id === undefined) {
-      this.queue.push({ token });
-      this.schedulePrint();
-      return;
-    }
-    const known = this.recent.get(token.id);
-    if (known) {
-      // Remembered as recent again: the oldest are forgotten first.
-      this.recent.delete(token.id);
-      this.recent.set(token.id, known);
-      this.queue.push({ token, lookup: known });
+    const known = token.id === undefined ? undefined : this.recent.recall(token.id);
+    if (token.id === undefined || known) {
+      this.queue.push(token, known);
       this.schedulePrint();
       return;
     }
     const lookup: Lookup = { id: token.id };
-    this.recent.set(token.id, lookup);
-    if (this.recent.size > this.limits.recent) this.recent.delete(this.recent.keys().next().value!);
-    this.queue.push({ token, lookup });
-    if (!this.viaList) {
-      while (this.inFlight >= this.limits.concurrency && !this.viaList) await this.changed();
-    }
+    this.recent.remember(lookup);
+    this.queue.push(token, lookup);
     if (this.viaList) this.pending.set(lookup.id, lookup);
     else this.send(lookup);
   }
 
-  /** Resolves once the window has room for one more id; a window full of ids held for a pass runs the pass. */
-  private async room(): Promise<void> {
-    for (;;) {
-      this.throwIfStopped();
-      const window = this.viaList ? this.limits.passWindow : this.limits.window;
-      if (this.queue.length < window) return;
-      if (this.viaList && this.pending.size > 0 && this.inFlight === 0) await this.pass();
-      else await this.changed();
-    }
-  }
-
-  /** Waits until every id read is handed back: the last pass run, the last answers printed. */
+  /** Waits until every id taken is handed back: the last pass run, the last answers printed. */
   private async drain(): Promise<void> {
+    const passDue = () => this.pending.size > 0 && this.inFlight === 0;
+    const printed = () => this.queue.length === 0 && !this.printing;
     for (;;) {
       this.throwIfStopped();
-      if (this.pending.size > 0 && this.inFlight === 0) await this.pass();
-      else if (this.queue.length === 0 && !this.printing) return;
-      else await this.changed();
+      if (passDue()) await this.pass();
+      else if (printed()) return;
+      else await this.until(() => passDue() || printed());
     }
   }
 
   private send(lookup: Lookup): void {
     this.inFlight += 1;
-    // One reaction per request; each has --timeout of its own, and ends on Ctrl-C or when the run stops.
-    getPetOfMany(this.client, this.petsUrl, lookup.id, { signal: this.signal, deadlineMs: this.f.globals.timeout }).then(
+    // One reaction per request; each has --timeout of its own. No signal: a listener per request on a long-lived signal costs memory
+    // (bench/RESULTS.md); the run's stop ends them all at once (client.abortAll).
+    getPetOfMany(this.client, this.petsUrl, lookup.id, this.requestLimits).then(
       (pet) => this.settle(lookup, { kind: 'found', pet }),
       (error: unknown) => this.failed(lookup, error),
     );
   }
 
-  private settle(lookup: Lookup, outcome: Outcome): void {
+  private settle(lookup: Lookup, outcome: Outcome | undefined): void {
     this.inFlight -= 1;
-    lookup.outcome = outcome;
-    this.schedulePrint();
-    this.wake?.();
+    if (outcome) {
+      lookup.outcome = outcome;
+      this.schedulePrint();
+    }
+    this.pump();
+    this.notify();
   }
 
   private failed(lookup: Lookup, error: unknown): void {
-    if (this.stopped !== undefined) {
-      this.inFlight -= 1;
-      this.wake?.();
-      return;
-    }
+    if (this.stopped !== undefined) return this.settle(lookup, undefined);
     if (isGetPetGone(error)) {
       // From now on every id goes through listPets; this one waits for the first pass.
-      this.inFlight -= 1;
       this.viaList = true;
       this.pending.set(lookup.id, lookup);
-      this.wake?.();
-      return;
+      return this.settle(lookup, undefined);
     }
     if (!(error instanceof CliError) || error instanceof InterruptedError || stopsEveryLookup(error)) {
-      this.inFlight -= 1;
       this.stop(error);
-      return;
+      return this.settle(lookup, undefined);
     }
     const missing = error instanceof ServiceError && error.exitCode === ExitCode.notFound;
     this.settle(lookup, { kind: missing ? 'missing' : 'failed', error });
@@ -225,7 +189,8 @@ export class LookupWindow {
 
   /** One listPets pass for every id held, once no getPet is in flight (their ids may join it); each gets its pet, or exit 3's error. */
   private async pass(): Promise<void> {
-    while (this.inFlight > 0) await this.changed();
+    await this.until(() => this.inFlight === 0);
+    this.throwIfStopped();
     const wanted = this.pending;
     this.pending = new Map();
     if (wanted.size === 0) return;
@@ -248,46 +213,59 @@ export class LookupWindow {
     this.schedulePrint();
   }
 
-  /** Prints the ids done at the front, one printing at a time, until none is left; a failure to print stops the run. */
+  /**
+   * Prints the ids done at the front, one printing at a time, until none is left; a failure to print stops the run. It starts after the
+   * answers that came with this one are read (setImmediate), so that one printing carries them all.
+   */
   private schedulePrint(): void {
     if (this.printing || this.stopped !== undefined) return;
     this.printing = true;
-    void this.printDone();
+    setImmediate(() => void this.printDone());
   }
 
   private async printDone(): Promise<void> {
     try {
       for (let done = this.queue.takeDone(); done.length > 0 && this.stopped === undefined; done = this.queue.takeDone()) {
         await this.print(done);
-        this.wake?.();
+        this.pump();
       }
     } catch (error) {
       this.stop(error);
     } finally {
       this.printing = false;
-      this.wake?.();
+      this.pump();
+      this.notify();
     }
   }
 
+  /** Resolves once nothing is being printed, or at a second Ctrl-C. */
   private async waitForPrinting(): Promise<void> {
     const halt = this.f.signals.halt;
-    while (this.printing && !halt.aborted) {
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        halt.addEventListener('abort', () => resolve(), { once: true });
-      });
-    }
+    if (!this.printing || halt.aborted) return;
+    await new Promise<void>((resolve) => {
+      this.waiting = { until: () => !this.printing, resolve, endsOnStop: false };
+      halt.addEventListener('abort', () => resolve(), { once: true });
+    });
   }
 
-  /** Resolves at the next change: an answer, a printing done, a stop. */
-  private async changed(): Promise<void> {
-    await new Promise<void>((resolve) => (this.wake = resolve));
-    this.throwIfStopped();
+  /** Resolves once `condition` holds (told by {@link notify}) or the run stops. */
+  private until(condition: () => boolean): Promise<void> {
+    if (this.stopped !== undefined || condition()) return Promise.resolve();
+    return new Promise((resolve) => (this.waiting = { until: condition, resolve, endsOnStop: true }));
+  }
+
+  /** Resolves the wait of {@link until} if its condition now holds. */
+  private notify(): void {
+    const waiting = this.waiting;
+    if (waiting && ((waiting.endsOnStop && this.stopped !== undefined) || waiting.until())) {
+      this.waiting = undefined;
+      waiting.resolve();
+    }
   }
 
   private stop(reason: unknown): void {
     this.stopped ??= reason;
-    this.wake?.();
+    this.notify();
   }
 
   private throwIfStopped(): void {

@@ -16,8 +16,8 @@ import type { GetOptions } from './run.js';
 const WINDOW_PER_REQUEST = 32;
 /** Most ids of standard input looked for by one listPets pass once getPet is gone: a longer input takes a pass per this many. */
 export const PASS_IDS = 10_000;
-/** Distinct ids of standard input remembered for their repeats, with their pets. */
-export const RECENT_IDS = 10_000;
+/** Distinct ids of standard input remembered for their repeats, with their pets: the last 10,000 at least, 20,000 at most. */
+export const RECENT_IDS = 20_000;
 
 /**
  * Looks up every id of `options` and prints the pets in order. Throws a CliError for ids not printed (exit 3 when all were missing, else
@@ -84,6 +84,7 @@ async function printDone(f: Factory, done: readonly Done[], printer: PetPrinter,
     // Pets before a failure are printed before it is named: stdout and stderr read in the same order at a terminal.
     if (pets.length) await printer.add(pets);
     pets = [];
+    printer.flush();
     tally.fail(f.io, token, outcome);
   }
   await printer.add(pets);
