@@ -22,6 +22,7 @@ export function newGetCommand(f: Factory, runF?: (options: GetOptions) => Promis
         'line with --format ndjson); a repeated id is fetched once. "-" reads ids from standard\n' +
         'input, separated by any whitespace, and prints as they come. Missing ids are named on\n' +
         'stderr and the others printed: exit 3 when all failures are missing ids, else 1.\n' +
+        '--timeout bounds each request of several ids, not the whole run.\n' +
         `\nThe service removes getPet on ${GET_PET_REMOVAL_DATE}; the interface names GET /pets with a status\n` +
         'filter (petstore list --status <status>) as its replacement. get warns once a run on\n' +
         'stderr; PETSTORE_NO_DEPRECATION_WARNING=1 silences it, and the warning of a Deprecation\n' +

@@ -50,7 +50,7 @@ export class LookupWindow {
   private readonly petsUrl: URL;
   /** Each getPet's: its own --timeout, no signal (see {@link send}). */
   private readonly requestLimits: { signal: null; deadlineMs: number };
-  /** Ids taken so far: words that are not int64s included. */
+  /** Ids read so far: words that are not int64s included, and those read but not yet taken in. */
   read = 0;
 
   constructor(
@@ -76,6 +76,7 @@ export class LookupWindow {
     this.f.signal.addEventListener('abort', interrupted, { once: true });
     try {
       for await (const tokens of batches) {
+        this.read += tokens.length;
         this.tokens = tokens;
         this.next = 0;
         await this.takeAll();
@@ -125,7 +126,6 @@ export class LookupWindow {
 
   /** Takes one id into the window: fetched, or held for a pass, unless a recent lookup has it. */
   private take(token: IdToken): void {
-    this.read += 1;
     const known = token.id === undefined ? undefined : this.recent.recall(token.id);
     if (token.id === undefined || known) {
       this.queue.push(token, known);

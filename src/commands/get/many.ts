@@ -10,7 +10,6 @@ import { commandLineTokens, type IdToken, readIdTokens } from './id-source.js';
 import { type Done, LookupWindow, type WindowLimits } from './lookup-window.js';
 import { PetPrinter } from './many-output.js';
 import { LookupStoppedError, Tally } from './outcomes.js';
-import type { GetOptions } from './run.js';
 
 /** Ids of standard input held per request in flight: room for answers that come before an earlier one. */
 const WINDOW_PER_REQUEST = 32;
@@ -19,11 +18,17 @@ export const PASS_IDS = 10_000;
 /** Distinct ids of standard input remembered for their repeats, with their pets: the last 10,000 at least, 20,000 at most. */
 export const RECENT_IDS = 20_000;
 
+/** The ids of the command line in their order, or `stdin` for `get -`; requests in flight at once. */
+export interface ManyOptions {
+  ids: readonly bigint[] | 'stdin';
+  concurrency: number;
+}
+
 /**
  * Looks up every id of `options` and prints the pets in order. Throws a CliError for ids not printed (exit 3 when all were missing, else
  * 1), or what stopped the run, with the counts: a 401 (4), a service out of reach (1), Ctrl-C (130, after saying what was printed).
  */
-export async function runMany(f: Factory, options: GetOptions): Promise<void> {
+export async function runMany(f: Factory, options: ManyOptions): Promise<void> {
   // Each request has --timeout of its own, not the whole run; the pets printed are garbage at once.
   f.readsWholeListing();
   const fromStdin = options.ids === 'stdin';
@@ -47,24 +52,22 @@ export async function runMany(f: Factory, options: GetOptions): Promise<void> {
     : { concurrency: options.concurrency, window: every, passWindow: every, recent: every, viaList };
   const tally = new Tally();
   const printer = new PetPrinter(f, fromStdin);
-  // The command line's ids are all read at once; standard input's as they come.
-  const readOf = (w: LookupWindow) => (fromStdin ? w.read : options.ids.length);
   const window = new LookupWindow(f, client, limits, (done) => printDone(f, done, printer, tally));
   const stdin = fromStdin ? addAbortSignal(f.signal, f.io.std.stdin as Readable) : undefined;
   if (stdin && f.io.std.stdinIsTTY && f.io.std.stderrIsTTY)
     f.io.info('reading pet ids from the terminal, separated by spaces or lines; Ctrl-D ends the input', 'reading_terminal');
   try {
-    const batches = stdin ? readIdTokens(stdin) : oneBatch(commandLineTokens(options.ids as bigint[]));
+    const batches = stdin ? readIdTokens(stdin) : oneBatch(commandLineTokens(options.ids as readonly bigint[]));
     await window.run(batches, () => (stdin?.readableLength ?? 0) === 0);
   } catch (error) {
     await printer.cut();
-    Object.assign(tally, { read: readOf(window), printed: printer.printed });
+    Object.assign(tally, { read: window.read, printed: printer.printed });
     throw await stoppedError(f, error, tally);
   } finally {
     stdin?.destroy();
   }
   await printer.end();
-  Object.assign(tally, { read: readOf(window), printed: printer.printed });
+  Object.assign(tally, { read: window.read, printed: printer.printed });
   const failure = tally.error();
   if (failure) throw failure;
 }
