@@ -141,6 +141,32 @@ describe('get -: ids from standard input', () => {
     expect(r).toMatchObject({ code: 0, stdout: row(1) + row(2) + row(3) + row(5) + row(4), stderr: '' });
   });
 
+  test('words and line ends split across reads: a word is whole whichever chunk ends it', async () => {
+    await serve();
+    const chunks = ['1', '2\r', '\n3 ', '\n\n', '1', '\t', 'x', 'y\n4'].map((text) => Buffer.from(text));
+    const r = await get(['-'], { stdin: Readable.from(chunks) });
+    expect(r).toMatchObject({ code: 1, stdout: row(12) + row(3) + row(1) + row(4) });
+    expect(r.stderr).toContain('warning: line 4: "xy" is not a pet id');
+  });
+
+  test('at a terminal: a table (drawn per 1,000 pets); what is typed is read, Ctrl-D ending it, as a notice says', async () => {
+    await serve({ seed: 1001 });
+    const ids = Array.from({ length: 1001 }, (_, i) => i + 1).join(' ');
+    const r = await get(['-', '--no-color'], { stdin: ids, stdoutIsTTY: true, stdinIsTTY: true, columns: 80 });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('reading pet ids from the terminal, one or more a line; Ctrl-D ends the input\n');
+    const tables = r.stdout.split('┌');
+    expect(tables).toHaveLength(3);
+    expect(tables[1]!.split('\n').filter((line) => line.startsWith('│ ') && !line.startsWith('│ ID'))).toHaveLength(1000);
+    expect(tables[2]).toContain('│ 1001 │ pet-1001 │');
+  });
+
+  test('--jq over standard input: on the array of all the pets; with --format ndjson, on each as it comes', async () => {
+    await serve();
+    expect(await get(['-', '--jq', 'length'], { stdin: '1 2 3' })).toMatchObject({ code: 0, stdout: '3\n' });
+    expect(await get(['-', '--format', 'ndjson', '--jq', '.name'], { stdin: '3 1' })).toMatchObject({ code: 0, stdout: 'pet-3\npet-1\n' });
+  });
+
   test('a word that is not an int64 is named with its line and gets no request; the others go on; exit 1', async () => {
     await serve();
     const long = '1'.repeat(45);

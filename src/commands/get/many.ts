@@ -55,7 +55,7 @@ export async function runMany(f: Factory, options: ManyOptions): Promise<void> {
   const window = new LookupWindow(f, client, limits, (done) => printDone(f, done, printer, tally));
   const stdin = fromStdin ? addAbortSignal(f.signal, f.io.std.stdin as Readable) : undefined;
   if (stdin && f.io.std.stdinIsTTY && f.io.std.stderrIsTTY)
-    f.io.info('reading pet ids from the terminal, separated by spaces or lines; Ctrl-D ends the input', 'reading_terminal');
+    f.io.info('reading pet ids from the terminal, one or more a line; Ctrl-D ends the input', 'reading_terminal');
   try {
     const batches = stdin ? readIdTokens(stdin) : oneBatch(commandLineTokens(options.ids as readonly bigint[]));
     await window.run(batches, () => (stdin?.readableLength ?? 0) === 0);
