@@ -99,7 +99,9 @@ describe('get', () => {
     ['12abc', 'must be an integer written as decimal digits'],
     ['4.0', 'must be an integer written as decimal digits'],
   ])('petId %s is refused before the run, alone or among others', async (petId, why) => {
-    expect(await parse<GetOptions>(newGetCommand, ['get', petId])).toEqual(rejected(`invalid value for argument <petId>: "${petId}": ${why}`));
+    expect(await parse<GetOptions>(newGetCommand, ['get', petId])).toEqual(
+      rejected(`invalid value for argument <petId>: "${petId}": ${why}`),
+    );
     expect(await parse<GetOptions>(newGetCommand, ['get', '1', petId, '2'])).toEqual(
       rejected(`invalid value for argument <petId>: "${petId}": ${why}`),
     );

@@ -206,6 +206,8 @@ describe('getPet gone: one listPets pass for all the ids', () => {
     });
     const r = await get(['1', '250', '--retries', '0'], { env: { PETSTORE_GET_VIA_LIST: '1' } });
     expect(r).toMatchObject({ code: 1, stdout: '' });
-    expect(lines(r.stderr)[1]).toMatch(/^error: the listing stopped at page 2: broke \(HTTP 500, code internal\) \(stopped: 0 pets printed of 2 ids read\)$/);
+    expect(lines(r.stderr)[1]).toMatch(
+      /^error: the listing stopped at page 2: broke \(HTTP 500, code internal\) \(stopped: 0 pets printed of 2 ids read\)$/,
+    );
   });
 });

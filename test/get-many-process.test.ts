@@ -46,7 +46,13 @@ describe('get - as a process', () => {
     child.kill('SIGINT');
     const { code, stdout, stderr } = await child.done;
     expect(code).toBe(130);
-    const pets: Array<{ id: number }> = flag === '--json' ? JSON.parse(stdout) : stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const pets: Array<{ id: number }> =
+      flag === '--json'
+        ? JSON.parse(stdout)
+        : stdout
+            .trimEnd()
+            .split('\n')
+            .map((line) => JSON.parse(line));
     expect(pets.map((pet) => pet.id)).toEqual(Array.from({ length: pets.length }, (_, i) => i + 1));
     expect(pets.length).toBeLessThan(400);
     if (flag === '--json') {

@@ -103,7 +103,12 @@ describe('several ids on the command line', () => {
     }
     expect((await get(['1', '2'], { env: { PETSTORE_NO_DEPRECATION_WARNING: '' } })).stderr).toBe(WARNING);
     const json = await get(['1', '2', '--json'], { env: { PETSTORE_NO_DEPRECATION_WARNING: '' } });
-    expect(json.stderr.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual([
+    expect(
+      json.stderr
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
       {
         warning: 'getPet is deprecated, removed 2030-12-05; get then reads listPets pages',
         code: 'deprecated_operation',
@@ -188,7 +193,12 @@ describe('get -: ids from standard input', () => {
     const r = await get(['-', '--json'], { stdin: '2\nx1\n' });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual([JSON.parse(json(2))]);
-    expect(r.stderr.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual([
+    expect(
+      r.stderr
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
       {
         warning: 'line 2: "x1" is not a pet id: must be an integer written as decimal digits; not sent',
         code: 'invalid_id',

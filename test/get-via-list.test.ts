@@ -6,8 +6,7 @@ import { BASE, errorBody, run, serviceEnv, until } from './helpers.js';
 
 const DEPRECATED =
   'warning: getPet is deprecated, removed 2030-12-05; get then reads listPets pages\nPETSTORE_NO_DEPRECATION_WARNING=1 silences this warning\n';
-const GONE =
-  'warning: getPet is gone from the service: get reads listPets pages (limit 100) to find pets\n';
+const GONE = 'warning: getPet is gone from the service: get reads listPets pages (limit 100) to find pets\n';
 const FORCED = 'warning: PETSTORE_GET_VIA_LIST=1: get reads listPets pages (limit 100), not getPet\n';
 const ROUTE_HINT =
   "Check the base URL https://api.petstore.test/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n";

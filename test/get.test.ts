@@ -11,7 +11,9 @@ describe('petstore get', () => {
     const r = await run(['get', '42'], { env: serviceEnv() });
     expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: WARNING, unmatched: [] });
     // For whoever looks one pet up: the removal date, that get goes on working, and how to silence it; lines of 80 columns at most.
-    expect(WARNING).toMatch(/^warning: getPet is deprecated, removed 2030-12-05; .*listPets.*\nPETSTORE_NO_DEPRECATION_WARNING=1 [^\n]*\n$/);
+    expect(WARNING).toMatch(
+      /^warning: getPet is deprecated, removed 2030-12-05; .*listPets.*\nPETSTORE_NO_DEPRECATION_WARNING=1 [^\n]*\n$/,
+    );
     expect(WARNING).not.toContain('GET /pets');
     for (const line of WARNING.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
   });

@@ -10,22 +10,9 @@ import { findPetsViaList, isGetPetGone, type ListPass, LookupProgress, notOnAnyP
 import { getPetOfMany } from './http.js';
 import type { IdToken } from './id-source.js';
 import { type Outcome, stopsEveryLookup } from './outcomes.js';
-import { type Done, EntryQueue, type Lookup, RecentLookups } from './window-state.js';
+import { type Done, EntryQueue, type Lookup, RecentLookups, Waiter, type WindowLimits } from './window-state.js';
 
-export type { Done } from './window-state.js';
-
-export interface WindowLimits {
-  /** Requests in flight at once (getPet). */
-  concurrency: number;
-  /** Ids held at once while getPet answers: in flight, or done and waiting for those before them. */
-  window: number;
-  /** Ids held at once waiting for a listPets pass; a pass takes all those held, so this is the most ids one pass looks for. */
-  passWindow: number;
-  /** Distinct ids remembered for their repeats (window-state.ts's RecentLookups): a repeat among them is not fetched again. */
-  recent: number;
-  /** Look ids up through listPets from the start (PETSTORE_GET_VIA_LIST=1). */
-  viaList: boolean;
-}
+export type { Done, WindowLimits } from './window-state.js';
 
 /**
  * One run's lookups: {@link run} reads the ids and hands each back to `print`, in order; throws what stopped the run. Answers take the
@@ -44,8 +31,8 @@ export class LookupWindow {
   /** The batch of ids being taken, and the index of the next to take. */
   private tokens: readonly IdToken[] = [];
   private next = 0;
-  /** What {@link run} waits for: resolved by {@link notify} once its condition holds, or the run stops. */
-  private waiting?: { until: () => boolean; resolve: () => void; endsOnStop: boolean };
+  /** What {@link run} waits for, looked at again by {@link notify}. */
+  private readonly waiter = new Waiter();
   /** The URL of `pets/`, each getPet's URL made from it. */
   private readonly petsUrl: URL;
   /** Each getPet's: its own --timeout, no signal (see {@link send}). */
@@ -172,19 +159,23 @@ export class LookupWindow {
   }
 
   private failed(lookup: Lookup, error: unknown): void {
-    if (this.stopped !== undefined) return this.settle(lookup, undefined);
+    this.settle(lookup, this.stopped === undefined ? this.outcomeOf(lookup, error) : undefined);
+  }
+
+  /** What `error` means for `lookup`: missing or failed; none yet when getPet is gone (it waits for a pass) or the run stops. */
+  private outcomeOf(lookup: Lookup, error: unknown): Outcome | undefined {
     if (isGetPetGone(error)) {
-      // From now on every id goes through listPets; this one waits for the first pass.
+      // From now on every id goes through listPets.
       this.viaList = true;
       this.pending.set(lookup.id, lookup);
-      return this.settle(lookup, undefined);
+      return undefined;
     }
     if (!(error instanceof CliError) || error instanceof InterruptedError || stopsEveryLookup(error)) {
       this.stop(error);
-      return this.settle(lookup, undefined);
+      return undefined;
     }
     const missing = error instanceof ServiceError && error.exitCode === ExitCode.notFound;
-    this.settle(lookup, { kind: missing ? 'missing' : 'failed', error });
+    return { kind: missing ? 'missing' : 'failed', error };
   }
 
   /** One listPets pass for every id held, once no getPet is in flight (their ids may join it); each gets its pet, or exit 3's error. */
@@ -240,27 +231,16 @@ export class LookupWindow {
 
   /** Resolves once nothing is being printed, or at a second Ctrl-C. */
   private async waitForPrinting(): Promise<void> {
-    const halt = this.f.signals.halt;
-    if (!this.printing || halt.aborted) return;
-    await new Promise<void>((resolve) => {
-      this.waiting = { until: () => !this.printing, resolve, endsOnStop: false };
-      halt.addEventListener('abort', () => resolve(), { once: true });
-    });
+    await this.waiter.until(() => !this.printing, this.f.signals.halt);
   }
 
   /** Resolves once `condition` holds (told by {@link notify}) or the run stops. */
   private until(condition: () => boolean): Promise<void> {
-    if (this.stopped !== undefined || condition()) return Promise.resolve();
-    return new Promise((resolve) => (this.waiting = { until: condition, resolve, endsOnStop: true }));
+    return this.waiter.until(() => this.stopped !== undefined || condition());
   }
 
-  /** Resolves the wait of {@link until} if its condition now holds. */
   private notify(): void {
-    const waiting = this.waiting;
-    if (waiting && ((waiting.endsOnStop && this.stopped !== undefined) || waiting.until())) {
-      this.waiting = undefined;
-      waiting.resolve();
-    }
+    this.waiter.notify();
   }
 
   private stop(reason: unknown): void {

@@ -1,6 +1,19 @@
-/** What the lookup window (lookup-window.ts) holds: the ids in input order, and the lookups of recent ids for their repeats. */
+/** What the lookup window (lookup-window.ts) holds: the ids in input order, the lookups of recent ids for their repeats, its wait. */
 import type { IdToken } from './id-source.js';
 import type { Outcome } from './outcomes.js';
+
+export interface WindowLimits {
+  /** Requests in flight at once (getPet). */
+  concurrency: number;
+  /** Ids held at once while getPet answers: in flight, or done and waiting for those before them. */
+  window: number;
+  /** Ids held at once waiting for a listPets pass; a pass takes all those held, so this is the most ids one pass looks for. */
+  passWindow: number;
+  /** Distinct ids remembered for their repeats (window-state.ts's RecentLookups): a repeat among them is not fetched again. */
+  recent: number;
+  /** Look ids up through listPets from the start (PETSTORE_GET_VIA_LIST=1). */
+  viaList: boolean;
+}
 
 /** One distinct id's lookup, shared by its repeats: its outcome once known. */
 export interface Lookup {
@@ -76,5 +89,28 @@ export class RecentLookups {
       this.newer = new Map();
     }
     this.newer.set(lookup.id, lookup);
+  }
+}
+
+/** One wait at a time for a condition, looked at again on each {@link notify}: no promise per change waited through. */
+export class Waiter {
+  private waiting?: { until: () => boolean; resolve: () => void };
+
+  /** Resolves once `condition` holds when notified (at once if it holds now), or when `abort` aborts. */
+  until(condition: () => boolean, abort?: AbortSignal): Promise<void> {
+    if (condition() || abort?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.waiting = { until: condition, resolve };
+      abort?.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  /** Ends the wait if its condition now holds. */
+  notify(): void {
+    const waiting = this.waiting;
+    if (waiting?.until()) {
+      this.waiting = undefined;
+      waiting.resolve();
+    }
   }
 }
