@@ -2,6 +2,7 @@
 // midway, refused connections, 503 and 429 with Retry-After, getPet gone (410, a route 404, PETSTORE_GET_VIA_LIST=1)
 // and the one listPets pass for all the ids; in-process against the fake service.
 import http from 'node:http';
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type Faults, type PetService, type PetServiceOptions, type Recorded, startPetService, toJson } from '../sandbox/pet-service.mjs';
 import { type RunSetup, run } from './helpers.js';
@@ -187,7 +188,9 @@ describe('getPet gone: one listPets pass for all the ids', () => {
   test('standard input longer than a pass holds (10,000 ids): a pass per window, each stopping where its last id is', async () => {
     await serve({ seed: 10_050 });
     const ids = Array.from({ length: 10_001 }, (_, i) => i + 1);
-    const r = await get(['-', '--format', 'ndjson'], { env: { PETSTORE_GET_VIA_LIST: '1' }, stdin: ids.join('\n') });
+    // One read of bytes, taken a slice at a time: the pass waits for the whole read, not for its first slice.
+    const stdin = Readable.from([Buffer.from(ids.join('\n'))]);
+    const r = await get(['-', '--format', 'ndjson'], { env: { PETSTORE_GET_VIA_LIST: '1' }, stdin });
     expect(r.code).toBe(0);
     expect(lines(r.stdout).map((line) => JSON.parse(line).id)).toEqual(ids);
     const starts = listings().filter((q) => q.url === '/v1/pets?limit=100');

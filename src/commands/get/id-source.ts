@@ -94,10 +94,31 @@ export class IdTokenizer {
   }
 }
 
-/** The tokens of `input`, a batch per chunk read (an empty batch for a chunk of whitespace); the input's end flushes the last word. */
-export async function* readIdTokens(input: AsyncIterable<Buffer | string>): AsyncGenerator<IdToken[]> {
-  const tokenizer = new IdTokenizer();
-  for await (const chunk of input) yield tokenizer.push(chunk);
-  const last = tokenizer.end();
-  if (last.length) yield last;
+/** Bytes of input split into words at a time: a 64 KiB read holds some 10,000 ids, and the first request waits for its words. */
+const SLICE_BYTES = 8192;
+
+/**
+ * The tokens of `input`, a batch per 8 KiB read (an empty batch for one of whitespace); the input's end flushes the last word.
+ * `slicing` is true while a read's later slices are still to come.
+ */
+export class IdReader {
+  slicing = false;
+
+  constructor(private readonly input: AsyncIterable<Buffer | string>) {}
+
+  async *batches(): AsyncGenerator<IdToken[]> {
+    const tokenizer = new IdTokenizer();
+    for await (const chunk of this.input) {
+      if (typeof chunk === 'string' || chunk.length <= SLICE_BYTES) {
+        yield tokenizer.push(chunk);
+        continue;
+      }
+      for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
+        this.slicing = at + SLICE_BYTES < chunk.length;
+        yield tokenizer.push(chunk.subarray(at, at + SLICE_BYTES));
+      }
+    }
+    const last = tokenizer.end();
+    if (last.length) yield last;
+  }
 }

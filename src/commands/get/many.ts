@@ -6,7 +6,7 @@ import { stringifyJson } from '../../json.js';
 import type { Pet } from '../../api/schemas.js';
 import { deprecationSilenced, warnGetDeprecated } from './deprecation.js';
 import { VIA_LIST_FORCED } from './find-via-list.js';
-import { commandLineTokens, type IdToken, readIdTokens } from './id-source.js';
+import { commandLineTokens, IdReader, type IdToken } from './id-source.js';
 import { type Done, LookupWindow, type WindowLimits } from './lookup-window.js';
 import { PetPrinter } from './many-output.js';
 import { LookupStoppedError, Tally } from './outcomes.js';
@@ -57,8 +57,10 @@ export async function runMany(f: Factory, options: ManyOptions): Promise<void> {
   if (stdin && f.io.std.stdinIsTTY && f.io.std.stderrIsTTY)
     f.io.info('reading pet ids from the terminal, one or more a line; Ctrl-D ends the input', 'reading_terminal');
   try {
-    const batches = stdin ? readIdTokens(stdin) : oneBatch(commandLineTokens(options.ids as readonly bigint[]));
-    await window.run(batches, () => (stdin?.readableLength ?? 0) === 0);
+    const reader = stdin ? new IdReader(stdin) : undefined;
+    const batches = reader ? reader.batches() : oneBatch(commandLineTokens(options.ids as readonly bigint[]));
+    // Nothing more is ready to read: a pass for the ids held starts now, so that output follows input.
+    await window.run(batches, () => !reader?.slicing && (stdin?.readableLength ?? 0) === 0);
   } catch (error) {
     await printer.cut();
     Object.assign(tally, { read: window.read, printed: printer.printed });
