@@ -4,8 +4,16 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type Faults, type PetService, type PetServiceOptions, type Recorded, startPetService, toJson } from '../sandbox/pet-service.mjs';
-import { type RunSetup, run } from './helpers.js';
+import {
+  type Faults,
+  type PetService,
+  type PetServiceOptions,
+  pageFault,
+  type Recorded,
+  startPetService,
+  toJson,
+} from '../sandbox/pet-service.mjs';
+import { type RunSetup, run, until } from './helpers.js';
 
 let service: PetService | undefined;
 afterEach(async () => {
@@ -198,6 +206,20 @@ describe('getPet gone: one listPets pass for all the ids', () => {
     expect(starts).toHaveLength(2);
     expect(listings()).toHaveLength(100 + 101);
   }, 60_000);
+
+  test('at a terminal, a pass longer than 2 seconds shows its progress on the status line, cleared at its end', async () => {
+    let stderr = '';
+    const shown = until(() => stderr.includes('looking for'));
+    await serve({ seed: 5, pageSize: 1, faults: pageFault(3, { serve: true, until: shown }, { pageSize: 1 }) });
+    const r = await get(['5', '1', '--format', 'tsv'], {
+      env: { PETSTORE_GET_VIA_LIST: '1' },
+      stdoutIsTTY: true,
+      onStderr: (text) => (stderr += text),
+    });
+    expect(r).toMatchObject({ code: 0, stdout: row(5) + row(1) });
+    expect(r.stderr).toContain('\r\u001b[Klooking for 2 pets through listPets: page 3, 2 pets read, 1 found');
+    expect(r.stderr.endsWith('\r\u001b[K')).toBe(true);
+  });
 
   test('a listing that fails partway stops the run: exit 1, the page named, what was printed said', async () => {
     await serve({
