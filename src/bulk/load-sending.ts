@@ -14,11 +14,20 @@ import { notSentReport } from './load-summary.js';
 import { classifySendError, itemName, resolveItem, where, type ResolvedItem } from './outcomes.js';
 import { type InputItem, itemHash } from './input-item.js';
 import { loadSideOf } from './load-side.js';
+import { isUnreachable, Reachability, UNREACHABLE_MS, unreachableStop, waitForServiceMs } from './reachability.js';
 import { RequestPool } from './request-pool.js';
 import { type Outgoing, SendBatch } from './send-batch.js';
 import type { HeldItem, LoadSide } from './settle-unknown.js';
 import type { UnknownHolding } from './unknown-holding.js';
 import { petCount } from '../text.js';
+
+/** How often one item was sent again, and since when (performance.now()) its connections fail while none has opened. */
+interface Tries {
+  resent: number;
+  reconnects: number;
+  failingSince?: number;
+}
+const NO_TRIES: Tries = { resent: 0, reconnects: 0 };
 
 /** POST /pets: the created Pet (201 or 200); `limits` as in SendRequest. */
 export type CreatePet = (client: PetstoreClient, pet: NewPet, limits: Pick<SendRequest, 'signal' | 'deadlineMs' | 'retry'>) => Promise<Pet>;
@@ -26,6 +35,8 @@ export type CreatePet = (client: PetstoreClient, pet: NewPet, limits: Pick<SendR
 /** The sending side of one load. */
 export class LoadSending {
   private readonly pool: RequestPool;
+  /** Whether the service is reached: every connection failing for a while stops the load. */
+  private readonly reach: Reachability;
   private readonly batch: SendBatch;
   /** Items read so far; the next item's index. */
   itemsRead = 0;
@@ -42,6 +53,7 @@ export class LoadSending {
     private readonly createPet: CreatePet,
   ) {
     this.pool = new RequestPool(options.concurrency);
+    this.reach = new Reachability(f.bulkSeams.unreachableMs ?? UNREACHABLE_MS);
     this.batch = new SendBatch({
       recorder,
       machine,
@@ -102,6 +114,8 @@ export class LoadSending {
         return this.recorder.repeatEarlierOutcome(item, state.record);
       }
       noAnswer = state.kind === 'no_answer';
+      // Made unknown by a record set aside, it has no "seen" record yet: one marks it possibly sent before its answer is recorded.
+      if (noAnswer && index >= journal.known) this.recorder.journalItemSeen(index, hash, true);
       if (noAnswer && !this.options.retryUnknown) {
         const record = this.recorder.failedRecord(item, 'unknown', NO_ANSWER);
         if (this.holding.hold(item, index, hash, record, 0)) {
@@ -151,13 +165,17 @@ export class LoadSending {
     } else this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop!));
   }
 
-  /** Sends item `index`; `resent` times after a Retry-After so far, and `reconnects` after a connection that never opened. */
-  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, resent = 0, reconnects = 0): Promise<void> {
+  /**
+   * Sends item `index`; `tries.resent` times after a Retry-After so far, `tries.reconnects` after a connection that never opened, and
+   * `tries.failingSince` (performance.now()) when its first connection failed, while none has opened since.
+   */
+  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, tries: Tries = NO_TRIES): Promise<void> {
     const { journal, tally } = this.recorder;
     try {
       this.holding.resent(index);
       // Own deadline per POST (a second Ctrl-C ends them all: BulkLoad.run); never retried once sent (docs/internals.md).
       const created = await this.createPet(client, pet, { signal: null, deadlineMs: this.f.globals.timeout, retry: false });
+      this.reach.contact();
       if (this.holding.settler) {
         journal?.created(index, int64Of(created.id));
         this.holding.settler.created(int64Of(created.id));
@@ -167,18 +185,36 @@ export class LoadSending {
       this.output.push(this.f.exporter.streamText([created], PET_VIEW));
     } catch (error) {
       const result = classifySendError(error);
-      // Never connected, or a 429 or 503 with Retry-After: sent again after a wait, at most --retries times, unless the load stops.
-      const reconnect = client.reconnectDelay(error, reconnects + 1);
+      const unreachable = isUnreachable(error);
+      if (!unreachable) this.reach.contact();
+      // Every connection failed for a while: the load stops (said once, at its end), rather than trying each pet in turn.
+      if (unreachable && this.reach.failed() && !this.machine.stop)
+        this.machine.recordStop({ reason: 'unreachable', error: unreachableStop(error, this.reach.limitMs) });
+      if (this.machine.stop?.reason === 'unreachable' && result.outcome === 'not_sent')
+        return this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop), index);
+      const failingSince = unreachable ? (tries.failingSince ?? performance.now()) : undefined;
+      // Never connected, or a 429 or 503 with Retry-After: sent again after a wait, at most --retries times, unless the load stops;
+      // while no connection has opened since this item's first failed, it waits for the service past --retries.
+      let reconnect = client.reconnectDelay(error, tries.reconnects + 1);
+      if (reconnect === undefined && failingSince !== undefined && !this.reach.reachedSince(failingSince)) {
+        reconnect = waitForServiceMs(tries.reconnects + 1);
+        this.f.io.debug(`* waiting for the service: attempt ${tries.reconnects + 2} in ${reconnect} ms (${(error as Error).message})`);
+      }
       const retryAfter =
-        'retryAfterMs' in result && result.retryAfterMs !== undefined && resent < this.f.globals.retries
+        'retryAfterMs' in result && result.retryAfterMs !== undefined && tries.resent < this.f.globals.retries
           ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS)
           : undefined;
       const wait = reconnect ?? retryAfter;
       if (wait !== undefined) {
-        if (await this.waitUnlessStopped(wait))
-          return reconnect === undefined
-            ? this.send(client, item, pet, index, resent + 1, reconnects)
-            : this.send(client, item, pet, index, resent, reconnects + 1);
+        // No journal write goes before a resend: the lease is confirmed here.
+        if ((await this.waitUnlessStopped(wait)) && this.recorder.confirmLease())
+          return this.send(
+            client,
+            item,
+            pet,
+            index,
+            reconnect === undefined ? { ...tries, resent: tries.resent + 1 } : { ...tries, reconnects: tries.reconnects + 1, failingSince },
+          );
         if (this.machine.stop) {
           journal?.notTaken(index);
           return this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop));

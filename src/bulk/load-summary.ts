@@ -18,7 +18,10 @@ export interface Tally {
 /** Why a load stopped early (notSentReport says each reason in words). */
 export type Stop =
   | { reason: 'signal'; error: InterruptedError }
-  | { reason: 'auth' | 'no_such_path' | 'proxy' | 'stdout' | 'failed_file' | 'journal' | 'lock' | 'jq'; error: CliError };
+  | {
+      reason: 'auth' | 'no_such_path' | 'proxy' | 'unreachable' | 'stdout' | 'failed_file' | 'journal' | 'lock' | 'lease' | 'jq';
+      error: CliError;
+    };
 
 export interface LoadEnd {
   tally: Tally;
@@ -45,7 +48,9 @@ export function notSentReport(stop: Stop): ErrorReport {
     stdout: 'standard output could not be written',
     failed_file: '--failed could not be written',
     journal: 'the journal could not be written',
+    unreachable: 'the service could not be reached',
     lock: 'another process took over the lock of --failed',
+    lease: 'the lock of --failed went unrenewed past its lease (this process was paused)',
     jq: '--jq could not finish',
   }[stop.reason];
   return { code: 'not_sent', message: `not sent: ${why}`, status: null };
