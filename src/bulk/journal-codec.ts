@@ -18,7 +18,6 @@
  */
 import * as z from 'zod/mini';
 import { parseJson, stringifyJson } from '../json.js';
-import type { Tally } from './load-summary.js';
 
 /** The version this petstore writes; version 1 (no `identity`) is read too. */
 export const JOURNAL_VERSION = 2;
@@ -44,6 +43,16 @@ const Ended = z.strictObject({
   complete: z.boolean(),
   tally: z.strictObject({ read: Count, created: Count, failed: Count, unknown: Count, notSent: Count, skipped: Count }),
 });
+
+/** The counts an end record holds (load-summary.ts's Tally, written out here so that the format depends on nothing). */
+export interface Tally {
+  read: number;
+  created: number;
+  failed: number;
+  unknown: number;
+  notSent: number;
+  skipped: number;
+}
 
 /** One record of the journal, decoded and checked. */
 export type JournalRecord =

@@ -5,13 +5,15 @@
  * back by journal-read.ts: a record cut off by a crash or a full disk is left where it is, and this run's records start after it.
  */
 import fs from 'node:fs';
-import { CliError, UsageError } from '../errors.js';
-import { CREATE_NEW, kindOf, writeAll, type WriteSync } from './failed-file.js';
+import { UsageError } from '../errors.js';
+import { CREATE_NEW, writeAll, type WriteSync } from './failed-file.js';
 import { errnoCode } from './load-lock.js';
 import { encodeCreated, encodeDecided, encodeEnded, encodeHeader, encodeNotTaken, encodeSeen } from './journal-codec.js';
-import { CREATED, DECIDED, type EarlierLoad, JournalUnreadableError, NONE, NOT_SENT, PASSED_OVER, readJournal } from './journal-read.js';
+import { cannotWrite, JournalWriteError, openExisting, refuseOdd } from './journal-file.js';
+import { CREATED, DECIDED, type EarlierLoad, NONE, NOT_SENT, PASSED_OVER } from './journal-read.js';
 import type { Tally } from './load-summary.js';
 
+export { JournalWriteError } from './journal-file.js';
 export type { EarlierLoad } from './journal-read.js';
 
 export type JournalState =
@@ -21,38 +23,10 @@ export type JournalState =
   | { kind: 'decided'; record: Record<string, unknown> }
   | { kind: 'no_answer' };
 
-/** Writing the journal failed (a full disk, say): the item it was about is not sent, and the load stops. */
-export class JournalWriteError extends Error {
-  override name = 'JournalWriteError';
-
-  constructor(
-    readonly file: string,
-    readonly code: string,
-  ) {
-    super(`cannot write the journal ${file}: ${code}`);
-  }
-}
-
 /** What the load's input is, for its journal: `input` shown in messages, `identity` compared (file:<dev>:<ino>, or stream). */
 export interface InputIdentity {
   input: string;
   identity: string;
-}
-
-// O_APPEND: every run's records go at the end, after whatever an earlier run left there.
-const OPEN_EXISTING = fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
-
-/** Refuses a link, folder or FIFO at the journal's path with a clean message (never followed, never waited on). */
-function refuseOdd(path: string, restart: boolean): void {
-  const found = fs.lstatSync(path, { throwIfNoEntry: false });
-  if (!found || found.isFile() || (restart && found.isSymbolicLink())) return;
-  throw new UsageError(
-    `the journal ${path} is ${kindOf(found)}; refusing to ${found.isSymbolicLink() ? 'write through it' : 'use it'}`,
-    found.isSymbolicLink()
-      ? 'Remove it, or add --restart to replace the link with a new journal.'
-      : 'Move it away, or give another --failed.',
-    'journal_unusable',
-  );
 }
 
 /** How a journal is written: `write` (fs.writeSync unless a test injects faults), `guard` run before each write (throws to forbid it). */
@@ -65,7 +39,7 @@ export interface JournalWriting {
 export class LoadJournal {
   private states: Uint8Array = new Uint8Array(1024);
   private hashes: string[] = [];
-  private readonly records = new Map<number, Record<string, unknown>>();
+  private records = new Map<number, Record<string, unknown>>();
   /** Records not yet written, in order: items seen and answers (see {@link itemSeen}, {@link created}). */
   private pending = '';
   /** The header's time of a journal this run started. */
@@ -90,25 +64,7 @@ export class LoadJournal {
   static open(path: string, input: InputIdentity, restart: boolean, writing: JournalWriting = {}): LoadJournal {
     refuseOdd(path, restart);
     if (!restart && fs.existsSync(path)) {
-      let fd: number;
-      let read: ReturnType<typeof readJournal>;
-      try {
-        fd = fs.openSync(path, OPEN_EXISTING);
-      } catch (error) {
-        throw new UsageError(`cannot read the journal ${path}: ${errnoCode(error)}`);
-      }
-      try {
-        read = readJournal(fs.readFileSync(fd));
-      } catch (error) {
-        fs.closeSync(fd);
-        if (error instanceof JournalUnreadableError)
-          throw new UsageError(
-            `the journal ${path} is damaged: ${error.message}; nothing was sent by this run`,
-            'Add --restart to discard the journal and load the input from the start (pets it created would be created again), or give another --failed.',
-            'journal_unreadable',
-          );
-        throw new UsageError(`cannot read the journal ${path}: ${errnoCode(error)}`);
-      }
+      const { fd, read } = openExisting(path);
       const same = read && (read.identity === undefined ? read.input === input.input : read.identity === input.identity);
       if (read && !same && !read.earlier.ended) {
         fs.closeSync(fd);
@@ -122,15 +78,14 @@ export class LoadJournal {
         const journal = new LoadJournal(path, fd, read.earlier, writing);
         journal.states = read.states;
         journal.hashes = read.hashes;
-        for (const [i, record] of read.records) journal.records.set(i, record);
+        journal.records = read.records;
         try {
           // A record cut off at the end stays (the reader sets it aside): this run's records start on a line of their own.
           if (read.endsCut) journal.append('\n');
           return journal;
         } catch (error) {
           fs.closeSync(fd);
-          if (error instanceof JournalWriteError) throw new UsageError(`cannot write the journal ${path}: ${error.code}`);
-          throw error;
+          throw cannotWrite(path, error);
         }
       }
       fs.closeSync(fd);
@@ -144,9 +99,7 @@ export class LoadJournal {
       journal.begun = started;
       return journal;
     } catch (error) {
-      if (error instanceof JournalWriteError) throw new UsageError(`cannot write the journal ${path}: ${error.code}`);
-      if (error instanceof CliError) throw error;
-      throw new UsageError(`cannot write the journal ${path}: ${errnoCode(error)}`);
+      throw cannotWrite(path, error);
     }
   }
 

@@ -1,7 +1,6 @@
 /** A bulk load's items one by one: checked against the journal, sent (journaled first), each answer classified and recorded. */
 import { setTimeout } from 'node:timers/promises';
 import type { PetstoreClient, SendRequest } from '../api/client.js';
-import { MAX_RETRY_AFTER_MS } from '../api/retry.js';
 import { describeIssue, int64Of, NewPet, type Pet, plainNewPet } from '../api/schemas.js';
 import type { ErrorReport } from '../errors.js';
 import type { Factory } from '../factory.js';
@@ -14,20 +13,13 @@ import { notSentReport } from './load-summary.js';
 import { classifySendError, itemName, resolveItem, where, type ResolvedItem } from './outcomes.js';
 import { type InputItem, itemHash } from './input-item.js';
 import { loadSideOf } from './load-side.js';
-import { isUnreachable, Reachability, UNREACHABLE_MS, unreachableStop, waitForServiceMs } from './reachability.js';
+import { Reachability, UNREACHABLE_MS } from './reachability.js';
+import { NO_TRIES, nextTry, type Tries } from './resend.js';
 import { RequestPool } from './request-pool.js';
 import { type Outgoing, SendBatch } from './send-batch.js';
 import type { HeldItem, LoadSide } from './settle-unknown.js';
 import type { UnknownHolding } from './unknown-holding.js';
 import { petCount } from '../text.js';
-
-/** How often one item was sent again, and since when (performance.now()) its connections fail while none has opened. */
-interface Tries {
-  resent: number;
-  reconnects: number;
-  failingSince?: number;
-}
-const NO_TRIES: Tries = { resent: 0, reconnects: 0 };
 
 /** POST /pets: the created Pet (201 or 200); `limits` as in SendRequest. */
 export type CreatePet = (client: PetstoreClient, pet: NewPet, limits: Pick<SendRequest, 'signal' | 'deadlineMs' | 'retry'>) => Promise<Pet>;
@@ -165,10 +157,7 @@ export class LoadSending {
     } else this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop!));
   }
 
-  /**
-   * Sends item `index`; `tries.resent` times after a Retry-After so far, `tries.reconnects` after a connection that never opened, and
-   * `tries.failingSince` (performance.now()) when its first connection failed, while none has opened since.
-   */
+  /** Sends item `index`, journaled before; `tries`: how often it was sent again so far (resend.ts decides when it is). */
   private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, tries: Tries = NO_TRIES): Promise<void> {
     const { journal, tally } = this.recorder;
     try {
@@ -185,36 +174,21 @@ export class LoadSending {
       this.output.push(this.f.exporter.streamText([created], PET_VIEW));
     } catch (error) {
       const result = classifySendError(error);
-      const unreachable = isUnreachable(error);
-      if (!unreachable) this.reach.contact();
+      const { unreachable, stop } = this.reach.observe(error);
       // Every connection failed for a while: the load stops (said once, at its end), rather than trying each pet in turn.
-      if (unreachable && this.reach.failed() && !this.machine.stop)
-        this.machine.recordStop({ reason: 'unreachable', error: unreachableStop(error, this.reach.limitMs) });
+      if (stop && !this.machine.stop) this.machine.recordStop(stop);
       if (this.machine.stop?.reason === 'unreachable' && result.outcome === 'not_sent')
         return this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop), index);
-      const failingSince = unreachable ? (tries.failingSince ?? performance.now()) : undefined;
-      // Never connected, or a 429 or 503 with Retry-After: sent again after a wait, at most --retries times, unless the load stops;
-      // while no connection has opened since this item's first failed, it waits for the service past --retries.
-      let reconnect = client.reconnectDelay(error, tries.reconnects + 1);
-      if (reconnect === undefined && failingSince !== undefined && !this.reach.reachedSince(failingSince)) {
-        reconnect = waitForServiceMs(tries.reconnects + 1);
-        this.f.io.debug(`* waiting for the service: attempt ${tries.reconnects + 2} in ${reconnect} ms (${(error as Error).message})`);
-      }
-      const retryAfter =
-        'retryAfterMs' in result && result.retryAfterMs !== undefined && tries.resent < this.f.globals.retries
-          ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS)
-          : undefined;
-      const wait = reconnect ?? retryAfter;
-      if (wait !== undefined) {
+      const next = nextTry(error, result, tries, unreachable, {
+        client,
+        reach: this.reach,
+        retries: this.f.globals.retries,
+        debug: (line) => this.f.io.debug(line),
+      });
+      if (next) {
         // No journal write goes before a resend: the lease is confirmed here.
-        if ((await this.waitUnlessStopped(wait)) && this.recorder.confirmLease())
-          return this.send(
-            client,
-            item,
-            pet,
-            index,
-            reconnect === undefined ? { ...tries, resent: tries.resent + 1 } : { ...tries, reconnects: tries.reconnects + 1, failingSince },
-          );
+        if ((await this.waitUnlessStopped(next.waitMs)) && this.recorder.confirmLease())
+          return this.send(client, item, pet, index, next.tries);
         if (this.machine.stop) {
           journal?.notTaken(index);
           return this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop));

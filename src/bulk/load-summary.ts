@@ -19,9 +19,11 @@ export interface Tally {
 export type Stop =
   | { reason: 'signal'; error: InterruptedError }
   | {
-      reason: 'auth' | 'no_such_path' | 'proxy' | 'unreachable' | 'stdout' | 'failed_file' | 'journal' | 'lock' | 'lease' | 'jq';
-      error: CliError;
-    };
+      reason: 'unreachable';
+      error: CliError /** The last connection's failure: "cannot reach 127.0.0.1:4010: ECONNREFUSED". */;
+      cause: string;
+    }
+  | { reason: 'auth' | 'no_such_path' | 'proxy' | 'stdout' | 'failed_file' | 'journal' | 'lock' | 'lease' | 'jq'; error: CliError };
 
 export interface LoadEnd {
   tally: Tally;
@@ -48,7 +50,7 @@ export function notSentReport(stop: Stop): ErrorReport {
     stdout: 'standard output could not be written',
     failed_file: '--failed could not be written',
     journal: 'the journal could not be written',
-    unreachable: 'the service could not be reached',
+    unreachable: `the service could not be reached (${stop.reason === 'unreachable' ? stop.cause : ''})`,
     lock: 'another process took over the lock of --failed',
     lease: 'the lock of --failed went unrenewed past its lease (this process was paused)',
     jq: '--jq could not finish',

@@ -4,6 +4,7 @@
  * cannot be reached").
  */
 import { CliError, ExitCode, RequestError } from '../errors.js';
+import type { Stop } from './load-summary.js';
 
 /** How long every connection may fail before the load stops, in milliseconds. */
 export const UNREACHABLE_MS = 5_000;
@@ -23,9 +24,9 @@ export function waitForServiceMs(attempt: number): number {
 
 /** The stop of a load that could not reach its service for `limitMs`: exit 1, the last failure named, and how to check the base URL. */
 export function unreachableStop(error: RequestError, limitMs: number): CliError {
-  const seconds = Math.max(1, Math.round(limitMs / 1000));
+  const took = limitMs % 1000 === 0 ? `${limitMs / 1000} s` : `${limitMs} ms`;
   return new CliError(
-    `${error.message}; every connection failed for ${seconds} s, so no more pets are sent`,
+    `${error.message}; every connection failed for ${took}, so no more pets are sent`,
     ExitCode.failure,
     'unreachable',
     'Check the base URL (petstore config get base-url; --base-url and PETSTORE_BASE_URL override it) and that the service is up, ' +
@@ -46,11 +47,19 @@ export class Reachability {
     this.failingSince = undefined;
   }
 
-  /** A connection failed; true once every connection has failed for {@link limitMs} (the load stops). */
-  failed(): boolean {
+  /**
+   * Notes a POST's failure: a connection made ({@link contact}), or none (`unreachable`); `stop`, the load's stop, once every connection
+   * has failed for {@link limitMs}.
+   */
+  observe(error: unknown): { unreachable: boolean; stop?: Extract<Stop, { reason: 'unreachable' }> } {
+    if (!isUnreachable(error)) {
+      this.contact();
+      return { unreachable: false };
+    }
     const now = performance.now();
     this.failingSince ??= now;
-    return now - this.failingSince >= this.limitMs;
+    if (now - this.failingSince < this.limitMs) return { unreachable: true };
+    return { unreachable: true, stop: { reason: 'unreachable', error: unreachableStop(error, this.limitMs), cause: error.message } };
   }
 
   /** Whether a connection was made after `time` (performance.now() milliseconds). */
