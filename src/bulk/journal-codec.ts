@@ -44,13 +44,14 @@ const Ended = z.strictObject({
   tally: z.strictObject({ read: Count, created: Count, failed: Count, unknown: Count, notSent: Count, skipped: Count }),
 });
 
-/** The counts an end record holds (load-summary.ts's Tally, written out here so that the format depends on nothing). */
+/** A load's counts (load-summary.ts), as its end record holds them. */
 export interface Tally {
   read: number;
   created: number;
   failed: number;
   unknown: number;
   notSent: number;
+  /** Unknown-outcome items of an earlier --failed file, not sent again. */
   skipped: number;
 }
 

@@ -5,15 +5,10 @@ import { petCount } from '../text.js';
 import { describeLines } from './outcomes.js';
 import type { SettleCounts } from './settle-unknown.js';
 
-export interface Tally {
-  read: number;
-  created: number;
-  failed: number;
-  unknown: number;
-  notSent: number;
-  /** Unknown-outcome items of an earlier --failed file, not sent again. */
-  skipped: number;
-}
+import type { Tally } from './journal-codec.js';
+
+/** A load's counts, as its journal's end record keeps them (journal-codec.ts). */
+export type { Tally } from './journal-codec.js';
 
 /** Why a load stopped early (notSentReport says each reason in words). */
 export type Stop =
