@@ -2,10 +2,9 @@
 import { CliError, ExitCode, type ErrorReport, type InterruptedError } from '../errors.js';
 import type { IOStreams } from '../iostreams.js';
 import { petCount } from '../text.js';
+import type { Tally } from './journal-codec.js';
 import { describeLines } from './outcomes.js';
 import type { SettleCounts } from './settle-unknown.js';
-
-import type { Tally } from './journal-codec.js';
 
 /** A load's counts, as its journal's end record keeps them (journal-codec.ts). */
 export type { Tally } from './journal-codec.js';
