@@ -95,6 +95,9 @@ describe('a damaged journal is read, not trusted', () => {
     const again = await add(['--file', file, '--failed', failed]);
     expect(again.code).toBe(1);
     expect(again.stderr).not.toContain('unexpected failure');
+    expect(again.stderr).toMatch(
+      /^resuming the load started at .*; 1 record cut off by a crash or a full disk set aside \(what they may be about counts as unknown\); the items left are sent now\n/,
+    );
     const unknown = readNdjson(failed).filter((line) => line.outcome === 'unknown');
     expect(unknown.length).toBeGreaterThanOrEqual(1);
     // No pet was created twice; those after the damage are not sent without --retry-unknown.

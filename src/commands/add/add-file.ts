@@ -97,10 +97,13 @@ function sayResuming(f: Factory, earlier: EarlierLoad, journalPath: string, file
     );
     return;
   }
+  const setAside = earlier.setAside
+    ? `; ${earlier.setAside === 1 ? '1 record' : `${earlier.setAside} records`} cut off by a crash or a full disk set aside (what they may be about counts as unknown)`
+    : '';
   f.io.info(
     `resuming the load started at ${earlier.started} (journal ${journalPath}): of its first ${petCount(earlier.known)}, ${parts.join(', ')}` +
-      `${earlier.noAnswer ? ` (${earlier.noAnswer} sent with no answer recorded: unknown, not sent again without --retry-unknown)` : ''}; the items left are sent now`,
+      `${earlier.noAnswer ? ` (${earlier.noAnswer} sent with no answer recorded: unknown, not sent again without --retry-unknown)` : ''}${setAside}; the items left are sent now`,
     'resuming',
-    fields,
+    { ...fields, ...(earlier.setAside ? { setAside: earlier.setAside } : {}) },
   );
 }
