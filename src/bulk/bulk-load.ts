@@ -7,7 +7,7 @@ import type { JqStream } from '../output/jq.js';
 import { BatchedOutput } from './batched-output.js';
 import type { FailedFile } from './failed-file.js';
 import type { LoadJournal } from './journal.js';
-import { LeaseLostError } from './lock-lease.js';
+import { lossAtRenewal } from './lock-lease.js';
 import { LoadRecorder } from './load-recorder.js';
 import { type CreatePet, LoadSending } from './load-sending.js';
 import { LoadStateMachine } from './load-state.js';
@@ -156,8 +156,7 @@ export class BulkLoad {
 
   /** Another process took the lock of --failed over: nothing more is sent, the rest is recorded not sent (never committed over theirs). */
   private lockLost(error: Error): void {
-    const code = (error as NodeJS.ErrnoException).code ?? error.message;
-    this.recorder.leaseLost(new LeaseLostError('taken', this.setup.failed!.path, code));
+    this.recorder.leaseLost(lossAtRenewal(this.setup.failed!.path, error));
   }
 
   /** A --jq run that could not finish (a second Ctrl-C, --timeout, memory) stops the load as a stdout write error does. */

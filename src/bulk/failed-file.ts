@@ -214,7 +214,9 @@ export class FailedFile {
       if (error instanceof LeaseLostError)
         throw new FailedWriteError(
           this.path,
-          error.kind === 'expired' ? 'its lock went unrenewed too long' : 'another process took over its lock',
+          { expired: 'its lock went unrenewed too long', taken: 'another process took over its lock', gone: 'its lock was removed' }[
+            error.kind
+          ],
         );
       throw error instanceof FailedWriteError ? error : new FailedWriteError(this.path, errnoCode(error));
     } finally {

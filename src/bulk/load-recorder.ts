@@ -133,7 +133,7 @@ export class LoadRecorder {
   /** The lock of --failed is no longer this load's: it sends and records nothing more (the journal is another load's now), said once. */
   leaseLost(error: LeaseLostError): void {
     this.journal?.abandon();
-    if (!this.machine.stop) this.message(error.stopping, error.kind === 'expired' ? 'lease_expired_stopping' : 'lock_lost_stopping');
+    if (!this.machine.stop) this.message(error.stopping, `${error.code}_stopping`);
     this.machine.recordStop({ reason: error.kind === 'expired' ? 'lease' : 'lock', error });
   }
 

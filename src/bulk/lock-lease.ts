@@ -24,33 +24,54 @@ export function leaseMs(staleMs: number): number {
 
 const seconds = (ms: number) => `${Math.max(1, Math.round(ms / 1000))} s`;
 
-/** The load no longer holds its lock: the lease ran out (`expired`: a pause, say), or another load named itself the owner (`taken`). */
+/** Why a load no longer holds its lock: its lease ran out (a pause, say), another load named itself the owner, or the lock is gone. */
+export type LeaseLoss = 'expired' | 'taken' | 'gone';
+
+const MESSAGES: Record<LeaseLoss, (file: string, detail: string) => { error: string; stopping: string }> = {
+  expired: (file, detail) => ({
+    error: `the lock of --failed ${file} ${detail}, so another load may take it over; this load stopped sending`,
+    stopping: `stopping: the lock of --failed ${file} ${detail}; no more pets are sent and nothing more is recorded`,
+  }),
+  taken: (file, detail) => ({
+    error: `another process took over the lock of --failed ${file} (${detail}); this load stopped sending`,
+    stopping: `stopping: another process took over the lock of --failed ${file}; no more pets are sent`,
+  }),
+  gone: (file, detail) => ({
+    error: `the lock of --failed ${file} was removed (${detail}); this load stopped sending`,
+    stopping: `stopping: the lock of --failed ${file} was removed; no more pets are sent`,
+  }),
+};
+
+/** The load no longer holds its lock (see {@link LeaseLoss}): it sends and records nothing more. */
 export class LeaseLostError extends CliError {
   override name = 'LeaseLostError';
+  /** The "stopping: ..." line said when the load learns of it. */
+  readonly stopping: string;
 
   constructor(
-    readonly kind: 'expired' | 'taken',
+    readonly kind: LeaseLoss,
     /** --failed as given, for messages. */
-    readonly file: string,
-    /** What it says: how long the lock went without renewal (expired), or why it is another's (taken). */
-    readonly detail: string,
+    file: string,
+    /** How long the lock went without renewal (expired), or what shows it another's or gone. */
+    detail: string,
   ) {
+    const { error, stopping } = MESSAGES[kind](file, detail);
     super(
-      kind === 'expired'
-        ? `the lock of --failed ${file} ${detail}, so another load may take it over; this load stopped sending`
-        : `another process took over the lock of --failed ${file} (${detail}); this load stopped sending`,
+      error,
       ExitCode.failure,
       kind === 'expired' ? 'lease_expired' : 'lock_lost',
       'Run the same command again: it resumes the load from its journal, or is refused while another load holds the lock.',
     );
+    this.stopping = stopping;
   }
+}
 
-  /** The "stopping: ..." line said when the load learns of it. */
-  get stopping(): string {
-    return this.kind === 'expired'
-      ? `stopping: the lock of --failed ${this.file} ${this.detail}; no more pets are sent and nothing more is recorded`
-      : `stopping: another process took over the lock of --failed ${this.file}; no more pets are sent`;
-  }
+/** The loss proper-lockfile's `error` reports at a renewal: the lock folder gone (ENOENT), or changed by another process. */
+export function lossAtRenewal(file: string, error: Error): LeaseLostError {
+  const code = (error as NodeJS.ErrnoException).code ?? error.message;
+  return error.message.includes('ENOENT')
+    ? new LeaseLostError('gone', file, `${code}: its folder is gone`)
+    : new LeaseLostError('taken', file, code);
 }
 
 /** The token in the owner file of `folder`, or undefined when it cannot be read (gone, another's without one, garbage). */
@@ -126,9 +147,11 @@ export class Lease {
         file,
         `went ${seconds(this.expiredAfter)} without renewal (this process was paused, too busy, or could not renew it), past the ${seconds(leaseMs(this.staleMs))} its lease lasts`,
       );
-    if (this.compromised)
-      throw new LeaseLostError('taken', file, (this.compromised as NodeJS.ErrnoException).code ?? this.compromised.message);
-    if (ownerToken(this.folder) !== this.token) throw new LeaseLostError('taken', file, 'its owner file names another load');
+    if (this.compromised) throw lossAtRenewal(file, this.compromised);
+    const token = ownerToken(this.folder);
+    if (token === undefined && !fs.existsSync(path.join(this.folder, OWNER)))
+      throw new LeaseLostError('gone', file, 'its owner file is gone');
+    if (token !== this.token) throw new LeaseLostError('taken', file, 'its owner file names another load');
   }
 
   /** Removes the lock folder if it is still this load's (its token in the owner file); another load's is left as it is. */
