@@ -92,7 +92,7 @@ export class Lease {
   private renewedAt = performance.now();
   /** Set once the lease ran out: how long the lock had gone without renewal then. */
   private expiredAfter?: number;
-  /** Set once the lock is held: proper-lockfile's own removals (release, exit) touch nothing; {@link Lease.release}'s caller decides. */
+  /** Set once the lock is held: proper-lockfile's own removals (release, exit) touch nothing; {@link removeIfOurs} decides. */
   private held = false;
   private compromised?: Error;
 
