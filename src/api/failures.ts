@@ -5,6 +5,23 @@ import { describeBody, retryHint, tryParse } from './response.js';
 import { retryAfterMs } from './retry.js';
 import { ServiceErrorBody } from './schemas.js';
 
+/** A 3xx answer (exit 1, `redirect`): never followed, as a redirect could carry the key to another origin. */
+export class RedirectError extends RequestError {
+  override name = 'RedirectError';
+
+  constructor(
+    status: number,
+    /** The Location header as sent, if any. */
+    readonly location: string | undefined,
+  ) {
+    super(
+      `the service answered HTTP ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed`,
+      'redirect',
+      status,
+    );
+  }
+}
+
 /** The base URL (named when a path does not exist) and where it came from, and a 401's last line (the command that fixes it). */
 export interface FailureContext {
   baseUrl: URL;
@@ -26,14 +43,7 @@ export function failureOf(response: Exchange, ok: readonly number[], notFound: N
   const { status } = response;
   if (ok.includes(status)) return undefined;
   // No redirect interceptor is installed: a redirect could carry the key to another origin.
-  if (status >= 300 && status < 400) {
-    const location = first(response.headers.location);
-    return new RequestError(
-      `the service answered HTTP ${status} redirecting to ${location ?? '(no Location)'}; redirects are not followed`,
-      'redirect',
-      status,
-    );
-  }
+  if (status >= 300 && status < 400) return new RedirectError(status, first(response.headers.location));
   const parsed = ServiceErrorBody.safeParse(tryParse(response.text));
   const path = response.url ? new URL(response.url).pathname : 'such path';
   const route = notFound === 'route' || (notFound === 'pet' && (!parsed.success || !isMissingAnimal(parsed.data, path, context.baseUrl)));

@@ -1,7 +1,8 @@
 /** The one run of a command declared by a contract: format, options, pager, fetch, print, full-page warning; kit.ts holds the runF seam. */
 import type * as z from 'zod/mini';
 import type { PetstoreClient } from '../api/client.js';
-import { ListingCutError } from '../errors.js';
+import { REPEATS_DROPPED, repeatsWarning } from '../api/pages.js';
+import { isCutListing } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { OutputShape } from '../output/format.js';
 import type { Item, View } from '../output/render.js';
@@ -32,10 +33,12 @@ export interface Given {
   arguments?: readonly string[];
 }
 
-/** One page of a listing: its records, and whether the service linked a next page. */
+/** One page of a listing: its records, whether the service linked a next page, and the records dropped as printed before. */
 export interface Page {
   items: readonly Item[];
   hasNext: boolean;
+  /** Records of this page left out because an earlier page had them (the store changed while it was read). */
+  repeats?: number;
 }
 
 /** How a listing ended: the pages read, the length of the last, and whether it linked a next one (for the full-page warning). */
@@ -158,17 +161,21 @@ async function runListing<I extends Inputs, O>(f: Factory, contract: ListingCont
   const pages = contract.read ? contract.read(f, options) : contract.fetch?.(await f.client(), options, f);
   const printer = f.exporter.pages(contract.view);
   const end: ListingEnd = { pages: 0, lastLength: 0, hasNext: false };
+  let repeats = 0;
   try {
-    for await (const { items, hasNext } of pages ?? []) {
-      Object.assign(end, { pages: end.pages + 1, lastLength: items.length, hasNext });
+    for await (const { items, hasNext, repeats: dropped = 0 } of pages ?? []) {
+      Object.assign(end, { pages: end.pages + 1, lastLength: items.length + dropped, hasNext });
+      repeats += dropped;
       await printer.add(items);
     }
   } catch (error) {
     const printed = await printer.cut();
-    if (error instanceof ListingCutError) error.setPrinted(printed, contract.count(printed));
+    if (repeats > 0) f.io.warn(repeatsWarning(contract.count(repeats)), REPEATS_DROPPED);
+    if (isCutListing(error)) error.setPrinted(printed, contract.count(printed));
     throw error;
   }
   await printer.end();
+  if (repeats > 0) f.io.warn(repeatsWarning(contract.count(repeats)), REPEATS_DROPPED);
   const warning = contract.fullPage(options, end);
   if (warning !== undefined) f.io.warn(warning, 'full_page');
 }

@@ -23,8 +23,8 @@ export const LIST = listing({
   }),
   readsWholeListing: (options) => options.all,
   async *fetch(client, options) {
-    for await (const { pets, hasNext } of listPetPages(client, options.query, { all: options.all, ahead: true })) {
-      yield { items: pets, hasNext };
+    for await (const { pets, hasNext, repeats } of listPetPages(client, options.query, { all: options.all, ahead: true })) {
+      yield { items: pets, hasNext, repeats };
     }
   },
   // A full page may not be the end when the service links no pages; a next link not followed (no --all) is not. A service that linked
