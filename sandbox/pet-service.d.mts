@@ -55,6 +55,7 @@ export interface FixedStep extends Delay {
  * - `{ destroy: true }`: destroy the connection without answering;
  * - `{ raw }`: write these bytes on the connection instead of an HTTP answer, then close it;
  * - `{ serveThenDestroy: true }`: let the store act (a POST creates its pet), then destroy the connection without answering;
+ * - `{ serveThen }`: let the store act, then write this fixed answer instead of the store's (a 303 or a 500 after storing);
  * - `{ serveUnreadable }`: the store acts, then its answer comes with a body that cannot be read: `'malformed-json'`
  *   (the first half of the body as the whole body) or `'short-body'` (the full Content-Length declared, half sent, the rest never);
  * - `{ drip }`: status and headers at once, then the body one byte every `intervalMs` (default 10 ms);
@@ -67,6 +68,7 @@ export type Step =
   | (Delay & { destroy: true })
   | (Delay & { raw: string | Buffer })
   | (Delay & { serveThenDestroy: true })
+  | (Delay & { serveThen: Omit<FixedStep, keyof Delay> })
   | (Delay & { serveUnreadable: 'malformed-json' | 'short-body' })
   | (Delay & {
       drip: { status?: number; headers?: Record<string, string>; body?: string | Buffer; json?: unknown; intervalMs?: number };

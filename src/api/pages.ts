@@ -92,19 +92,16 @@ export type KeyOf<T> = (item: T) => number | bigint | undefined;
  */
 export class Repeats<T> {
   private readonly seen = new Int64Set();
-  /** Items dropped so far as passed on before. */
-  dropped = 0;
 
   constructor(private readonly keyOf: KeyOf<T>) {}
 
-  /** The items of `items` whose key was not passed on before (and those without a key), in order; the others are counted in {@link dropped}. */
+  /** The items of `items` whose key was not passed on before (and those without a key), in order; each key is then passed on. */
   fresh(items: readonly T[]): T[] {
     const kept: T[] = [];
     for (const item of items) {
       const key = this.keyOf(item);
       if (key === undefined || this.seen.add(key)) kept.push(item);
     }
-    this.dropped += items.length - kept.length;
     return kept;
   }
 }

@@ -16,18 +16,18 @@ export function retryHint(response: Exchange): string | undefined {
   return `The service asks to retry after ${when}${capped}; try again then.`;
 }
 
-/** The RFC 8288 `rel="next"` target of a Link header, resolved against the request URL. */
+/** The RFC 8288 `rel="next"` target of a Link header, resolved against the request URL; throws RequestError for one it cannot read. */
 export function nextLink(headers: Exchange['headers'], requestUrl: URL): URL | undefined {
   const values = headers.link;
   const text = Array.isArray(values) ? values.join(', ') : values;
   if (!text) return undefined;
-  let target: string | undefined;
   try {
-    target = LinkHeader.parse(text).rel('next')[0]?.uri;
+    const target = LinkHeader.parse(text).rel('next')[0]?.uri;
+    return target === undefined ? undefined : new URL(target, requestUrl);
   } catch {
+    // Not RFC 8288, or a next target that is no URL (`<http://[::1/>`).
     throw new RequestError(`unexpected response: unreadable Link header: "${text.slice(0, 120)}"`, 'unexpected_response');
   }
-  return target === undefined ? undefined : new URL(target, requestUrl);
 }
 
 /**

@@ -23,6 +23,8 @@ export interface PassedPage {
   json: unknown;
   /** False when nothing on it is new: all its ids were printed before, or a page of the same bytes was read. */
   fresh: boolean;
+  /** Items left out as printed before. */
+  dropped: number;
 }
 
 export class PageRepeats {
@@ -30,18 +32,13 @@ export class PageRepeats {
   /** A 64-bit digest of each page told by its bytes. */
   private readonly bodies = new Int64Set();
 
-  /** Items dropped so far as printed before. */
-  get dropped(): number {
-    return this.ids.dropped;
-  }
-
   /** `json` (undefined: a body that is not JSON), the page whose body is `text`, without what was printed before. */
   pass(json: unknown, text: string): PassedPage {
-    if (Array.isArray(json) && json.length === 0) return { json, fresh: true };
+    if (Array.isArray(json) && json.length === 0) return { json, fresh: true, dropped: 0 };
     if (Array.isArray(json) && json.every((item) => idOf(item) !== undefined)) {
       const kept = this.ids.fresh(json);
-      return { json: kept, fresh: kept.length > 0 };
+      return { json: kept, fresh: kept.length > 0, dropped: json.length - kept.length };
     }
-    return { json, fresh: this.bodies.add(hash('sha1', text, 'buffer').readBigInt64LE(0)) };
+    return { json, fresh: this.bodies.add(hash('sha1', text, 'buffer').readBigInt64LE(0)), dropped: 0 };
   }
 }

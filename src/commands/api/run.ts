@@ -54,6 +54,7 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
   const sink = new BodySink(f, options.paginate && !options.include && !jq);
   const bodies: Body[] = [];
   const repeats = new PageRepeats();
+  let dropped = 0;
   try {
     for (;;) {
       const response = await walk.fetch();
@@ -84,6 +85,7 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
         const passed = body && repeats.pass('json' in body ? body.json : undefined, response.text);
         if (passed && !passed.fresh && next) throw walk.repeatedPage(next, 'items');
         if (passed && body && 'json' in body) body = { json: passed.json };
+        dropped += passed ? passed.dropped : 0;
       }
       if (body && jq) bodies.push(body);
       else if (body) {
@@ -95,12 +97,12 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
       if (!options.paginate || !walk.advance(response, items)) break;
     }
   } catch (error) {
-    warnRepeats(f, repeats.dropped);
+    warnRepeats(f, dropped);
     if (isCutListing(error))
       error.setPrinted(sink.items, `${itemCount(sink.items)} on ${sink.pages === 1 ? '1 page' : `${sink.pages} pages`}`);
     throw error;
   }
-  warnRepeats(f, repeats.dropped);
+  warnRepeats(f, dropped);
   sink.end();
   if (jq) await printBodies(f, options.paginate ? merged(bodies) : bodies);
 }
