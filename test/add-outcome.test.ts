@@ -77,23 +77,30 @@ describe('add answered after the request was sent, with a status that proves not
 });
 
 describe('add answers that do prove something keep their own messages', () => {
-  test('429 with Retry-After (not taken): the retry hint, no "may have been created"', async () => {
-    const r = await add({ status: 429, headers: { 'retry-after': '120' }, json: { code: 'slow', message: 'slow down', status: 429 } });
+  test('429 with Retry-After (not taken) keeps its retry hint; the same 429 without it may have created the pet', async () => {
+    const error = { code: 'slow', message: 'slow down', status: 429 };
+    const r = await add({ status: 429, headers: { 'retry-after': '120' }, json: error });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: slow down \(HTTP 429, code slow\)\nThe service asks to retry after /);
     expect(r.stderr).not.toContain('may have been created');
+    const without = await add({ status: 429, json: error });
+    expect(without.stderr).toBe(`${maybe('HTTP 429 (slow: slow down)')}petstore does not send it again. ${LOOK}\n`);
   });
 
-  test('400: refused, exit 2, nothing stored', async () => {
-    const r = await add({ status: 400, json: { code: 'invalid', message: 'bad name', status: 400 } });
-    expect(r).toMatchObject({ code: 2, stderr: 'error: bad name (HTTP 400, code invalid)\n', stored: 0 });
+  test('400: refused, exit 2, nothing stored; a 500 after storing: may have been created, the store holds it', async () => {
+    const refused = await add({ status: 400, json: { code: 'invalid', message: 'bad name', status: 400 } });
+    expect(refused).toMatchObject({ code: 2, stderr: 'error: bad name (HTTP 400, code invalid)\n', stored: 0 });
+    const stored = await add({ serveThen: { status: 500, json: { code: 'internal', message: 'broke', status: 500 } } });
+    expect(stored).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: the pet may have been created: /), stored: 1 });
   });
 
-  test('a connection refused before the request was written: "cannot reach", never "may have been created"', async () => {
+  test('a connection refused before the request was written: "cannot reach", never "may have been created"; a 502 after it: may have', async () => {
     const r = await run(['add', '--name', 'Rex', '--category-id', '1', '--retries', '0'], {
       env: { PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1', PETSTORE_API_KEY: 'k' },
     });
     expect(r).toMatchObject({ code: 1, stderr: 'error: cannot reach 127.0.0.1:9: ECONNREFUSED\n' });
+    const sent = await add({ status: 502, body: 'bad gateway' });
+    expect(sent.stderr).toMatch(/^error: the pet may have been created: the service answered HTTP 502 /);
   });
 
   test('201 whose body is not JSON: the pet was created (the store holds it), and the message says so', async () => {
