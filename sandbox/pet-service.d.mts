@@ -86,6 +86,8 @@ export interface PetServiceOptions {
   key: string;
   /** Id of the first pet created (seeds included), default 1n; ids go up by one. */
   firstId?: bigint;
+  /** What each id adds to the one before (default 1n): ids far apart, as some stores give (bench/list-all.mjs). */
+  idStep?: bigint;
   /** true: four seed pets (default); false: empty; the NewPets to start with; or how many to generate ({@link generatedPet}), without a POST each. */
   seed?: boolean | NewPet[] | number;
   /** Most pets in one page of GET /pets, whatever `limit` asks (1..100, default 100). */

@@ -4,11 +4,14 @@ import { describe, expect, test } from 'vitest';
 import { Int64Set } from '../src/api/int64-set.js';
 
 const INT64 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n });
-/** An int64 as a listing may carry it: a safe integer as a number, or any int64 as a bigint. */
+/** An int64 as a listing may carry it: a safe integer as a number, or any int64 as a bigint; many near others (blocks of 64 share). */
 const ID = fc.oneof(
   INT64,
   fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }).map(Number),
-  fc.integer({ min: -3, max: 3 }),
+  fc.integer({ min: -3000, max: 3000 }),
+  fc.bigInt({ min: 2n ** 63n - 300n, max: 2n ** 63n - 1n }),
+  fc.bigInt({ min: -(2n ** 63n), max: -(2n ** 63n) + 300n }),
+  fc.bigInt({ min: 2n ** 53n - 100n, max: 2n ** 53n + 100n }),
 );
 
 describe('Int64Set', () => {
@@ -38,6 +41,15 @@ describe('Int64Set', () => {
     expect(set.add(-1)).toBe(false);
     expect(set.add(4294967296)).toBe(false);
     expect(set.size).toBe(values.length);
+  });
+
+  test('ids 64 apart (a block each) and ids in one block, added in any order, are members once', () => {
+    const set = new Int64Set();
+    for (let id = 64; id <= 64 * 5000; id += 64) expect(set.add(id)).toBe(true);
+    for (let id = 64 * 5000 - 1; id >= 1; id -= 1) expect(set.add(id)).toBe(id % 64 !== 0);
+    expect(set.size).toBe(64 * 5000);
+    expect(set.has(0)).toBe(false);
+    expect(set.has(64 * 5000 + 1)).toBe(false);
   });
 
   test('grows past a million members and finds every one (a whole store of consecutive ids, and ids spaced 2^32 apart)', () => {
