@@ -75,14 +75,6 @@ export class PageTrail {
   }
 }
 
-/** The code of the warning {@link repeatsWarning}. */
-export const REPEATS_DROPPED = 'repeats_dropped';
-
-/** The warning of a listing that dropped `described` ("50 pets") as printed before. */
-export function repeatsWarning(described: string): string {
-  return `left out ${described} already printed: the store changed while it was read (anything added or removed meanwhile may be missing)`;
-}
-
 /** An int64 key of a listing's item (a pet's id), or undefined for an item without one. */
 export type KeyOf<T> = (item: T) => number | bigint | undefined;
 

@@ -1,11 +1,11 @@
 /** The one run of a command declared by a contract: format, options, pager, fetch, print, full-page warning; kit.ts holds the runF seam. */
 import type * as z from 'zod/mini';
 import type { PetstoreClient } from '../api/client.js';
-import { REPEATS_DROPPED, repeatsWarning } from '../api/pages.js';
 import { isCutListing } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { OutputShape } from '../output/format.js';
 import type { Item, View } from '../output/render.js';
+import { REPEATS_DROPPED, repeatsWarning } from '../text.js';
 import { parseFlag } from './parse-flag.js';
 
 /** A command's value flags and arguments with their zod schemas; the runner checks each one given, a usage error naming it. */

@@ -3,10 +3,14 @@
  * (a 3xx, 408, 425, 429 or 503 without Retry-After, any other 5xx, a body cut off after a 2xx) or no answer may have created it; a 2xx
  * whose body cannot be read did; a connection that never opened did not. petstore never sends a POST twice, so the message says how to look.
  */
-import { BodyReadError } from '../../api/exchange.js';
-import { RedirectError } from '../../api/failures.js';
+import type { BodyReadError } from '../../api/exchange.js';
+import type { RedirectError } from '../../api/failures.js';
 import type { NewPet } from '../../api/schemas.js';
 import { CliError, excerptOf, RequestError, ServiceError } from '../../errors.js';
+
+// Told by name, not instanceof: importing their modules would start undici on the path of add's flag errors (test/startup.test.ts).
+const isBodyRead = (error: CliError): error is BodyReadError => error.name === 'BodyReadError';
+const isRedirect = (error: CliError): error is RedirectError => error.name === 'RedirectError';
 
 /** The code of an answer that leaves the pet's creation unknown (exit 1). */
 export const OUTCOME_UNKNOWN = 'outcome_unknown';
@@ -40,7 +44,7 @@ export function afterCreateFailed(error: unknown, pet: NewPet): unknown {
     );
   }
   const success = status >= 200 && status < 300;
-  if (success && !(error instanceof BodyReadError && error.code !== 'body_too_large')) {
+  if (success && !(isBodyRead(error) && error.code !== 'body_too_large')) {
     return new RequestError(
       error.message,
       error.code,
@@ -53,7 +57,7 @@ export function afterCreateFailed(error: unknown, pet: NewPet): unknown {
     `the pet may have been created: ${describeAnswer(error, status)}, which does not say whether it stored the pet`,
     OUTCOME_UNKNOWN,
     status,
-    `${error instanceof RedirectError ? 'petstore follows no redirect and' : 'petstore'} does not send it again. ${howToLook(pet)}`,
+    `${isRedirect(error) ? 'petstore follows no redirect and' : 'petstore'} does not send it again. ${howToLook(pet)}`,
   );
 }
 
@@ -61,8 +65,8 @@ export function afterCreateFailed(error: unknown, pet: NewPet): unknown {
 function describeAnswer(error: CliError, status: number): string {
   const answered = `the service answered HTTP ${status}`;
   if (error instanceof ServiceError) return `${answered} (${error.serviceCode}: ${excerptOf(error.serviceMessage)})`;
-  if (error instanceof BodyReadError) return `${answered}, then its body was cut off (${error.message})`;
-  if (!(error instanceof RedirectError)) return error.message;
+  if (isBodyRead(error)) return `${answered}, then its body was cut off (${error.message})`;
+  if (!isRedirect(error)) return error.message;
   const { location } = error;
   if (location === undefined) return `${answered} without a Location`;
   return `${answered} redirecting to ${location.length > LOCATION_LENGTH ? `${location.slice(0, LOCATION_LENGTH)}…` : location}`;

@@ -2,7 +2,6 @@
  * `api --paginate`'s guard against a listing that goes round or repeats itself while the store changes: a page of JSON objects that all
  * carry an integer `id` (pets) is passed on without the ids printed before, as `list --all` does; any other page is told by its bytes.
  */
-import { hash } from 'node:crypto';
 import { Int64Set } from '../../api/int64-set.js';
 import { Repeats } from '../../api/pages.js';
 import { wholeInt64 } from '../../api/schemas.js';
@@ -39,6 +38,8 @@ export class PageRepeats {
       const kept = this.ids.fresh(json);
       return { json: kept, fresh: kept.length > 0, dropped: json.length - kept.length };
     }
-    return { json, fresh: this.bodies.add(hash('sha1', text, 'buffer').readBigInt64LE(0)), dropped: 0 };
+    // node:crypto only when a page has no ids: `api` loads it for nothing else.
+    const digest = process.getBuiltinModule('node:crypto').hash('sha1', text, 'buffer');
+    return { json, fresh: this.bodies.add(digest.readBigInt64LE(0)), dropped: 0 };
   }
 }

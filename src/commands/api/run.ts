@@ -5,13 +5,12 @@
 import { STATUS_CODES } from 'node:http';
 import type { PetstoreClient } from '../../api/client.js';
 import type { Exchange } from '../../api/exchange.js';
-import { REPEATS_DROPPED, repeatsWarning } from '../../api/pages.js';
 import { parseAnswerJson, stringifyJson } from '../../json.js';
 import { describeBody, isJsonType } from '../../api/response.js';
 import { CliError, isCutListing, RequestError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../iostreams.js';
-import { sanitizeLines } from '../../text.js';
+import { REPEATS_DROPPED, repeatsWarning, sanitizeLines } from '../../text.js';
 import * as z from 'zod/mini';
 import { task } from '../runner.js';
 import { PageRepeats } from './page-repeats.js';
