@@ -80,7 +80,7 @@ export type KeyOf<T> = (item: T) => number | bigint | undefined;
 
 /**
  * The keys of the items a walk has passed on, so that none is printed twice when the store changes while it is read (another writer
- * inserts at the front of offset pages): 8 to 16 bytes a key ({@link Int64Set}).
+ * inserts at the front of offset pages), in an {@link Int64Set}: under a byte a key for consecutive ids, 11 to 22 bytes for ids far apart.
  */
 export class Repeats<T> {
   private readonly seen = new Int64Set();
