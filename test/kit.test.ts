@@ -7,7 +7,7 @@ import { ExitCode } from '../src/errors.js';
 import { parseCommand, refusedBeforeRun, run, serviceEnv } from './helpers.js';
 import { fakeClientFactory } from './support/fake-client.js';
 import { newThingsCommand, newZapCommand, THINGS, ZAP } from './support/kit-commands.js';
-import { plain } from './pty.js';
+import stripAnsi from 'strip-ansi';
 
 const NOT_FOUND = JSON.stringify({ code: 'not_found', message: 'no animal with id 5', status: 404 });
 
@@ -29,7 +29,7 @@ describe('confirm: a question before a change', () => {
     fake.answer('DELETE', '/v1/pets/5', 204, '');
     expect(await zap(fake)).toBeUndefined();
     expect(fake.requests).toEqual([{ method: 'DELETE', path: '/v1/pets/5', authorization: 'Bearer test-key' }]);
-    expect(plain(fake.written.stderr)).toContain('? Delete pet 5? (y/N)');
+    expect(stripAnsi(fake.written.stderr)).toContain('? Delete pet 5? (y/N)');
     expect(fake.written.stderr).toMatch(/Delete pet 5\? Yes[^\n]*\n[\s\S]*Deleted pet 5\n$/);
     expect(fake.written.stdout).toBe('');
   });
