@@ -1,6 +1,6 @@
 // confirm (src/commands/confirm.ts) at a real terminal, through `zap` of test/support/kit-commands.ts, a command in no registry: so the
 // process is test/fixtures/kit-cli.ts, bundled here as scripts/build.mjs bundles src/entry.ts. "y" deletes; "n" and Enter exit 1 with
-// nothing sent; Ctrl-C exits 130 with nothing sent and no error line; piped stdin is refused naming --yes (exit 2).
+// nothing sent; Ctrl-C and Ctrl-D exit 130 with nothing sent and no error line; piped stdin is refused naming --yes (exit 2).
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -64,11 +64,14 @@ describe('confirm at a terminal', () => {
     expect(deletes()).toEqual([]);
   });
 
-  test('Ctrl-C at the question: exit 130, no error line, nothing sent', async () => {
+  test.each([
+    ['Ctrl-C', '\u0003'],
+    ['Ctrl-D', '\u0004'],
+  ])('%s at the question: exit 130, no error line, nothing sent', async (_, key) => {
     const env = await start();
     const run = runInPty(['zap', '5'], { env, script });
     await run.waitFor(QUESTION);
-    run.type('\u0003');
+    run.type(key);
     expect(await run.exited).toBe(130);
     expect(plain(run.output())).not.toMatch(/error|at /);
     expect(deletes()).toEqual([]);
