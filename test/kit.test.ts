@@ -2,6 +2,7 @@
 // (asked at a terminal, --yes, refused where no one can answer, Ctrl-C, no), a 204 through sendForStatus, a declared not-found, and a
 // paged listing of a schema of its own. In-process: the fake client (MockAgent), or main for the exit code and stderr.
 import { describe, expect, test } from 'vitest';
+import { ADD } from '../src/commands/add/run.js';
 import { runCommand } from '../src/commands/runner.js';
 import { ExitCode } from '../src/errors.js';
 import { parseCommand, refusedBeforeRun, run, serviceEnv } from './helpers.js';
@@ -184,5 +185,17 @@ describe('pagedListing: a paged listing of any schema, in its own noun', () => {
     expect((await parseCommand(newThingsCommand, ['things', 'list', '--all'])).reached).toEqual([
       { options: { limit: 5, all: true }, output: { format: 'tsv' } },
     ]);
+  });
+});
+
+describe("the fake client's terminal", () => {
+  test("types each answer when its prompt starts reading: add's three prompts, then the POST", async () => {
+    const fake = fakeClientFactory({ terminal: { answers: ['Rex', '7', ''] } });
+    fake.answer('POST', '/v1/pets', 201, '{"id":1,"name":"Rex","categoryId":7,"status":"available"}');
+    await runCommand(fake.f, ADD);
+    await fake.close();
+    expect(fake.requests).toEqual([{ method: 'POST', path: '/v1/pets', authorization: 'Bearer test-key' }]);
+    expect(stripAnsi(fake.written.stderr)).toMatch(/Name Rex[\s\S]*Category id \(an int64\) 7[\s\S]*Status available/);
+    expect(fake.written.stdout).toBe('id:         1\nname:       Rex\ncategoryId: 7\nstatus:     available\n');
   });
 });
