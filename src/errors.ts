@@ -1,7 +1,8 @@
 /** Errors thrown by commands and the API layer; each carries its exit code, which `main` returns. */
 
 /**
- * Exit codes (README, `petstore --help`): failure = network, timeout, 5xx, unexpected answer; usage = bad flags or input, a 400;
+ * Exit codes (README, `petstore --help`): failure = network, timeout, 5xx, unexpected answer, a question answered no; usage = bad flags
+ * or input, a 400, a question that cannot be asked without --yes;
  * notFound = a 404; auth = no key, a 401; hangup/interrupted/terminated = SIGHUP/SIGINT/SIGTERM.
  */
 export const ExitCode = {
@@ -63,6 +64,15 @@ export class UsageError extends CliError {
 
   constructor(message: string, hint?: string, code = 'invalid_usage') {
     super(message, ExitCode.usage, code, hint);
+  }
+}
+
+/** A question before a change (commands/confirm.ts) was answered no: nothing was done, which is not what the command line asked. Exit 1. */
+export class DeclinedError extends CliError {
+  override name = 'DeclinedError';
+
+  constructor(message: string) {
+    super(message, ExitCode.failure, 'declined');
   }
 }
 

@@ -21,7 +21,7 @@ export interface Expectation<T extends z.ZodMiniType> {
   ok: readonly number[];
   schema: T;
   root: string;
-  /** What a 404 means: a missing item (getPet) or, by default, a wrong base URL. */
+  /** What a 404 of this operation means (exit 3 for a missing item; by default a wrong base URL, exit 1): see {@link NotFound}. */
   notFound?: NotFound;
 }
 
@@ -142,8 +142,20 @@ export class PetstoreClient {
     }
   }
 
+  /** Sends `request` and returns its body checked by `expected` ({@link expect}); throws {@link send}'s and {@link expect}'s errors. */
   async sendFor<T extends z.ZodMiniType>(request: SendRequest, expected: Expectation<T>): Promise<z.infer<T>> {
     return this.expect(await this.send(request), expected);
+  }
+
+  /**
+   * Sends `request` and expects a status of `expected.ok` whose body is not read (204 No Content: RFC 9110, section 15.3.5); resolves
+   * with that status. Throws {@link send}'s errors, and {@link failureOf}'s for any other status (a 404 as `expected.notFound` says).
+   */
+  async sendForStatus(request: SendRequest, expected: Omit<Expectation<z.ZodMiniType>, 'schema' | 'root'>): Promise<number> {
+    const response = await this.send(request);
+    const failure = this.failureOf(response, expected.ok, expected.notFound);
+    if (failure) throw failure;
+    return response.status;
   }
 
   /**
@@ -230,7 +242,7 @@ export class PetstoreClient {
     if (!this.destroyed) await this.dispatcher.close();
   }
 
-  /** The RequestError or ServiceError of an answer outside `ok`; undefined when in `ok`. */
+  /** The RequestError or ServiceError of an answer outside `ok` (a 404 as `notFound` says: see {@link NotFound}); undefined when in `ok`. */
   failureOf(response: Exchange, ok: readonly number[], notFound: NotFound = 'route'): Error | undefined {
     return failureOf(response, ok, notFound, this.options);
   }

@@ -12,7 +12,7 @@ import { createPet } from './http.js';
 import { afterCreateFailed } from './maybe-created.js';
 import type { GivenFields } from './prompt-pet.js';
 
-/** The flags of `add` as commander parses them. */
+/** The flags of `add` as commander parses them (add.ts declares them; `contractAction` holds the two to one type). */
 export interface AddFlags {
   name?: string;
   categoryId?: string;
@@ -43,16 +43,19 @@ const FLAG_NAMES: Record<string, string> = {
 
 const flagName = (key: string) => FLAG_NAMES[key] ?? `--${key}`;
 
+/** add checks its flags itself (`addOptions`): a refused combination is named before a bad value. */
+const ADD_INPUTS = {};
+
 /** add: one pet created and printed, or with --file a bulk load (add-file.ts); a refused flag combination named before a bad value. */
-export const ADD = record({
+export const ADD = record<typeof ADD_INPUTS, AddOptions, AddFlags>({
   shape: 'record',
   shapeOf: (options: AddOptions) => (options.kind === 'file' ? 'stream' : 'record'),
   view: PET_VIEW,
   // One pet created, maybe after a prompt: never paged.
   paged: false,
-  inputs: {},
+  inputs: ADD_INPUTS,
   options: ({ flags }, f): AddOptions =>
-    addOptions(flags as AddFlags, {
+    addOptions(flags, {
       stdinIsTTY: f.io.std.stdinIsTTY,
       stdoutIsTTY: f.io.std.stdoutIsTTY,
       noPromptEnv: f.env.PETSTORE_NO_PROMPT === '1',

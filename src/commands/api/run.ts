@@ -18,14 +18,18 @@ import { type ApiFlags, type ApiOptions, apiOptions, type FieldArg } from './req
 
 const API_INPUTS = { arguments: [['argument <path>', z.string()]] as const };
 
+/** The flags of `api` as commander parses them (api.ts declares them; `contractAction` holds the two to one type). */
+interface ApiCommandFlags extends Omit<ApiFlags, 'fields'> {
+  /** -f and -F share one list, in the order given (api.ts): either flag's value is all of them. */
+  rawField?: FieldArg[];
+  field?: FieldArg[];
+}
+
 /** api for the runner: `<path>` and the flags to a request (stdin read for `--input -` or `-F key=@-`), then {@link runApi}. */
-export const API = task<typeof API_INPUTS, ApiOptions>({
+export const API = task<typeof API_INPUTS, ApiOptions, ApiCommandFlags>({
   inputs: API_INPUTS,
-  options: ({ flags, arguments: [path] }, f): Promise<ApiOptions> => {
-    // -f and -F share one list, in the order given (api.ts): either flag's value is all of them.
-    const fields = (flags.rawField ?? flags.field ?? []) as FieldArg[];
-    return apiOptions(path, { ...flags, fields } as ApiFlags, f.io.std.stdin, f.signal);
-  },
+  options: ({ flags, arguments: [path] }, f): Promise<ApiOptions> =>
+    apiOptions(path, { ...flags, fields: flags.rawField ?? flags.field ?? [] }, f.io.std.stdin, f.signal),
   run: (f, options: ApiOptions) => runApi(f, options),
 });
 
