@@ -73,8 +73,9 @@ function settledOutput(f: Factory): OutputSpec | undefined {
 
 /**
  * Runs `argv` in-process (see {@link run}) with the command `declare` makes, given a runF that records what reached it, as the
- * program's only command (gh's NewCmdX tests): the real parse and checks run, the command's run does not. Returns the result and
- * what reached the run.
+ * program's only command (gh's NewCmdX tests): the real parse and checks run, the command's run does not. Resolves to `{ code, stdout,
+ * stderr, unmatched, reached }`: `reached` holds one {@link Reached} (`{ options, output }`) per run reached, none for a command line
+ * refused before it ({@link refusedBeforeRun}). For a group's subcommand, `declare` hands runF on: `(f, runF) => newXCommand(f, { list: runF })`.
  */
 export async function parseCommand<T>(
   declare: (f: Factory, runF: (options: T) => Promise<void>) => CommandUnknownOpts,

@@ -5,7 +5,7 @@
 import { int64Of, type NewPet, type Pet } from '../api/schemas.js';
 import type { Factory } from '../factory.js';
 import type { ResolvedItem } from './outcomes.js';
-import { IdSet, type ListStore } from './store-ids.js';
+import type { IdSet, ListStore } from './store-ids.js';
 
 export interface HeldItem {
   item: ResolvedItem;
@@ -167,14 +167,14 @@ export class UnknownSettler {
       }
     }
     const settled: Matches['settled'] = [];
+    // The listing leaves out a pet it showed before; should one come again all the same, it settles nothing more.
     const claimed = new Set<bigint>();
     const others = new Set<bigint>();
-    // Every id listed, 8 bytes each, to count the pets shown more than once.
-    const listed = new IdSet();
-    for await (const pets of this.options.list()) {
-      for (const pet of pets) {
+    let repeats = 0;
+    for await (const page of this.options.list()) {
+      repeats += page.repeats;
+      for (const pet of page.pets) {
         const id = int64Of(pet.id);
-        listed.add(id);
         const key = petKey(pet.name, int64Of(pet.categoryId), pet.status);
         exact.get(key)?.ids.add(id);
         if (!before || before.has(id) || created.has(id) || claimed.has(id)) continue;
@@ -199,7 +199,7 @@ export class UnknownSettler {
       }
     }
     resend.sort((a, b) => a.index - b.index);
-    return { settled, resend, stay, others: [...others], repeats: listed.repeats() };
+    return { settled, resend, stay, others: [...others], repeats };
   }
 }
 

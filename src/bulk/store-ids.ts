@@ -17,8 +17,11 @@ import { UsageError } from '../errors.js';
 import { parseJson, stringifyJson } from '../json.js';
 import { decodeRecord, isAnswerPrefix } from './journal-codec.js';
 
-/** A whole listing of the store, page by page (`listPets` with its next links, from the command layer). */
-export type ListStore = () => AsyncIterable<readonly Pet[]>;
+/**
+ * A whole listing of the store, page by page (`listPets` with its next links, from the command layer): each page's pets not shown
+ * before, and `repeats`, how many it showed again (the store changed while it was read) and were left out.
+ */
+export type ListStore = () => AsyncIterable<{ pets: readonly Pet[]; repeats: number }>;
 
 /** A set of int64 ids at 8 bytes each: sorted on the first look-up after ids were added. */
 export class IdSet {
@@ -38,14 +41,6 @@ export class IdSet {
     }
     this.ids[this.length++] = id;
     this.sorted = false;
-  }
-
-  /** How many ids were added more than once (a listing of a store that changed while it was read shows some pets twice). */
-  repeats(): number {
-    this.sort();
-    let repeats = 0;
-    for (let i = 1; i < this.length; i += 1) if (this.ids[i] === this.ids[i - 1]) repeats += 1;
-    return repeats;
   }
 
   private sort(): void {
@@ -94,7 +89,7 @@ export async function recordStoreIds(file: string, journalStarted: string, list:
   try {
     const header = { petstore_store_ids: 1, journal: journalStarted, listed: new Date().toISOString() };
     fs.writeSync(fd, `${stringifyJson(header)}\n`);
-    for await (const pets of list()) {
+    for await (const { pets } of list()) {
       let text = '';
       for (const pet of pets) {
         const id = int64Of(pet.id);

@@ -15,7 +15,7 @@ import { listPetPages } from '../list/http.js';
 /** The whole store in pages of 100 (issue 29 item 2), each page with its own --timeout. */
 function wholeStore(client: PetstoreClient): ListStore {
   return async function* () {
-    for await (const { pets } of listPetPages(client, { limit: 100 }, { all: true, ahead: true })) yield pets;
+    for await (const { pets, repeats } of listPetPages(client, { limit: 100 }, { all: true, ahead: true })) yield { pets, repeats };
   };
 }
 
@@ -40,9 +40,10 @@ export async function openSettler(
   if (!journal.earlier || journal.earlier.known === 0) {
     f.io.info('listing the store before the first pet is sent (--resolve-unknown)', 'listing_store');
     before = await recordStoreIds(file, journal.started, list, () => failed?.confirmLease());
-    // A listing of a store that changed while it was read may show a pet twice: it is counted once.
-    const pets = before.size - before.repeats();
-    f.io.info(`the store holds ${petCount(pets)} before this load; their ids are in ${file}`, 'store_listed', { pets, file });
+    f.io.info(`the store holds ${petCount(before.size)} before this load; their ids are in ${file}`, 'store_listed', {
+      pets: before.size,
+      file,
+    });
   } else before = await readStoreIds(file, journal.started);
   const created = new IdSet();
   if (journal.earlier) await addCreatedIds(journal.path, created);
