@@ -57,7 +57,13 @@ describe('petstore add', () => {
       .once()
       .reply(503, errorBody(503, 'unavailable', 'try later'));
     const r = await run(['add', '--name', 'Rex', '--category-id', '1'], { env: serviceEnv() });
-    expect(r).toMatchObject({ code: 1, stderr: 'error: try later (HTTP 503, code unavailable)\n', unmatched: [] });
+    expect(r).toMatchObject({
+      code: 1,
+      stderr:
+        'error: the pet may have been created: the service answered HTTP 503 (unavailable: try later), which does not say whether it stored the pet\n' +
+        'petstore does not send it again. See whether a pet named "Rex" in category 1 is in the store before adding it again: petstore list --all --format tsv\n',
+      unmatched: [],
+    });
   });
 
   test.each([

@@ -194,14 +194,15 @@ describe('--paginate', () => {
     expect(await run(['api', '/o', '--paginate'], { env: serviceEnv() })).toEqual({
       code: 1,
       stdout: '[1',
-      stderr: 'error: refusing to follow the next page link to another origin: https://evil.example\n',
+      stderr:
+        'error: stopped at page 1, after 1 item on 1 page: refusing to follow the next page link to another origin: https://evil.example\n',
       unmatched: [],
     });
     nock(BASE)
       .get('/v1/o')
       .reply(200, '[1]', { ...JSON_TYPE, link: '</v1/o>; rel="next"' });
     expect((await run(['api', '/o', '--paginate'], { env: serviceEnv() })).stderr).toBe(
-      `error: stopped at page 1: the next page link repeats a page already fetched (${BASE}/v1/o)\n`,
+      `error: stopped at page 1, after 1 item on 1 page: the next page link repeats a page already fetched (${BASE}/v1/o)\n`,
     );
     nock(BASE)
       .get('/v1/o')
@@ -225,7 +226,9 @@ describe('--paginate', () => {
       expect(r.stdout.startsWith('[{"id":1,"name":"pet-1","categoryId":1,"status":"available"},{"id":2,')).toBe(true);
       expect(r.stdout.endsWith('{"id":1100,"name":"pet-1100","categoryId":1,"status":"pending"}')).toBe(true);
       expect(JSON.parse(`${r.stdout}]`)).toHaveLength(1100);
-      expect(r.stderr).toMatch(/^error: stopped at page 1103: 3 pages in a row were empty yet linked a next page \(http:.+\)\n$/);
+      expect(r.stderr).toMatch(
+        /^error: stopped at page 1103, after 1100 items on 1103 pages: 3 pages in a row were empty yet linked a next page \(http:.+\)\n$/,
+      );
       expect(service.requests).toHaveLength(1103);
     } finally {
       await service.close();

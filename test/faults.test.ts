@@ -24,7 +24,7 @@ const ok = (json: unknown): Step => ({ status: 200, json });
 
 /** The hint of a POST of `add` that got no answer. */
 const MAYBE_CREATED =
-  'The pet may have been created; petstore does not send it again. See whether it was (petstore list) before adding it again.';
+  'The pet may have been created; petstore does not send it again. See whether a pet named "Rex" in category 1 is in the store before adding it again: petstore list --all --format tsv';
 
 describe('retries', () => {
   test('a GET answered 503 then 200 is retried and succeeds', async () => {

@@ -44,8 +44,12 @@ export interface RunSetup {
   random?: () => number;
   /** What a --jq thread may hold, in MiB (1024 when not given). */
   jqMemoryLimitMb?: number;
-  /** A bulk load's lock stale time in milliseconds (30,000 when not given): renewed, and checked for a take-over, every half of it. */
+  /** A bulk load's lock stale time in milliseconds (30,000 when not given): renewed, and checked for a take-over, every third of it. */
   lockStaleMs?: number;
+  /** How a bulk load's journal writes (fs.writeSync when not given): a full disk injected at any byte. */
+  journalWrite?: (fd: number, data: Buffer, offset: number) => number;
+  /** How long a bulk load waits for a service that refuses every connection before it stops (5,000 ms when not given). */
+  unreachableMs?: number;
   /** The program's commands in place of the registry's: a command built with its runF, to see what reaches its run. */
   commands?: RunOptions['commands'];
   /** The launcher's leading command (src/launch.ts): only its declaration is built. */
@@ -72,8 +76,9 @@ function settledOutput(f: Factory): OutputSpec | undefined {
 
 /**
  * Runs `argv` in-process (see {@link run}) with the command `declare` makes, given a runF that records what reached it, as the
- * program's only command (gh's NewCmdX tests): the real parse and checks run, the command's run does not. Returns the result and
- * what reached the run.
+ * program's only command (gh's NewCmdX tests): the real parse and checks run, the command's run does not. Resolves to `{ code, stdout,
+ * stderr, unmatched, reached }`: `reached` holds one {@link Reached} (`{ options, output }`) per run reached, none for a command line
+ * refused before it ({@link refusedBeforeRun}). For a group's subcommand, `declare` hands runF on: `(f, runF) => newXCommand(f, { list: runF })`.
  */
 export async function parseCommand<T>(
   declare: (f: Factory, runF: (options: T) => Promise<void>) => CommandUnknownOpts,
@@ -135,7 +140,13 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
       signal: setup.signal,
       haltSignal: setup.halt,
       version: '1.2.3',
-      seams: { random: setup.random, jqMemoryLimitMb: setup.jqMemoryLimitMb, lockStaleMs: setup.lockStaleMs },
+      seams: {
+        random: setup.random,
+        jqMemoryLimitMb: setup.jqMemoryLimitMb,
+        lockStaleMs: setup.lockStaleMs,
+        journalWrite: setup.journalWrite,
+        unreachableMs: setup.unreachableMs,
+      },
       commands: setup.commands,
       command: setup.command,
     });

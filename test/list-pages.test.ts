@@ -127,7 +127,9 @@ describe('list --all', () => {
     const r = await run(['list', '--all', '--format', 'ndjson'], { env: serviceEnv() });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(`${JSON.stringify(pet(1))}\n`);
-    expect(r.stderr).toBe('error: refusing to follow the next page link to another origin: https://evil.example\n');
+    expect(r.stderr).toBe(
+      'error: stopped at page 1, after 1 pet: refusing to follow the next page link to another origin: https://evil.example\n',
+    );
   });
 
   test('no page cap: 1,050 pages of one pet are all read, exit 0', async () => {
@@ -210,7 +212,7 @@ describe('a full last page is never a silent cut', () => {
     expect(r.code).toBe(1);
     expect(r.stdout.trim().split('\n')).toHaveLength(4);
     expect(r.stderr).toBe(
-      `error: stopped at page 2: the next page link repeats a page already fetched (${BASE}/v1/pets?limit=2&cursor=b)\n`,
+      `error: stopped at page 2, after 4 pets: the next page link repeats a page already fetched (${BASE}/v1/pets?limit=2&cursor=b)\n`,
     );
   });
 

@@ -4,7 +4,7 @@
  * flags set as the program sets them, and every client it hands out sending
  * through undici's MockAgent (the Factory's client seam, `Seams.dispatcher`).
  */
-import { Readable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { MockAgent } from 'undici';
 import { Factory, type GlobalOptions } from '../../src/factory.js';
 import { IOStreams } from '../../src/iostreams.js';
@@ -20,31 +20,74 @@ export interface FakeRequest {
   authorization?: string;
 }
 
-/** IO streams that append what is written to `written`; stdin empty; stdout a terminal of 80 columns when `tty`. */
-export function capturedStreams(written: { stdout: string; stderr: string }, tty = false): IOStreams {
+/**
+ * A terminal for prompts and questions (src/commands/confirm.ts, add's prompt): stdin and stdout are terminals, and `answers` are typed
+ * in turn, each when a prompt starts reading, followed by Enter; a lone control character is typed as it is ("\u0003" Ctrl-C).
+ */
+export interface FakeTerminal {
+  answers?: readonly string[];
+}
+
+/**
+ * IO streams that append what is written to `written`; stdout a terminal of 80 columns when `tty`. Stdin is empty; with `terminal` it
+ * is a terminal where `terminal.answers` are typed, stdout a terminal too, and prompts draw on `written.stderr` (escape sequences and
+ * all).
+ */
+export function capturedStreams(written: { stdout: string; stderr: string }, tty = false, terminal?: FakeTerminal): IOStreams {
+  const stdin = terminal ? typedAt(terminal.answers ?? []) : Readable.from([]);
+  // A prompt ends its output when it is done; the real stderr stays open, and so does this one.
+  const promptOutput = new Writable({
+    write: (chunk, _encoding, done) => {
+      written.stderr += String(chunk);
+      done();
+    },
+  });
+  promptOutput.end = () => promptOutput;
+  const stdoutTTY = tty || terminal !== undefined;
   return new IOStreams(
     {
       stdout: { write: (text: string) => (written.stdout += text) },
       stderr: { write: (text: string) => (written.stderr += text) },
-      stdin: Readable.from([]),
-      stdoutIsTTY: tty,
+      stdin,
+      stdoutIsTTY: stdoutTTY,
       stderrIsTTY: false,
-      stdinIsTTY: false,
-      columns: tty ? 80 : undefined,
+      stdinIsTTY: terminal !== undefined,
+      columns: stdoutTTY ? 80 : undefined,
+      promptOutput,
     },
     {},
   );
 }
 
+/** A terminal's input where `answers` are typed in turn: a prompt's readline resumes stdin when it starts reading. */
+function typedAt(answers: readonly string[]): PassThrough {
+  const stdin = new PassThrough();
+  const left = [...answers];
+  stdin.on('resume', () => {
+    const answer = left.shift();
+    if (answer !== undefined) setImmediate(() => stdin.write(/^[\u0000-\u001f]$/.test(answer) ? answer : `${answer}\r`));
+  });
+  return stdin;
+}
+
 /**
  * A Factory whose client answers from `MockAgent` interceptors (`answer`, or `service.intercept(...)` for other headers), what it
- * wrote to stdout and stderr, and the requests that reached the fake service through `answer`. `globals` override the global flags; `env` adds variables.
+ * wrote to stdout and stderr, and the requests that reached the fake service through `answer`. `globals` override the global flags;
+ * `env` adds variables; `terminal` makes stdin and stdout terminals with answers typed at prompts ({@link FakeTerminal}).
  */
-export function fakeClientFactory({ globals = {}, env = {} }: { globals?: Partial<GlobalOptions>; env?: NodeJS.ProcessEnv } = {}) {
+export function fakeClientFactory({
+  globals = {},
+  env = {},
+  terminal,
+}: {
+  globals?: Partial<GlobalOptions>;
+  env?: NodeJS.ProcessEnv;
+  terminal?: FakeTerminal;
+} = {}) {
   const agent = new MockAgent();
   agent.disableNetConnect();
   const written = { stdout: '', stderr: '' };
-  const io = capturedStreams(written);
+  const io = capturedStreams(written, false, terminal);
   const never = new AbortController().signal;
   const variables = { XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: `${FAKE_ORIGIN}/v1`, PETSTORE_API_KEY: 'test-key', ...env };
   const f = new Factory(io, variables, { stop: never, halt: never }, '1.2.3', { dispatcher: agent });
