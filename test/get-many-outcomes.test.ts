@@ -2,6 +2,7 @@
 // midway, refused connections, 503 and 429 with Retry-After, getPet gone (410, a route 404, PETSTORE_GET_VIA_LIST=1)
 // and the one listPets pass for all the ids; in-process against the fake service.
 import http from 'node:http';
+import nock from 'nock';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
@@ -153,6 +154,32 @@ describe('a run that stops', () => {
           `Is the service running at http://127\\.0\\.0\\.1:${port}/v1/\\? Check the base URL \\(from PETSTORE_BASE_URL\\)\\n$`,
       ),
     );
+  });
+});
+
+describe('a name that does not resolve', () => {
+  test('no such host (DNS): one message naming it and where the base URL comes from, exit 1', async () => {
+    // This test alone lets the name reach the system's resolver, which knows no host under .invalid (RFC 6761).
+    const loopback = (host: string) => /^(127\.0\.0\.1|localhost|[^:]+\.localhost)(:\d+)?$/i.test(host) || host.startsWith('null:');
+    nock.enableNetConnect((host) => loopback(host) || host.startsWith('petstore.invalid:'));
+    try {
+      const r = await run(['get', '-', '--json'], {
+        stdin: Array.from({ length: 50 }, (_, i) => i + 1).join('\n'),
+        random: () => 0,
+        env: { PETSTORE_BASE_URL: 'https://petstore.invalid/v1', PETSTORE_API_KEY: 'k', PETSTORE_NO_DEPRECATION_WARNING: '1' },
+      });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('[]\n');
+      expect(lines(r.stderr)).toHaveLength(1);
+      expect(JSON.parse(r.stderr)).toMatchObject({
+        code: 'network_error',
+        message: expect.stringMatching(/^cannot reach petstore\.invalid: (ENOTFOUND|EAI_AGAIN)$/),
+        printed: 0,
+        hint: 'Is the service running at https://petstore.invalid/v1/? Check the base URL (from PETSTORE_BASE_URL)',
+      });
+    } finally {
+      nock.enableNetConnect(loopback);
+    }
   });
 });
 
