@@ -12,7 +12,7 @@ import { ExitCode, ListingCutError, ServiceError } from '../src/errors.js';
 import { fakeClientFactory } from './support/fake-client.js';
 
 const DEPRECATION =
-  'warning: getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this\n';
+  'warning: getPet is deprecated, removed 2030-12-05; get then reads listPets pages\nPETSTORE_NO_DEPRECATION_WARNING=1 silences this warning\n';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {

@@ -241,7 +241,11 @@ describe('what each help shows', () => {
   test('get lists --json among its global flags, as its example uses it', async () => {
     const { stdout } = await run(['get', '--help']);
     expect(section(stdout, 'Global Options:')).toContain('  --json             print JSON: exactly what the service sent; messages on');
-    expect(section(stdout, 'Examples:')).toEqual(['  petstore get 42', '  petstore get 42 --json']);
+    expect(section(stdout, 'Examples:')).toEqual([
+      '  petstore get 42',
+      '  petstore get 42 43 44 --json',
+      "  petstore list --status sold --jq '.[].id' | petstore get - --format ndjson",
+    ]);
   });
 });
 

@@ -30,7 +30,8 @@ export interface Result {
 
 export interface RunSetup {
   env?: NodeJS.ProcessEnv;
-  stdin?: string;
+  /** Standard input: its whole text, or a stream the test writes to as the command runs. */
+  stdin?: string | Readable;
   stdoutIsTTY?: boolean;
   stdinIsTTY?: boolean;
   signal?: AbortSignal;
@@ -55,6 +56,8 @@ export interface RunSetup {
   command?: string;
   /** Told each write to stderr as it happens, to wait for a message while the command runs. */
   onStderr?: (text: string) => void;
+  /** Told each write to stdout as it happens, to wait for output while the command runs. */
+  onStdout?: (text: string) => void;
 }
 
 /** What one run of a command handed its runF: the options, and the output format settled before it (`api` settles none). */
@@ -115,14 +118,19 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
   try {
     const code = await main(argv, {
       io: {
-        stdout: { write: (t: string) => (stdout += t) },
+        stdout: {
+          write: (t: string) => {
+            stdout += t;
+            setup.onStdout?.(t);
+          },
+        },
         stderr: {
           write: (t: string) => {
             stderr += t;
             setup.onStderr?.(t);
           },
         },
-        stdin: Readable.from(setup.stdin === undefined ? [] : [setup.stdin]),
+        stdin: typeof setup.stdin === 'object' ? setup.stdin : Readable.from(setup.stdin === undefined ? [] : [setup.stdin]),
         stdoutIsTTY: setup.stdoutIsTTY ?? false,
         stderrIsTTY: setup.stdoutIsTTY ?? false,
         stdinIsTTY: setup.stdinIsTTY ?? false,

@@ -90,9 +90,15 @@ describe('flag properties', () => {
     );
   });
 
-  test('petId: int64 values reach the path as decimal digits, others exit 2', async () => {
+  test('petId: int64 values reach the path as decimal digits, "-" reads standard input, others exit 2', async () => {
     await fc.assert(
       fc.asyncProperty(numberish, async (id) => {
+        if (id === '-') {
+          // "-" reads the ids from standard input (empty here): nothing sent, nothing printed.
+          const r = await run(['get', '--', id], { env: serviceEnv() });
+          expect(r).toMatchObject({ code: 0, stdout: '', unmatched: [] });
+          return;
+        }
         if (!isInt64Text(id)) return expectRejected(['get', '--', id]);
         const canonical = BigInt(id).toString();
         const scope = nock(BASE).get(`/v1/pets/${canonical}`).reply(200, `{"id":${canonical},"name":"x","categoryId":1}`, {
