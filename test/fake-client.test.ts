@@ -68,7 +68,7 @@ describe('a listing cut partway, through the fake client', () => {
       next: 'https://petstore.example/v1/pets?limit=100&cursor=b',
     });
     expect(written).toEqual({ stdout: '1\tRex\t2\tsold\n', stderr: '' });
-    expect(requests.map((r) => r.path)).toEqual(['/v1/pets?limit=100&cursor=b']);
+    expect(requests.map((r) => r.path)).toEqual(['/v1/pets?limit=100', '/v1/pets?limit=100&cursor=b']);
   });
 });
 

@@ -13,6 +13,7 @@ import { Readable } from 'node:stream';
 import nock from 'nock';
 import { onTestFinished } from 'vitest';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Dispatcher } from 'undici';
 import type { Factory } from '../src/factory.js';
 import type { RunOptions } from '../src/main.js';
 import type { OutputSpec } from '../src/output/format.js';
@@ -51,6 +52,8 @@ export interface RunSetup {
   command?: string;
   /** Told each write to stderr as it happens, to wait for a message while the command runs. */
   onStderr?: (text: string) => void;
+  /** The client seam (`Seams.dispatcher`): every request goes there, not to the network; the fake client's `main` sets it. */
+  dispatcher?: Dispatcher;
 }
 
 /** What one run of a command handed its runF: the options, and the output format settled before it (`api` settles none). */
@@ -128,7 +131,7 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
       signal: setup.signal,
       haltSignal: setup.halt,
       version: '1.2.3',
-      seams: { random: setup.random, jqMemoryLimitMb: setup.jqMemoryLimitMb, lockStaleMs: setup.lockStaleMs },
+      seams: { random: setup.random, jqMemoryLimitMb: setup.jqMemoryLimitMb, lockStaleMs: setup.lockStaleMs, dispatcher: setup.dispatcher },
       commands: setup.commands,
       command: setup.command,
     });
