@@ -118,7 +118,7 @@ function headersOf(headers: unknown): Record<string, string> {
  * A Factory whose client answers from `MockAgent` interceptors (`answer`, or `service.intercept(...)` / `agent.get(origin)` for
  * anything else), what it wrote to stdout and stderr, and the requests that reached the fake service (`requests`: method, path,
  * authorization; `sent`: the same in full, headers and body), each attempt of a retry and each request no answer matched included.
- * `main(argv, setup)` runs the whole program (`run` of test/helpers.ts: main, the registry's commands unless `setup.commands`) with this
+ * `dispatcher` is that client seam, for a main of a test's own (`RunOptions.seams.dispatcher`); `main(argv, setup)` runs the whole program (`run` of test/helpers.ts: main, the registry's commands unless `setup.commands`) with this
  * fake service as its client seam and the same environment, for what only main shows: its exit code, the report of an error on stderr.
  * Closed when the test ends (`close()`, which may be called before): it throws if an answer set up was never asked for.
  */
@@ -179,7 +179,7 @@ export function fakeClientFactory({
   /** Runs `argv` through main (see above); resolves to `{ code, stdout, stderr, unmatched }` as `run` does. */
   const main = (argv: string[], setup: RunSetup = {}) =>
     run(argv, { stdin, random, ...setup, env: definedOnly({ ...variables, ...setup.env }), dispatcher });
-  return { f, written, requests, sent, answer, service, agent, main, close };
+  return { f, written, requests, sent, answer, service, agent, dispatcher, main, close };
 }
 
 function definedOnly(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
