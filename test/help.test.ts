@@ -227,7 +227,7 @@ describe('what each help shows', () => {
     expect(flags).toEqual(['--status', '--limit', '--all', '--format', '--jq', '-h,']);
     expect(stdout).toContain('\n  --limit <n>        animals per page, 1 to 100 (default: 20)\n');
     expect(stdout).toContain(
-      '\n  --timeout <ms>     deadline of the whole command, in milliseconds (default:\n                     30000)\n',
+      '\n  --timeout <ms>     deadline in milliseconds: of the command, of each page of a\n                     whole listing, of each request of add --file (default:\n                     30000)\n',
     );
   });
 
