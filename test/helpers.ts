@@ -44,8 +44,12 @@ export interface RunSetup {
   random?: () => number;
   /** What a --jq thread may hold, in MiB (1024 when not given). */
   jqMemoryLimitMb?: number;
-  /** A bulk load's lock stale time in milliseconds (30,000 when not given): renewed, and checked for a take-over, every half of it. */
+  /** A bulk load's lock stale time in milliseconds (30,000 when not given): renewed, and checked for a take-over, every third of it. */
   lockStaleMs?: number;
+  /** How a bulk load's journal writes (fs.writeSync when not given): a full disk injected at any byte. */
+  journalWrite?: (fd: number, data: Buffer, offset: number) => number;
+  /** How long a bulk load waits for a service that refuses every connection before it stops (5,000 ms when not given). */
+  unreachableMs?: number;
   /** The program's commands in place of the registry's: a command built with its runF, to see what reaches its run. */
   commands?: RunOptions['commands'];
   /** The launcher's leading command (src/launch.ts): only its declaration is built. */
@@ -131,7 +135,14 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
       signal: setup.signal,
       haltSignal: setup.halt,
       version: '1.2.3',
-      seams: { random: setup.random, jqMemoryLimitMb: setup.jqMemoryLimitMb, lockStaleMs: setup.lockStaleMs, dispatcher: setup.dispatcher },
+      seams: {
+        random: setup.random,
+        jqMemoryLimitMb: setup.jqMemoryLimitMb,
+        lockStaleMs: setup.lockStaleMs,
+        journalWrite: setup.journalWrite,
+        unreachableMs: setup.unreachableMs,
+        dispatcher: setup.dispatcher,
+      },
       commands: setup.commands,
       command: setup.command,
     });
