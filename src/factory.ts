@@ -22,7 +22,7 @@ export interface GlobalOptions {
   baseUrl?: string;
   json: boolean;
   color: boolean;
-  /** Deadline of the whole command, in milliseconds. */
+  /** `--timeout`: deadline of the whole command, in milliseconds (of each page once {@link Factory.readsWholeListing}; of each request in a bulk load). */
   timeout: number;
   /** Retries of a GET after the first attempt. */
   retries: number;

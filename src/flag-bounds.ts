@@ -6,7 +6,7 @@ export interface Bounds {
   default: number;
 }
 
-/** `--timeout`: deadline of the whole command (of each request in a bulk load), in milliseconds. */
+/** `--timeout`: deadline of the whole command (of each page of a whole listing, of each request in a bulk load), in milliseconds. */
 export const TIMEOUT_MS: Bounds = { min: 1, max: 3_600_000, default: 30_000 };
 /** `--retries <n>`: retries of a GET after the first attempt. */
 export const RETRIES: Bounds = { min: 0, max: 10, default: 2 };

@@ -13,6 +13,7 @@ import { Readable } from 'node:stream';
 import nock from 'nock';
 import { onTestFinished } from 'vitest';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Dispatcher } from 'undici';
 import type { Factory } from '../src/factory.js';
 import type { RunOptions } from '../src/main.js';
 import type { OutputSpec } from '../src/output/format.js';
@@ -58,6 +59,8 @@ export interface RunSetup {
   onStderr?: (text: string) => void;
   /** Told each write to stdout as it happens, to wait for output while the command runs. */
   onStdout?: (text: string) => void;
+  /** The client seam (`Seams.dispatcher`): every request goes there, not to the network; the fake client's `main` sets it. */
+  dispatcher?: Dispatcher;
 }
 
 /** What one run of a command handed its runF: the options, and the output format settled before it (`api` settles none). */
@@ -146,6 +149,7 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
         lockStaleMs: setup.lockStaleMs,
         journalWrite: setup.journalWrite,
         unreachableMs: setup.unreachableMs,
+        dispatcher: setup.dispatcher,
       },
       commands: setup.commands,
       command: setup.command,
