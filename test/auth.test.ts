@@ -9,7 +9,7 @@ import { STATUS } from '../src/commands/auth/status.js';
 import { TOKEN } from '../src/commands/auth/token.js';
 import { SET } from '../src/commands/config/run.js';
 import { LIST } from '../src/commands/list/run.js';
-import { type Given, runCommand } from '../src/commands/runner.js';
+import { type CommandContract, type Given, type Inputs, runCommand } from '../src/commands/runner.js';
 import type { CliError } from '../src/errors.js';
 import { errorBody, tempConfigHome } from './helpers.js';
 import { FAKE_ORIGIN, type FakeClientOptions, fakeClientFactory, thrownBy } from './support/fake-client.js';
@@ -31,7 +31,7 @@ function at(home: string, options: FakeClientOptions = {}): Fake {
 }
 
 /** Runs `contract` with `given` on `fake`: what it wrote and what it threw. */
-async function ran(fake: Fake, contract: Parameters<typeof runCommand>[1], given: Given = {}) {
+async function ran<I extends Inputs, O, F>(fake: Fake, contract: CommandContract<I, O, F>, given: Given = {}) {
   const error = (await thrownBy(runCommand(fake.f, contract, given))) as CliError | undefined;
   return { ...fake.written, error };
 }
