@@ -143,14 +143,4 @@ export function pageFault(
   store?: { firstId?: bigint; pageSize?: number },
 ): (request: Recorded) => Step | undefined;
 
-/** The `index`-th (0-based) pet of a generated store: `pet-<index + 1>`, categoryId 1 to 7, the three statuses in turn. */
-export function generatedPet(index: number): NewPet;
-
-/** JSON.parse keeping integer literals exact as bigint. */
-export function parseJson(text: string): unknown;
-
-/** JSON.stringify writing bigints as exact integer literals. */
-export function toJson(value: unknown): string;
-
-/** The pets a store starts with when `seed` is true. */
-export const SEED_PETS: readonly NewPet[];
+export { generatedPet, parseJson, SEED_PETS, toJson } from './pet-store.mjs';

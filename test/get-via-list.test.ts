@@ -1,92 +1,96 @@
-// get after getPet's removal: the pet found through listPets, page by page.
-import nock from 'nock';
-import { afterEach, describe, expect, test } from 'vitest';
-import { type Faults, type PetService, pageFault, startPetService } from '../sandbox/pet-service.mjs';
-import { BASE, errorBody, run, serviceEnv, until } from './helpers.js';
+// get after getPet's removal: the pet found through listPets, page by page. Runs through the fake client (fixed answers, or the
+// sandbox's store behind it, test/support/fake-store.ts); exit codes and error lines through its main.
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { listPageOf, pageFault } from '../sandbox/pet-service.mjs';
+import { GET } from '../src/commands/get/run.js';
+import { runCommand } from '../src/commands/runner.js';
+import { errorBody } from './helpers.js';
+import { FAKE_ORIGIN, type FakeClientOptions, fakeClientFactory } from './support/fake-client.js';
+import { serveStore } from './support/fake-store.js';
 
 const DEPRECATED =
   'warning: getPet is deprecated, removed 2030-12-05; get then reads listPets pages\nPETSTORE_NO_DEPRECATION_WARNING=1 silences this warning\n';
 const GONE = 'warning: getPet is gone from the service: get reads listPets pages (limit 100) to find pets\n';
 const FORCED = 'warning: PETSTORE_GET_VIA_LIST=1: get reads listPets pages (limit 100), not getPet\n';
-const ROUTE_HINT =
-  "Check the base URL https://api.petstore.test/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n";
+const ROUTE_HINT = `Check the base URL ${FAKE_ORIGIN}/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n`;
+const SILENCED = { PETSTORE_NO_DEPRECATION_WARNING: '1' };
 
 const pet = (id: number | string) => `{"id":${id},"name":"p${id}","categoryId":1,"status":"available"}`;
 const page = (...ids: (number | string)[]) => `[${ids.map(pet).join(',')}]`;
-const json = { 'content-type': 'application/json' };
+const gone = JSON.stringify(errorBody(410, 'gone', 'removed'));
 
-/** listPets at limit 100 over three pages, linked by rel="next". */
-function threePages(last: string) {
-  nock(BASE)
-    .get('/v1/pets')
-    .query({ limit: '100' })
-    .reply(200, page(1, 2), { ...json, link: '</v1/pets?limit=100&cursor=b>; rel="next"' })
-    .get('/v1/pets')
-    .query({ limit: '100', cursor: 'b' })
-    .reply(200, page(3, 4), { ...json, link: '</v1/pets?limit=100&cursor=c>; rel="next"' })
-    .get('/v1/pets')
-    .query({ limit: '100', cursor: 'c' })
-    .reply(200, last, json);
+type Fake = ReturnType<typeof fakeClientFactory>;
+
+/** A fake client whose listPets at limit 100 answers three pages, linked by rel="next", the last one `last`. */
+function threePages(last: string, options: FakeClientOptions = {}): Fake {
+  const fake = fakeClientFactory(options);
+  answerThreePages(fake, last);
+  return fake;
 }
+
+function answerThreePages(fake: Fake, last: string): void {
+  fake.answer('GET', '/v1/pets?limit=100', 200, page(1, 2), { link: '</v1/pets?limit=100&cursor=b>; rel="next"' });
+  fake.answer('GET', '/v1/pets?limit=100&cursor=b', 200, page(3, 4), { link: '</v1/pets?limit=100&cursor=c>; rel="next"' });
+  fake.answer('GET', '/v1/pets?limit=100&cursor=c', 200, last);
+}
+
+const LISTED = ['/v1/pets?limit=100', '/v1/pets?limit=100&cursor=b', '/v1/pets?limit=100&cursor=c'];
+const paths = (fake: Fake) => fake.requests.map((q) => q.path);
 
 describe('get when getPet is gone', () => {
   test('a 410 from getPet: the pet is found on the third page of listPets and printed as get prints it', async () => {
-    nock(BASE)
-      .get('/v1/pets/5')
-      .reply(410, errorBody(410, 'gone', 'getPet was removed on 2030-12-05'));
-    threePages(page(5, 6));
-    const r = await run(['get', '5'], { env: serviceEnv() });
-    expect(r).toEqual({ code: 0, stdout: '5\tp5\t1\tavailable\n', stderr: DEPRECATED + GONE, unmatched: [] });
+    const fake = threePages(page(5, 6));
+    fake.answer('GET', '/v1/pets/5', 410, JSON.stringify(errorBody(410, 'gone', 'getPet was removed on 2030-12-05')));
+    await runCommand(fake.f, GET, { arguments: [['5']] });
+    expect(fake.written).toEqual({ stdout: '5\tp5\t1\tavailable\n', stderr: DEPRECATED + GONE });
+    expect(paths(fake)).toEqual(['/v1/pets/5', ...LISTED]);
   });
 
   test('a 410 without an Error body, and --json: the pet exactly as the service sent it, an id above 2^53 exact', async () => {
     const big = '9007199254740993';
-    nock(BASE).get(`/v1/pets/${big}`).reply(410, 'Gone', { 'content-type': 'text/plain' });
-    threePages(page('9007199254740992', big));
-    const r = await run(['get', big, '--json'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(r).toEqual({
-      code: 0,
+    const fake = threePages(page('9007199254740992', big), { env: SILENCED, globals: { json: true } });
+    fake.answer('GET', `/v1/pets/${big}`, 410, 'Gone', { 'content-type': 'text/plain' });
+    await runCommand(fake.f, GET, { arguments: [[big]] });
+    expect(fake.written).toEqual({
       stdout: `${pet(big)}\n`,
       stderr: `${JSON.stringify({ warning: GONE.slice('warning: '.length, -1), code: 'get_via_list' })}\n`,
-      unmatched: [],
     });
   });
 
   test.each([
-    ['an Error naming a route', errorBody(404, 'not_found', 'no route /pets/5')],
-    ['no Error body', '<html>Not Found</html>'],
-  ])('a 404 of getPet that the 404 rule reads as a route (%s): found through listPets', async (_, body) => {
-    nock(BASE).get('/v1/pets/5').reply(404, body);
-    threePages(page(5));
-    const r = await run(['get', '5'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(r).toEqual({ code: 0, stdout: '5\tp5\t1\tavailable\n', stderr: GONE, unmatched: [] });
+    ['an Error naming a route', JSON.stringify(errorBody(404, 'not_found', 'no route /pets/5')), 'application/json'],
+    ['no Error body', '<html>Not Found</html>', 'text/html'],
+  ])('a 404 of getPet that the 404 rule reads as a route (%s): found through listPets', async (_, body, type) => {
+    const fake = threePages(page(5), { env: SILENCED });
+    fake.answer('GET', '/v1/pets/5', 404, body, { 'content-type': type });
+    await runCommand(fake.f, GET, { arguments: [['5']] });
+    expect(fake.written).toEqual({ stdout: '5\tp5\t1\tavailable\n', stderr: GONE });
   });
 
   test('a 404 that names the animal is still a missing pet: exit 3, listPets not asked', async () => {
-    nock(BASE)
-      .get('/v1/pets/5')
-      .reply(404, errorBody(404, 'not_found', 'no animal with id 5'));
-    const r = await run(['get', '5'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(r).toEqual({ code: 3, stdout: '', stderr: 'error: no animal with id 5 (HTTP 404, code not_found)\n', unmatched: [] });
+    const fake = fakeClientFactory({ env: SILENCED });
+    fake.answer('GET', '/v1/pets/5', 404, JSON.stringify(errorBody(404, 'not_found', 'no animal with id 5')));
+    expect(await fake.main(['get', '5'])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'error: no animal with id 5 (HTTP 404, code not_found)\n',
+      unmatched: [],
+    });
+    expect(paths(fake)).toEqual(['/v1/pets/5']);
   });
 
   test('a pet on no page: exit 3, naming how much was read; with --json the error object', async () => {
-    nock(BASE)
-      .get('/v1/pets/99')
-      .reply(410, errorBody(410, 'gone', 'removed'));
-    threePages(page(5));
-    const r = await run(['get', '99'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(r).toEqual({
+    const fake = threePages(page(5), { env: SILENCED });
+    fake.answer('GET', '/v1/pets/99', 410, gone);
+    expect(await fake.main(['get', '99'])).toEqual({
       code: 3,
       stdout: '',
       stderr: `${GONE}error: no animal with id 99: none on the 3 pages of listPets (5 pets)\n`,
       unmatched: [],
     });
-    nock(BASE)
-      .get('/v1/pets/99')
-      .reply(410, errorBody(410, 'gone', 'removed'));
-    threePages(page(5));
-    const j = await run(['get', '99', '--json'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
+    answerThreePages(fake, page(5));
+    fake.answer('GET', '/v1/pets/99', 410, gone);
+    const j = await fake.main(['get', '99', '--json']);
     expect(j.code).toBe(3);
     expect(j.stdout).toBe('');
     expect(
@@ -101,14 +105,10 @@ describe('get when getPet is gone', () => {
   });
 
   test('a wrong base URL: getPet and listPets both 404, the route error alone (no word of a removal), exit 1', async () => {
-    nock(BASE)
-      .get('/v1/pets/5')
-      .reply(404, errorBody(404, 'not_found', 'no route /pets/5'))
-      .get('/v1/pets')
-      .query({ limit: '100' })
-      .reply(404, errorBody(404, 'not_found', 'no route /pets'));
-    const r = await run(['get', '5'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(r).toEqual({
+    const fake = fakeClientFactory({ env: SILENCED });
+    fake.answer('GET', '/v1/pets/5', 404, JSON.stringify(errorBody(404, 'not_found', 'no route /pets/5')));
+    fake.answer('GET', '/v1/pets?limit=100', 404, JSON.stringify(errorBody(404, 'not_found', 'no route /pets')));
+    expect(await fake.main(['get', '5'])).toEqual({
       code: 1,
       stdout: '',
       stderr: `error: the service has no /v1/pets: HTTP 404 (no route /pets); the base URL may be wrong\n${ROUTE_HINT}`,
@@ -117,73 +117,69 @@ describe('get when getPet is gone', () => {
   });
 
   test('PETSTORE_GET_VIA_LIST=1: getPet is never asked; the lookup through listPets says so', async () => {
-    threePages(page(5));
-    const r = await run(['get', '5', '--format', 'kv'], { env: serviceEnv({ PETSTORE_GET_VIA_LIST: '1' }) });
-    expect(r).toEqual({ code: 0, stdout: 'id\t5\nname\tp5\ncategoryId\t1\nstatus\tavailable\n', stderr: FORCED, unmatched: [] });
+    const fake = threePages(page(5), { env: { PETSTORE_GET_VIA_LIST: '1' }, output: { format: 'kv' } });
+    await runCommand(fake.f, GET, { arguments: [['5']] });
+    expect(fake.written).toEqual({ stdout: 'id\t5\nname\tp5\ncategoryId\t1\nstatus\tavailable\n', stderr: FORCED });
+    expect(paths(fake)).toEqual(LISTED);
   });
 });
 
 describe('get through listPets reads the whole store when it must (issue 29)', () => {
-  let service: PetService | undefined;
-  afterEach(async () => {
-    await service?.close();
-    service = undefined;
+  afterEach(() => {
+    vi.useRealTimers();
   });
-  const viaList = (url: string) => ({ PETSTORE_BASE_URL: url, PETSTORE_API_KEY: 'k', PETSTORE_GET_VIA_LIST: '1' });
+  const VIA_LIST = { PETSTORE_GET_VIA_LIST: '1' };
   const cursorOf = (id: number) => Buffer.from(String(id)).toString('base64url');
 
   test('stops at the first page that holds the id: pages of 100, no page after it asked', async () => {
-    service = await startPetService({ key: 'k', seed: 1000 });
-    const r = await run(['get', '150', '--json'], { env: viaList(service.baseUrl) });
-    expect(r).toMatchObject({
-      code: 0,
+    const fake = fakeClientFactory({ env: VIA_LIST, globals: { json: true } });
+    serveStore(fake, { seed: 1000 });
+    await runCommand(fake.f, GET, { arguments: [['150']] });
+    expect(fake.written).toEqual({
       stdout: '{"id":150,"name":"pet-150","categoryId":3,"status":"sold"}\n',
       stderr: `${JSON.stringify({ warning: FORCED.slice(9, -1), code: 'get_via_list' })}\n`,
     });
-    expect(service.requests.map((q) => q.url)).toEqual(['/v1/pets?limit=100', `/v1/pets?limit=100&cursor=${cursorOf(100)}`]);
+    expect(paths(fake)).toEqual(['/v1/pets?limit=100', `/v1/pets?limit=100&cursor=${cursorOf(100)}`]);
   });
 
   test('no page cap: the last of 1,050 pets in pages of 1 is found; a missing id reads every page and exits 3', async () => {
-    service = await startPetService({ key: 'k', seed: 1050, pageSize: 1 });
-    const found = await run(['get', '1050', '--format', 'tsv'], { env: viaList(service.baseUrl) });
-    expect(found).toMatchObject({ code: 0, stdout: '1050\tpet-1050\t7\tsold\n', stderr: FORCED });
-    expect(service.requests).toHaveLength(1050);
-    const missing = await run(['get', '1051'], { env: viaList(service.baseUrl) });
+    const fake = fakeClientFactory({ env: VIA_LIST, output: { format: 'tsv' } });
+    serveStore(fake, { seed: 1050, pageSize: 1 });
+    await runCommand(fake.f, GET, { arguments: [['1050']] });
+    expect(fake.written).toEqual({ stdout: '1050\tpet-1050\t7\tsold\n', stderr: FORCED });
+    expect(fake.requests).toHaveLength(1050);
+    const missing = await fake.main(['get', '1051']);
     expect(missing).toMatchObject({
       code: 3,
       stdout: '',
       stderr: `${FORCED}error: no animal with id 1051: none on the 1050 pages of listPets (1050 pets)\n`,
     });
-  }, 60_000);
+    expect(fake.requests).toHaveLength(2 * 1050);
+  });
 
   test('a page that fails partway: exit 1, naming the page and its link', async () => {
-    service = await startPetService({
-      key: 'k',
-      seed: 300,
-      faults: pageFault(2, { status: 500, json: { code: 'internal', message: 'broke', status: 500 } }),
-    });
-    const r = await run(['get', '299'], { env: viaList(service.baseUrl) });
-    expect(r).toMatchObject({
+    const fake = fakeClientFactory({ env: VIA_LIST });
+    serveStore(fake, { seed: 300, faults: pageFault(2, { status: 500, json: { code: 'internal', message: 'broke', status: 500 } }) });
+    expect(await fake.main(['get', '299'])).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: `${FORCED}error: the listing stopped at page 2: broke (HTTP 500, code internal)\nthe rest of the listing starts at the page that failed: ${service.baseUrl}/pets?limit=100&cursor=${cursorOf(100)}\n`,
+      stderr: `${FORCED}error: the listing stopped at page 2: broke (HTTP 500, code internal)\nthe rest of the listing starts at the page that failed: ${FAKE_ORIGIN}/v1/pets?limit=100&cursor=${cursorOf(100)}\n`,
     });
   });
 
   test('at a terminal, a lookup that takes longer than 2 seconds shows its progress on the status line, cleared at the end', async () => {
-    let stderr = '';
-    const shown = until(() => stderr.includes('looking for pet'));
-    service = await startPetService({
-      key: 'k',
+    // The clock moves 2 seconds while page 3 is asked for: the lookup has read two pages of one pet when its progress shows.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const fake = fakeClientFactory({ env: VIA_LIST });
+    serveStore(fake, {
       seed: 5,
       pageSize: 1,
-      faults: pageFault(3, { serve: true, until: shown }, { pageSize: 1 }),
+      faults: (request) => {
+        if (listPageOf(request, { pageSize: 1 }) === 3) vi.advanceTimersByTime(2_000);
+        return undefined;
+      },
     });
-    const r = await run(['get', '5', '--format', 'tsv'], {
-      env: viaList(service.baseUrl),
-      stdoutIsTTY: true,
-      onStderr: (t) => (stderr += t),
-    });
+    const r = await fake.main(['get', '5', '--format', 'tsv'], { stdoutIsTTY: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('pet-5');
     expect(r.stderr).toContain('\r\u001b[Klooking for pet 5 through listPets: page 3, 2 pets read');
@@ -191,40 +187,24 @@ describe('get through listPets reads the whole store when it must (issue 29)', (
   });
 });
 
-describe('get through listPets against the fake service', () => {
-  let stop: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await stop?.();
-    stop = undefined;
-  });
+describe('get through listPets against the sandbox store', () => {
+  const getPetAnswers = (status: number, json: unknown) => (request: { url: string }) =>
+    /^\/v1\/pets\/\d+/.test(request.url) ? { status, json } : undefined;
 
-  test.each<[string, Faults]>([
-    [
-      '410',
-      (request) =>
-        /^\/v1\/pets\/\d+/.test(request.url) ? { status: 410, json: { code: 'gone', message: 'removed', status: 410 } } : undefined,
-    ],
-    [
-      'a route 404',
-      (request) =>
-        /^\/v1\/pets\/\d+/.test(request.url) ? { status: 404, json: { code: 'not_found', message: 'no route', status: 404 } } : undefined,
-    ],
+  test.each([
+    ['410', getPetAnswers(410, { code: 'gone', message: 'removed', status: 410 })],
+    ['a route 404', getPetAnswers(404, { code: 'not_found', message: 'no route', status: 404 })],
   ])('getPet answers %s: the pet on page 3 of 2 pets each, found; a missing one exit 3', async (_, faults) => {
-    const service = await startPetService({ key: 'demo', pageSize: 2, faults });
-    stop = () => service.close();
-    const env = {
-      PETSTORE_BASE_URL: service.baseUrl,
-      PETSTORE_API_KEY: 'demo',
-      PETSTORE_NO_DEPRECATION_WARNING: '1',
-    };
-    const found = await run(['get', '4', '--format', 'json'], { env });
+    const fake = fakeClientFactory({ env: SILENCED });
+    serveStore(fake, { pageSize: 2, faults });
+    const found = await fake.main(['get', '4', '--format', 'json']);
     expect(found).toMatchObject({ code: 0, stderr: GONE });
     expect(JSON.parse(found.stdout)).toMatchObject({ id: 4 });
-    const urls = service.requests.map((r) => r.url);
+    const urls = paths(fake);
     expect(urls[0]).toBe('/v1/pets/4');
     expect(urls.slice(1).every((url) => url.startsWith('/v1/pets?'))).toBe(true);
     expect(urls.length).toBeGreaterThanOrEqual(3);
-    const missing = await run(['get', '99'], { env });
+    const missing = await fake.main(['get', '99']);
     expect(missing.code).toBe(3);
     expect(missing.stdout).toBe('');
     expect(missing.stderr).toMatch(

@@ -1,15 +1,36 @@
-import nock from 'nock';
+// petstore get of one id: getPet sent and the pet printed, the deprecation warnings, and how a 404 is read (a missing pet, exit 3,
+// or a route the service does not have, exit 1). Runs through the fake client; exit codes and error lines through its main.
 import { describe, expect, test } from 'vitest';
-import { BASE, errorBody, run, serviceEnv, tempConfigHome } from './helpers.js';
+import { GET } from '../src/commands/get/run.js';
+import { LIST } from '../src/commands/list/run.js';
+import { type Given, runCommand } from '../src/commands/runner.js';
+import { errorBody } from './helpers.js';
+import { FAKE_ORIGIN, type FakeClientOptions, fakeClientFactory } from './support/fake-client.js';
 
 const WARNING =
   'warning: getPet is deprecated, removed 2030-12-05; get then reads listPets pages\nPETSTORE_NO_DEPRECATION_WARNING=1 silences this warning\n';
+const SILENCED = { PETSTORE_NO_DEPRECATION_WARNING: '1' };
+const ROUTE_HINT = `Check the base URL ${FAKE_ORIGIN}/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n`;
+const HTML = { 'content-type': 'text/html' };
+const json = (value: unknown) => JSON.stringify(value);
+
+type Fake = ReturnType<typeof fakeClientFactory>;
+
+/** get's run on a fake client made with `options`, `answers` set on it first: what it wrote, and the fake (its requests). */
+async function got(given: Given, options: FakeClientOptions, answers: (fake: Fake) => void) {
+  const fake = fakeClientFactory(options);
+  answers(fake);
+  await runCommand(fake.f, GET, given);
+  return { ...fake.written, fake };
+}
 
 describe('petstore get', () => {
   test('prints the pet as a tab-separated row when piped, and the deprecation warning on stderr only', async () => {
-    nock(BASE).get('/v1/pets/42').reply(200, { id: 42, name: 'Rex', categoryId: 1, status: 'pending', color: 'brown' });
-    const r = await run(['get', '42'], { env: serviceEnv() });
-    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: WARNING, unmatched: [] });
+    const r = await got({ arguments: [['42']] }, {}, (fake) =>
+      fake.answer('GET', '/v1/pets/42', 200, json({ id: 42, name: 'Rex', categoryId: 1, status: 'pending', color: 'brown' })),
+    );
+    expect({ stdout: r.stdout, stderr: r.stderr }).toEqual({ stdout: '42\tRex\t1\tpending\n', stderr: WARNING });
+    expect(r.fake.requests).toEqual([{ method: 'GET', path: '/v1/pets/42', authorization: 'Bearer test-key' }]);
     // For whoever looks one pet up: the removal date, that get goes on working, and how to silence it; lines of 80 columns at most.
     expect(WARNING).toMatch(
       /^warning: getPet is deprecated, removed 2030-12-05; .*listPets.*\nPETSTORE_NO_DEPRECATION_WARNING=1 [^\n]*\n$/,
@@ -19,8 +40,9 @@ describe('petstore get', () => {
   });
 
   test('on a terminal: key/value lines with every field the service sent', async () => {
-    nock(BASE).get('/v1/pets/42').reply(200, { id: 42, name: 'Rex', categoryId: 1, status: 'pending', color: 'brown' });
-    const r = await run(['get', '42', '--no-color'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }), stdoutIsTTY: true });
+    const r = await got({ arguments: [['42']] }, { env: SILENCED, tty: true }, (fake) =>
+      fake.answer('GET', '/v1/pets/42', 200, json({ id: 42, name: 'Rex', categoryId: 1, status: 'pending', color: 'brown' })),
+    );
     expect(r.stdout).toBe('id:         42\nname:       Rex\ncategoryId: 1\nstatus:     pending\ncolor:      brown\n');
   });
 
@@ -28,64 +50,61 @@ describe('petstore get', () => {
     ['kv', 'id\t42\nname\tRex\ncategoryId\t1\nstatus\t-\n'],
     ['ndjson', '{"id":42,"name":"Rex","categoryId":1}\n'],
   ])('--format %s', async (format, stdout) => {
-    nock(BASE).get('/v1/pets/42').reply(200, { id: 42, name: 'Rex', categoryId: 1 });
-    const r = await run(['get', '42', '--format', format], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(r).toEqual({ code: 0, stdout, stderr: '', unmatched: [] });
+    const r = await got({ arguments: [['42']] }, { env: SILENCED, output: { format } }, (fake) =>
+      fake.answer('GET', '/v1/pets/42', 200, json({ id: 42, name: 'Rex', categoryId: 1 })),
+    );
+    expect({ stdout: r.stdout, stderr: r.stderr }).toEqual({ stdout, stderr: '' });
   });
 
   test('--json prints the service JSON with an id above 2^53 exact; the warning is a JSON line on stderr', async () => {
     const body = '{"id":9007199254740993,"name":"Rex","categoryId":1}';
-    nock(BASE).get('/v1/pets/9007199254740993').reply(200, body, { 'content-type': 'application/json' });
-    const r = await run(['get', '9007199254740993', '--json'], { env: serviceEnv() });
-    expect(r).toEqual({
-      code: 0,
+    const r = await got({ arguments: [['9007199254740993']] }, { globals: { json: true } }, (fake) =>
+      fake.answer('GET', '/v1/pets/9007199254740993', 200, body),
+    );
+    expect({ stdout: r.stdout, stderr: r.stderr }).toEqual({
       stdout: `${body}\n`,
       stderr:
         '{"warning":"getPet is deprecated, removed 2030-12-05; get then reads listPets pages","code":"deprecated_operation","hint":"PETSTORE_NO_DEPRECATION_WARNING=1 silences this warning"}\n',
-      unmatched: [],
     });
   });
 
   test('PETSTORE_NO_DEPRECATION_WARNING=1 silences the warning', async () => {
-    nock(BASE).get('/v1/pets/1').reply(200, { id: 1, name: 'Rex', categoryId: 1 });
-    const r = await run(['get', '1'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(r).toEqual({ code: 0, stdout: '1\tRex\t1\t-\n', stderr: '', unmatched: [] });
+    const r = await got({ arguments: [['1']] }, { env: SILENCED }, (fake) =>
+      fake.answer('GET', '/v1/pets/1', 200, json({ id: 1, name: 'Rex', categoryId: 1 })),
+    );
+    expect({ stdout: r.stdout, stderr: r.stderr }).toEqual({ stdout: '1\tRex\t1\t-\n', stderr: '' });
   });
 
   test('a 404 with an Error body exits 3; with --json stderr holds only the JSON error', async () => {
-    nock(BASE)
-      .get('/v1/pets/99')
-      .reply(404, errorBody(404, 'not_found', 'no animal with id 99'));
-    const plain = await run(['get', '99'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(plain).toEqual({ code: 3, stdout: '', stderr: 'error: no animal with id 99 (HTTP 404, code not_found)\n', unmatched: [] });
-    nock(BASE)
-      .get('/v1/pets/99')
-      .reply(404, errorBody(404, 'not_found', 'no animal with id 99'));
-    const json = await run(['get', '99', '--json'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(json).toEqual({
+    const fake = fakeClientFactory({ env: SILENCED });
+    fake.answer('GET', '/v1/pets/99', 404, json(errorBody(404, 'not_found', 'no animal with id 99')));
+    expect(await fake.main(['get', '99'])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'error: no animal with id 99 (HTTP 404, code not_found)\n',
+      unmatched: [],
+    });
+    fake.answer('GET', '/v1/pets/99', 404, json(errorBody(404, 'not_found', 'no animal with id 99')));
+    expect(await fake.main(['get', '99', '--json'])).toEqual({
       code: 3,
       stdout: '',
       stderr: '{"code":"not_found","message":"no animal with id 99","status":404}\n',
       unmatched: [],
     });
+    // Not a route: listPets is not asked.
+    expect(fake.requests.map((q) => q.path)).toEqual(['/v1/pets/99', '/v1/pets/99']);
   });
 
   test('a 404 without an Error body is not a missing pet: it points at the base URL, exit 1', async () => {
     // getPet's route is gone: get asks listPets, which has no route either.
-    nock(BASE)
-      .get('/v1/pets/99')
-      .reply(404, '<html>Not Found</html>', { 'content-type': 'text/html' })
-      .get('/v1/pets')
-      .query({ limit: '100' })
-      .reply(404, '<html>Not Found</html>', { 'content-type': 'text/html' });
-    const r = await run(['get', '99'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(r).toEqual({
+    const fake = fakeClientFactory({ env: SILENCED });
+    fake.answer('GET', '/v1/pets/99', 404, '<html>Not Found</html>', HTML);
+    fake.answer('GET', '/v1/pets?limit=100', 404, '<html>Not Found</html>', HTML);
+    expect(await fake.main(['get', '99'])).toEqual({
       code: 1,
       stdout: '',
       // No word of getPet's removal: listPets is not there either.
-      stderr:
-        'error: the service has no /v1/pets: HTTP 404 ("<html>Not Found</html>"); the base URL may be wrong\n' +
-        "Check the base URL https://api.petstore.test/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n",
+      stderr: `error: the service has no /v1/pets: HTTP 404 ("<html>Not Found</html>"); the base URL may be wrong\n${ROUTE_HINT}`,
       unmatched: [],
     });
   });
@@ -94,56 +113,45 @@ describe('petstore get', () => {
     ['no route /pets/99', 'a route the service does not have'],
     ['unknown path', 'words of a path'],
   ])('a 404 whose Error body says "%s" (%s) is not a missing pet: it points at the base URL, exit 1', async (message) => {
-    nock(BASE)
-      .get('/v1/pets/99')
-      .reply(404, errorBody(404, 'not_found', message))
-      .get('/v1/pets')
-      .query({ limit: '100' })
-      .reply(404, errorBody(404, 'not_found', message));
-    const r = await run(['get', '99'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(r).toEqual({
+    const fake = fakeClientFactory({ env: SILENCED });
+    fake.answer('GET', '/v1/pets/99', 404, json(errorBody(404, 'not_found', message)));
+    fake.answer('GET', '/v1/pets?limit=100', 404, json(errorBody(404, 'not_found', message)));
+    expect(await fake.main(['get', '99'])).toEqual({
       code: 1,
       stdout: '',
-      stderr:
-        `error: the service has no /v1/pets: HTTP 404 (${message}); the base URL may be wrong\n` +
-        "Check the base URL https://api.petstore.test/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n",
+      stderr: `error: the service has no /v1/pets: HTTP 404 (${message}); the base URL may be wrong\n${ROUTE_HINT}`,
       unmatched: [],
     });
   });
 
   test.each([
-    ['--base-url', ['--base-url', `${BASE}/api`], false, 'from --base-url'],
+    ['--base-url', ['--base-url', `${FAKE_ORIGIN}/api`], false, 'from --base-url'],
     ['the config', [], true, 'petstore config get base-url'],
   ])('the hint of a wrong base URL from %s says where to look', async (_name, flags, store, where) => {
-    const configHome = tempConfigHome();
-    if (store) expect((await run(['config', 'set', 'base-url', `${BASE}/api`], { configHome })).code).toBe(0);
-    nock(BASE).get('/api/pets').query({ limit: '20' }).reply(404, '<html>Not Found</html>', { 'content-type': 'text/html' });
-    const r = await run(['list', ...flags], { configHome, env: { PETSTORE_API_KEY: 'test-key' } });
+    const fake = fakeClientFactory({ env: { PETSTORE_BASE_URL: undefined } });
+    if (store) expect((await fake.main(['config', 'set', 'base-url', `${FAKE_ORIGIN}/api`])).code).toBe(0);
+    fake.answer('GET', '/api/pets?limit=20', 404, '<html>Not Found</html>', HTML);
+    const r = await fake.main(['list', ...flags]);
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n').slice(1)).toEqual([
-      `Check the base URL ${BASE}/api/ (${where}): the interface's paths are under its /v1, as in https://petstore.example.com/v1`,
+      `Check the base URL ${FAKE_ORIGIN}/api/ (${where}): the interface's paths are under its /v1, as in https://petstore.example.com/v1`,
       '',
     ]);
   });
 
   test('a 404 whose Error says only "Not Found" is a missing pet under a /v1 base URL (exit 3), a route under another (exit 1)', async () => {
-    const env = serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' });
-    nock(BASE)
-      .get('/v1/pets/99')
-      .reply(404, errorBody(404, 'not_found', 'Not Found'));
-    expect(await run(['get', '99'], { env })).toEqual({
+    const underV1 = fakeClientFactory({ env: SILENCED });
+    underV1.answer('GET', '/v1/pets/99', 404, json(errorBody(404, 'not_found', 'Not Found')));
+    expect(await underV1.main(['get', '99'])).toEqual({
       code: 3,
       stdout: '',
       stderr: 'error: Not Found (HTTP 404, code not_found)\n',
       unmatched: [],
     });
-    nock(BASE)
-      .get('/pets/99')
-      .reply(404, errorBody(404, 'not_found', 'Not Found'))
-      .get('/pets')
-      .query({ limit: '100' })
-      .reply(404, errorBody(404, 'not_found', 'Not Found'));
-    expect(await run(['get', '99'], { env: { ...env, PETSTORE_BASE_URL: BASE } })).toMatchObject({
+    const atRoot = fakeClientFactory({ env: { ...SILENCED, PETSTORE_BASE_URL: FAKE_ORIGIN } });
+    atRoot.answer('GET', '/pets/99', 404, json(errorBody(404, 'not_found', 'Not Found')));
+    atRoot.answer('GET', '/pets?limit=100', 404, json(errorBody(404, 'not_found', 'Not Found')));
+    expect(await atRoot.main(['get', '99'])).toMatchObject({
       code: 1,
       stdout: '',
       stderr: expect.stringMatching(
@@ -153,49 +161,48 @@ describe('petstore get', () => {
   });
 
   test('a 401 exits 4', async () => {
-    nock(BASE)
-      .get('/v1/pets/1')
-      .reply(401, errorBody(401, 'unauthorized', 'bad key'));
-    const r = await run(['get', '1'], { env: serviceEnv() });
-    expect(r.code).toBe(4);
+    const fake = fakeClientFactory();
+    fake.answer('GET', '/v1/pets/1', 401, json(errorBody(401, 'unauthorized', 'bad key')));
+    expect((await fake.main(['get', '1'])).code).toBe(4);
   });
 
   test.each(['abc', '1.5', '1e3', '9223372036854775808', '0x10'])('rejects petId "%s" with exit 2 and sends nothing', async (id) => {
-    const r = await run(['get', id], { env: serviceEnv() });
+    const fake = fakeClientFactory();
+    const r = await fake.main(['get', id]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(new RegExp(`^error: invalid value for argument <petId>: "${id}": must be`));
-    expect(r.unmatched).toEqual([]);
+    expect(fake.requests).toEqual([]);
   });
 });
 
 describe('PETSTORE_NO_DEPRECATION_WARNING=1 silences every deprecation warning of get', () => {
   const HEADERS = { deprecation: '@1924992000', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' };
   const HEADER_WARNING = 'warning: the service says this endpoint is deprecated on 2031-01-01, to be removed on 2030-12-05\n';
-  const PET = { id: 42, name: 'Rex', categoryId: 1, status: 'pending' };
+  const PET = json({ id: 42, name: 'Rex', categoryId: 1, status: 'pending' });
   const FORCED = 'warning: PETSTORE_GET_VIA_LIST=1: get reads listPets pages (limit 100), not getPet\n';
 
   test("without it: get's own warning and the one of the Deprecation and Sunset headers", async () => {
-    nock(BASE).get('/v1/pets/42').reply(200, PET, HEADERS);
-    const r = await run(['get', '42'], { env: serviceEnv() });
-    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: `${WARNING}${HEADER_WARNING}`, unmatched: [] });
+    const r = await got({ arguments: [['42']] }, {}, (fake) => fake.answer('GET', '/v1/pets/42', 200, PET, HEADERS));
+    expect({ stdout: r.stdout, stderr: r.stderr }).toEqual({ stdout: '42\tRex\t1\tpending\n', stderr: `${WARNING}${HEADER_WARNING}` });
   });
 
   test('with it: neither', async () => {
-    nock(BASE).get('/v1/pets/42').reply(200, PET, HEADERS);
-    const r = await run(['get', '42'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: '', unmatched: [] });
+    const r = await got({ arguments: [['42']] }, { env: SILENCED }, (fake) => fake.answer('GET', '/v1/pets/42', 200, PET, HEADERS));
+    expect({ stdout: r.stdout, stderr: r.stderr }).toEqual({ stdout: '42\tRex\t1\tpending\n', stderr: '' });
   });
 
   test("with it, through listPets: no header's warning either; the way the pet is found is still said", async () => {
-    nock(BASE).get('/v1/pets').query({ limit: 100 }).reply(200, [PET], HEADERS);
-    const r = await run(['get', '42'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1', PETSTORE_GET_VIA_LIST: '1' }) });
-    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: FORCED, unmatched: [] });
+    const r = await got({ arguments: [['42']] }, { env: { ...SILENCED, PETSTORE_GET_VIA_LIST: '1' } }, (fake) =>
+      fake.answer('GET', '/v1/pets?limit=100', 200, `[${PET}]`, HEADERS),
+    );
+    expect({ stdout: r.stdout, stderr: r.stderr }).toEqual({ stdout: '42\tRex\t1\tpending\n', stderr: FORCED });
   });
 
   test("other commands keep the header's warning: the variable is get's", async () => {
-    nock(BASE).get('/v1/pets').query({ limit: 20 }).reply(200, [PET], HEADERS);
-    const r = await run(['list'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: HEADER_WARNING, unmatched: [] });
+    const fake = fakeClientFactory({ env: SILENCED });
+    fake.answer('GET', '/v1/pets?limit=20', 200, `[${PET}]`, HEADERS);
+    await runCommand(fake.f, LIST);
+    expect(fake.written).toEqual({ stdout: '42\tRex\t1\tpending\n', stderr: HEADER_WARNING });
   });
 });

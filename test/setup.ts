@@ -1,12 +1,12 @@
-// Every test runs with real network connections refused: only loopback servers started by the tests themselves (and the nock mocks
-// test/get.test.ts and test/get-via-list.test.ts still set) answer. Command tests answer through the fake client (MockAgent), which
-// opens no socket; nock's hold on every socket of the process is the guard (docs/testing.md, "nock").
+// Every test runs with real network connections refused: only loopback servers started by the tests themselves answer. Command tests
+// answer through the fake client (MockAgent), which opens no socket; nock sets no mock here: its hold on every socket of the process is
+// the guard of the transport's own tests, which run real sockets (docs/testing.md, "nock").
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
-import { afterEach, beforeAll, expect } from 'vitest';
+import { beforeAll } from 'vitest';
 
 // In-process, each run's jq thread (src/output/jq-thread.ts) loads src/output/jq-worker.ts, whose types Node strips
 // anew in every thread; Node's compile cache, which threads started from here share, keeps the stripped code.
@@ -29,10 +29,4 @@ beforeAll(() => {
   // A TLS session inside a proxy's tunnel opens no connection of its own (nock sees no host, "null:443"): the socket
   // it runs over, to the test proxy, was let through already.
   nock.enableNetConnect((host) => LOOPBACK.test(host) || host.startsWith('null:'));
-});
-
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  expect(pending, 'every nock mock must be used').toEqual([]);
 });

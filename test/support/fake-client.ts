@@ -105,7 +105,7 @@ export interface FakeClientOptions {
 }
 
 /** Names in lower case, values as sent (undici's headers: an object, or a flat array of names and values). */
-function headersOf(headers: unknown): Record<string, string> {
+export function headersOf(headers: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   const entries: Array<[string, unknown]> = Array.isArray(headers)
     ? Array.from({ length: headers.length / 2 }, (_, i) => [String(headers[2 * i]), headers[2 * i + 1]])
