@@ -110,13 +110,23 @@ describe('a run that stops', () => {
     const ids = Array.from({ length: 40 }, (_, i) => String(i + 1));
     const r = await get([...ids, '--concurrency', '2', '--format', 'ndjson']);
     expect(r.code).toBe(4);
-    const printed = r.stdout === '' ? [] : lines(r.stdout).map((line) => JSON.parse(line).id);
-    expect(printed).toEqual([1, 2, 3, 4].slice(0, printed.length));
+    // Ids 1 to 4 were answered before any 401 was: each is printed, whatever turn its answer came in.
+    expect(r.stdout).toBe([1, 2, 3, 4].map(json).join('\n') + '\n');
     expect(lines(r.stderr)).toEqual([
-      `error: key revoked (HTTP 401, code unauthorized) (stopped: ${printed.length === 1 ? '1 pet' : `${printed.length} pets`} printed of 40 ids read)`,
+      'error: key revoked (HTTP 401, code unauthorized) (stopped: 4 pets printed of 40 ids read)',
       'The key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login',
     ]);
     expect(fake!.requests.length).toBeLessThanOrEqual(4 + 2);
+  });
+
+  test('a pet answered in the same turn as a 401 is printed still: what was read before the stop stays printed', async () => {
+    fake = fakeClientFactory({ env: { PETSTORE_NO_DEPRECATION_WARNING: '1' } });
+    const pet = '{"id":1,"name":"Rex","categoryId":1,"status":"available"}';
+    fake.answer('GET', '/v1/pets/1', 200, pet);
+    fake.answer('GET', '/v1/pets/2', 401, JSON.stringify({ code: 'unauthorized', message: 'key revoked', status: 401 }));
+    const r = await get(['1', '2', '--concurrency', '2', '--format', 'ndjson']);
+    expect(r).toMatchObject({ code: 4, stdout: `${pet}\n` });
+    expect(lines(r.stderr)[0]).toBe('error: key revoked (HTTP 401, code unauthorized) (stopped: 1 pet printed of 2 ids read)');
   });
 
   test('with --json a 401 midway leaves a valid JSON array on stdout; the error says what was printed of how many read', async () => {

@@ -81,7 +81,23 @@ export class LookupWindow {
     if (this.inFlight > 0) await this.client.abortAll(this.stopped instanceof Error ? this.stopped : new Error(String(this.stopped)));
     // What is being printed is printed whole; a second Ctrl-C stops waiting for it.
     await this.waitForPrinting();
+    await this.printReadBeforeStop();
     throw this.stopped;
+  }
+
+  /**
+   * Prints the answers at the front that were read before the stop but whose printing had not started (an answer and a 401 read in one
+   * turn): what was read stays printed. Not after a second Ctrl-C, nor when printing itself failed (the stop's error is thrown anyway).
+   */
+  private async printReadBeforeStop(): Promise<void> {
+    if (this.f.signals.halt.aborted || this.printing) return;
+    try {
+      for (let done = this.queue.takeDone(); done.length > 0 && !this.f.signals.halt.aborted; done = this.queue.takeDone()) {
+        await this.print(done);
+      }
+    } catch {
+      // The printing's own failure (stdout closed): nothing more can be printed.
+    }
   }
 
   /** Resolves once every id of the batch is taken: the answers take them as they free room; a full window of a pass runs it. */
@@ -216,7 +232,10 @@ export class LookupWindow {
 
   private async printDone(): Promise<void> {
     try {
-      for (let done = this.queue.takeDone(); done.length > 0 && this.stopped === undefined; done = this.queue.takeDone()) {
+      // Nothing is taken off the queue once the run stops: printReadBeforeStop prints what is done then.
+      while (this.stopped === undefined) {
+        const done = this.queue.takeDone();
+        if (done.length === 0) break;
         await this.print(done);
         this.pump();
       }
