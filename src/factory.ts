@@ -156,9 +156,11 @@ export class Factory {
     });
   }
 
-  /** For a command that reads a whole listing: `--timeout` bounds each request and `--jq` run from now, and the heap grows slowly. */
-  readsWholeListing(): void {
-    this.growHeapSlowly();
+  /**
+   * From now `--timeout` bounds each request and each `--jq` run on its own, not the whole command: for a command that reads a whole
+   * listing (each page its own `--timeout`), which calls {@link growHeapSlowly} too. Call it before the client is made.
+   */
+  timeoutEachRequest(): void {
     this.deadlineAt = undefined;
     if (this.jqLimits) delete this.jqLimits.deadline;
   }
@@ -175,7 +177,7 @@ export class Factory {
   /** The run's `--jq` (output/jq.ts): jq sees `env`; runs end on Ctrl-C and at the deadline. Throws before setGlobals (a bug). */
   jq(): Promise<Jq> {
     if (!this.jqPromise) {
-      // Kept: readsWholeListing may lift the deadline after jq compiled the expression.
+      // Kept: timeoutEachRequest may lift the deadline after jq compiled the expression.
       const limits: JqLimits = { stop: this.signals.stop, timeoutMs: this.globals.timeout, deadline: this.deadlineAt };
       this.jqLimits = limits;
       this.jqPromise = import('./output/jq.js').then(({ Jq }) => new Jq(this.env, limits, this.seams.jqMemoryLimitMb));

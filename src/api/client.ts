@@ -143,7 +143,7 @@ export class PetstoreClient {
   }
 
   /** Sends `request` and returns its body checked by `expected` ({@link expect}); throws {@link send}'s and {@link expect}'s errors. */
-  async sendFor<T extends z.ZodMiniType>(request: SendRequest, expected: Expectation<T>): Promise<z.infer<T>> {
+  async sendExpecting<T extends z.ZodMiniType>(request: SendRequest, expected: Expectation<T>): Promise<z.infer<T>> {
     return this.expect(await this.send(request), expected);
   }
 
@@ -151,7 +151,7 @@ export class PetstoreClient {
    * Sends `request` and expects a status of `expected.ok` whose body is not read (204 No Content: RFC 9110, section 15.3.5); resolves
    * with that status. Throws {@link send}'s errors, and {@link failureOf}'s for any other status (a 404 as `expected.notFound` says).
    */
-  async sendForStatus(request: SendRequest, expected: Omit<Expectation<z.ZodMiniType>, 'schema' | 'root'>): Promise<number> {
+  async sendExpectingStatus(request: SendRequest, expected: Omit<Expectation<z.ZodMiniType>, 'schema' | 'root'>): Promise<number> {
     const response = await this.send(request);
     const failure = this.failureOf(response, expected.ok, expected.notFound);
     if (failure) throw failure;

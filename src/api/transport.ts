@@ -4,7 +4,7 @@ import { Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { InterruptedError, RequestError, UsageError } from '../errors.js';
 import { isTimeout } from './response.js';
 import { neverConnectedCode, provesNotSent, SAFE_METHODS } from './retry.js';
-import { isLoopback } from '../settings.js';
+import { isLoopback } from '../loopback.js';
 
 /** The proxy in use and the variable that named it (for messages; its credentials are never shown). */
 export interface ProxyChoice {

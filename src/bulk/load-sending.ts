@@ -19,7 +19,7 @@ import { RequestPool } from './request-pool.js';
 import { type Outgoing, SendBatch } from './send-batch.js';
 import type { HeldItem, LoadSide } from './settle-unknown.js';
 import type { UnknownHolding } from './unknown-holding.js';
-import { petCount } from '../text.js';
+import { petCount } from '../counts.js';
 
 /** POST /pets: the created Pet (201 or 200); `limits` as in SendRequest. */
 export type CreatePet = (client: PetstoreClient, pet: NewPet, limits: Pick<SendRequest, 'signal' | 'deadlineMs' | 'retry'>) => Promise<Pet>;

@@ -1,7 +1,7 @@
 /** The end of a bulk load: counts, why it stopped, the summary line on stderr, and the error whose exit code it ends with. */
 import { CliError, ExitCode, type ErrorReport, type InterruptedError } from '../errors.js';
 import type { IOStreams } from '../iostreams.js';
-import { petCount } from '../text.js';
+import { petCount } from '../counts.js';
 import type { Tally } from './journal-codec.js';
 import { describeLines } from './outcomes.js';
 import type { SettleCounts } from './settle-unknown.js';

@@ -7,7 +7,7 @@ import { FailedFile } from '../../bulk/failed-file.js';
 import { type EarlierLoad, LoadJournal } from '../../bulk/journal.js';
 import { openInput } from '../../bulk/open-input.js';
 import type { Factory } from '../../factory.js';
-import { petCount } from '../../text.js';
+import { petCount } from '../../counts.js';
 import { createPet } from './http.js';
 import { openSettler, settleActions } from './resolve-unknown.js';
 

@@ -9,7 +9,7 @@ import { itemName, where } from '../../bulk/outcomes.js';
 import { addCreatedIds, IdSet, type ListStore, readStoreIds, recordStoreIds, storeIdsPath } from '../../bulk/store-ids.js';
 import { CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { petCount } from '../../text.js';
+import { petCount } from '../../counts.js';
 import { listPetPages } from '../list/http.js';
 
 /** The whole store in pages of 100 (issue 29 item 2), each page with its own --timeout. */
@@ -104,7 +104,7 @@ export async function settleActions(settler: UnknownSettler, load: LoadSide): Pr
     },
     repeats: (count) =>
       load.f.io.warn(
-        `the store's listing showed ${count === 1 ? '1 pet' : `${count} pets`} more than once (the store changed while it was read); ` +
+        `the store's listing showed ${petCount(count)} more than once (the store changed while it was read); ` +
           'each pet settled one unknown item at most',
         'listing_repeats',
         { repeats: count },
@@ -113,7 +113,7 @@ export async function settleActions(settler: UnknownSettler, load: LoadSide): Pr
       const shown = ids.slice(0, 20).join(', ');
       const more = ids.length > 20 ? ` and ${ids.length - 20} more` : '';
       load.f.io.warn(
-        `${ids.length === 1 ? '1 pet' : `${ids.length} pets`} that this load did not create and no unknown item matches appeared in the ` +
+        `${petCount(ids.length)} that this load did not create and no unknown item matches appeared in the ` +
           `store during the load (another writer's), not claimed: ${shown}${more}`,
         'other_writers',
         { ids: ids.map(String) },

@@ -8,5 +8,5 @@ export const OPERATIONS: readonly OperationSchemas[] = [{ operationId: 'getPet',
 
 /** The Pet (200); a missing pet's 404 becomes a ServiceError, others as the client's `expect` says. */
 export function getPet(client: PetstoreClient, petId: bigint): Promise<Pet> {
-  return client.sendFor({ method: 'GET', path: `pets/${petId}` }, { ok: [200], schema: Pet, root: 'pet', notFound: 'pet' });
+  return client.sendExpecting({ method: 'GET', path: `pets/${petId}` }, { ok: [200], schema: Pet, root: 'pet', notFound: 'pet' });
 }
