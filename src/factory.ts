@@ -47,7 +47,7 @@ export interface Seams {
   lockStaleMs?: number;
   /** How a bulk load's journal writes (`fs.writeSync(fd, data, offset)`, the bytes taken): tests inject a full disk at any byte. */
   journalWrite?: (fd: number, data: Buffer, offset: number) => number;
-  /** How long every connection of a bulk load may be refused before it stops, in milliseconds (bulk/reachability.ts's when not given). */
+  /** How long every connection of a bulk load may be refused before it stops, in milliseconds (bulk/post-policy.ts's UNREACHABLE_MS when not given). */
   unreachableMs?: number;
   /** The client seam: every client the Factory hands out sends through this dispatcher (a test's undici MockAgent). */
   dispatcher?: Dispatcher;
@@ -196,9 +196,9 @@ export class Factory {
     return ms >= 2000 && ms <= 30_000 ? ms : undefined;
   }
 
-  /** The test seams of a bulk load's journal writes and of its wait for a service that refuses every connection. */
-  get bulkSeams(): Pick<Seams, 'journalWrite' | 'unreachableMs'> {
-    return { journalWrite: this.seams.journalWrite, unreachableMs: this.seams.unreachableMs };
+  /** The test seams of a bulk load: its journal's writes, its wait for a service that refuses every connection, its resends' jitter. */
+  get bulkSeams(): Pick<Seams, 'journalWrite' | 'unreachableMs' | 'random'> {
+    return { journalWrite: this.seams.journalWrite, unreachableMs: this.seams.unreachableMs, random: this.seams.random };
   }
 
   /** Closes the client's connections and ends the jq thread, if the run made them. */

@@ -5,7 +5,7 @@ import { RequestError } from '../errors.js';
 import { BodyReadError, exchange, type Exchange, type ExchangeLimits } from './exchange.js';
 import { type KeyOf, PageWalk, Repeats } from './pages.js';
 import { deprecationNotice, encodingFailure, parseBody } from './response.js';
-import { backoffMs, neverConnectedCode, retryInterceptor } from './retry.js';
+import { retryInterceptor } from './retry.js';
 import { describeIssue, quickCheckOf } from './schemas.js';
 import { failureOf, type NotFound } from './failures.js';
 import { describeSendFailure, openDispatcher, type ProxyChoice } from './transport.js';
@@ -209,18 +209,6 @@ export class PetstoreClient {
       deadlineMs: this.options.timeoutMs,
       ...request,
     });
-  }
-
-  /**
-   * Milliseconds to wait before sending again a `retry: false` request whose connection never opened (api/retry.ts's backoff, logged
-   * with --verbose); undefined for any other error, or when `attempt` (1 for the first resend) is past --retries.
-   */
-  reconnectDelay(error: unknown, attempt: number): number | undefined {
-    const code = neverConnectedCode(error);
-    if (code === undefined || attempt > this.options.retries) return undefined;
-    const delay = backoffMs(attempt, this.options.random ?? Math.random);
-    this.options.log?.(`* retry ${attempt} of ${this.options.retries} in ${Math.round(delay)} ms (${code})`);
-    return delay;
   }
 
   /** Ends every request in flight with `reason` (a bulk load's second Ctrl-C, whose POSTs carry no signal); nothing is sent after. */
