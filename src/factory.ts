@@ -22,9 +22,12 @@ export interface GlobalOptions {
   baseUrl?: string;
   json: boolean;
   color: boolean;
-  /** Deadline of the whole command, in milliseconds. */
+  /**
+   * `--timeout`, in milliseconds: the whole command's deadline, or each request's once {@link Factory.timeoutEachRequest} is called
+   * (and each POST's in a bulk load).
+   */
   timeout: number;
-  /** Retries of a GET after the first attempt. */
+  /** Retries of a GET after the first attempt (and of a bulk load's POST whose connection never opened). */
   retries: number;
   verbose: boolean;
 }
