@@ -25,8 +25,9 @@ export interface ErrorReport {
   hint?: string;
   /** The answer's body (`petstore api`): its JSON, or its text. */
   body?: unknown;
-  /** A listing that failed after its first page: how many items it printed, and the link of the page that failed. */
+  /** A listing that failed after its first page, or a `get` of several ids: how many items it printed (and `read`: ids read). */
   printed?: number;
+  read?: number;
   next?: string;
 }
 

@@ -175,6 +175,21 @@ export class Factory {
     const { setFlagsFromString } = process.getBuiltinModule('node:v8');
     setFlagsFromString('--semi-space-growth-factor=1');
     setFlagsFromString('--heap-growing-percent=20');
+    this.heapGrowsSlowly = true;
+  }
+
+  private heapGrowsSlowly = false;
+
+  /**
+   * Gives {@link growHeapSlowly}'s flags back V8's defaults, once the command is done: V8 rejects a code cache made under other flags
+   * than its own, and src/launch.ts writes one after the command, which the next run (with the defaults) would then compile anew.
+   */
+  restoreHeapGrowth(): void {
+    if (!this.heapGrowsSlowly) return;
+    const { setFlagsFromString } = process.getBuiltinModule('node:v8');
+    setFlagsFromString('--semi-space-growth-factor=2');
+    setFlagsFromString('--heap-growing-percent=0');
+    this.heapGrowsSlowly = false;
   }
 
   /** The run's `--jq` (output/jq.ts): jq sees `env`; runs end on Ctrl-C and at the deadline. Throws before setGlobals (a bug). */

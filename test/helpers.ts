@@ -13,6 +13,7 @@ import { Readable } from 'node:stream';
 import nock from 'nock';
 import { onTestFinished } from 'vitest';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Dispatcher } from 'undici';
 import type { Factory } from '../src/factory.js';
 import type { RunOptions } from '../src/main.js';
 import type { OutputSpec } from '../src/output/format.js';
@@ -30,7 +31,8 @@ export interface Result {
 
 export interface RunSetup {
   env?: NodeJS.ProcessEnv;
-  stdin?: string;
+  /** Standard input: its whole text, or a stream the test writes to as the command runs. */
+  stdin?: string | Readable;
   stdoutIsTTY?: boolean;
   stdinIsTTY?: boolean;
   signal?: AbortSignal;
@@ -55,6 +57,10 @@ export interface RunSetup {
   command?: string;
   /** Told each write to stderr as it happens, to wait for a message while the command runs. */
   onStderr?: (text: string) => void;
+  /** Told each write to stdout as it happens, to wait for output while the command runs. */
+  onStdout?: (text: string) => void;
+  /** The client seam (`Seams.dispatcher`): every request goes there, not to the network; the fake client's `main` sets it. */
+  dispatcher?: Dispatcher;
 }
 
 /** What one run of a command handed its runF: the options, and the output format settled before it (`api` settles none). */
@@ -115,14 +121,19 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
   try {
     const code = await main(argv, {
       io: {
-        stdout: { write: (t: string) => (stdout += t) },
+        stdout: {
+          write: (t: string) => {
+            stdout += t;
+            setup.onStdout?.(t);
+          },
+        },
         stderr: {
           write: (t: string) => {
             stderr += t;
             setup.onStderr?.(t);
           },
         },
-        stdin: Readable.from(setup.stdin === undefined ? [] : [setup.stdin]),
+        stdin: typeof setup.stdin === 'object' ? setup.stdin : Readable.from(setup.stdin === undefined ? [] : [setup.stdin]),
         stdoutIsTTY: setup.stdoutIsTTY ?? false,
         stderrIsTTY: setup.stdoutIsTTY ?? false,
         stdinIsTTY: setup.stdinIsTTY ?? false,
@@ -138,6 +149,7 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
         lockStaleMs: setup.lockStaleMs,
         journalWrite: setup.journalWrite,
         unreachableMs: setup.unreachableMs,
+        dispatcher: setup.dispatcher,
       },
       commands: setup.commands,
       command: setup.command,

@@ -21,7 +21,11 @@ export interface Expectation<T extends z.ZodMiniType> {
   ok: readonly number[];
   schema: T;
   root: string;
-  /** What a 404 of this operation means (exit 3 for a missing item; by default a wrong base URL, exit 1): see {@link NotFound}. */
+  /**
+   * What a 404 of this operation means ({@link NotFound}): `'route'`, the default, a wrong base URL (exit 1); `{ missing: 'animal' }`,
+   * no such item (exit 3), with `routeMayBeGone` for a deprecated route the service may have removed; `'pet'`, getPet's (that, for
+   * animals); `'as-sent'`, `petstore api`'s, the service's answer as it is (exit 3).
+   */
   notFound?: NotFound;
 }
 

@@ -118,7 +118,7 @@ export function contractAction<I extends Inputs, O, F>(
     const command = args[args.length - 1] as CommandUnknownOpts;
     const contract = await load();
     const { runContract, settleOptions } = await import('./runner.js');
-    const options = await settleOptions(f, contract, { flags: command.opts(), arguments: args.slice(0, -2) as string[] });
+    const options = await settleOptions(f, contract, { flags: command.opts(), arguments: args.slice(0, -2) as Array<string | string[]> });
     return runF ? runF(options) : runContract(f, contract, options);
   };
 }

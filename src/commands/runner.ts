@@ -12,8 +12,11 @@ import { parseFlag } from './parse-flag.js';
 export interface Inputs {
   /** By commander's key for the flag (`limit` for `--limit`, `categoryId` for `--category-id`). */
   flags?: Readonly<Record<string, z.ZodMiniType>>;
-  /** In the order of the command's arguments, each with the name its errors give it (`argument <petId>`). */
-  arguments?: ReadonlyArray<readonly [name: string, schema: z.ZodMiniType]>;
+  /**
+   * In the order of the command's arguments, each with the name its errors give it (`argument <petId>`); a variadic one (`<petId...>`,
+   * the last) is marked `'variadic'`, and each of its words is checked by the schema.
+   */
+  arguments?: ReadonlyArray<readonly [name: string, schema: z.ZodMiniType] | readonly [name: string, schema: z.ZodMiniType, 'variadic']>;
 }
 
 /**
@@ -26,15 +29,19 @@ export interface Checked<I extends Inputs, F = Record<string, unknown>> {
   arguments: CheckedArguments<NonNullable<I['arguments']>>;
 }
 
-/** Each argument's schema output, in order. */
+/** Each argument's schema output, in order (an array of them for a variadic argument). */
 type CheckedArguments<T> = {
-  -readonly [K in keyof T]: T[K] extends readonly [string, infer S extends z.ZodMiniType] ? z.output<S> : never;
+  -readonly [K in keyof T]: T[K] extends readonly [string, infer S extends z.ZodMiniType, 'variadic']
+    ? Array<z.output<S>>
+    : T[K] extends readonly [string, infer S extends z.ZodMiniType]
+      ? z.output<S>
+      : never;
 };
 
-/** A command line as commander hands it to an action: its flags by key, and its arguments' text. */
+/** A command line as commander hands it to an action: its flags by key, and its arguments' text (a variadic one's as an array). */
 export interface Given {
   flags?: Record<string, unknown>;
-  arguments?: readonly string[];
+  arguments?: ReadonlyArray<string | readonly string[]>;
 }
 
 /** One page of a listing: its records, whether the service linked a next page, and the records dropped as printed before. */
@@ -127,7 +134,11 @@ export async function settleOptions<I extends Inputs, O, F>(f: Factory, contract
     const value = flags[key];
     if (value !== undefined) flags[key] = parseFlag(schema, String(value), `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   }
-  const args = (contract.inputs.arguments ?? []).map(([name, schema], i) => parseFlag(schema, given.arguments?.[i] ?? '', name));
+  const args = (contract.inputs.arguments ?? []).map(([name, schema, variadic], i) => {
+    const text = given.arguments?.[i];
+    if (variadic) return (typeof text === 'string' ? [text] : (text ?? [])).map((word) => parseFlag(schema, word, name));
+    return parseFlag(schema, typeof text === 'string' ? text : '', name);
+  });
   // Each flag of `inputs` is its schema's output now; commander's declaration of the command made the others an F (contractAction).
   const options = await contract.options({ flags, arguments: args } as Checked<I, F>, f);
   if (contract.shapeOf) f.exporter.choose(contract.shapeOf(options));
