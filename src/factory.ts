@@ -22,9 +22,12 @@ export interface GlobalOptions {
   baseUrl?: string;
   json: boolean;
   color: boolean;
-  /** `--timeout`: deadline of the whole command, in milliseconds (of each page once {@link Factory.readsWholeListing}; of each request in a bulk load). */
+  /**
+   * `--timeout`, in milliseconds: the whole command's deadline, or each request's once {@link Factory.timeoutEachRequest} is called
+   * (and each POST's in a bulk load).
+   */
   timeout: number;
-  /** Retries of a GET after the first attempt. */
+  /** Retries of a GET after the first attempt (and of a bulk load's POST whose connection never opened). */
   retries: number;
   verbose: boolean;
 }
@@ -47,7 +50,7 @@ export interface Seams {
   lockStaleMs?: number;
   /** How a bulk load's journal writes (`fs.writeSync(fd, data, offset)`, the bytes taken): tests inject a full disk at any byte. */
   journalWrite?: (fd: number, data: Buffer, offset: number) => number;
-  /** How long every connection of a bulk load may be refused before it stops, in milliseconds (bulk/reachability.ts's when not given). */
+  /** How long every connection of a bulk load may be refused before it stops, in milliseconds (bulk/post-policy.ts's UNREACHABLE_MS when not given). */
   unreachableMs?: number;
   /** The client seam: every client the Factory hands out sends through this dispatcher (a test's undici MockAgent). */
   dispatcher?: Dispatcher;
@@ -156,9 +159,11 @@ export class Factory {
     });
   }
 
-  /** For a command that reads a whole listing: `--timeout` bounds each request and `--jq` run from now, and the heap grows slowly. */
-  readsWholeListing(): void {
-    this.growHeapSlowly();
+  /**
+   * From now `--timeout` bounds each request and each `--jq` run on its own, not the whole command: for a command that reads a whole
+   * listing (each page its own `--timeout`), which calls {@link growHeapSlowly} too. Call it before the client is made.
+   */
+  timeoutEachRequest(): void {
     this.deadlineAt = undefined;
     if (this.jqLimits) delete this.jqLimits.deadline;
   }
@@ -190,7 +195,7 @@ export class Factory {
   /** The run's `--jq` (output/jq.ts): jq sees `env`; runs end on Ctrl-C and at the deadline. Throws before setGlobals (a bug). */
   jq(): Promise<Jq> {
     if (!this.jqPromise) {
-      // Kept: readsWholeListing may lift the deadline after jq compiled the expression.
+      // Kept: timeoutEachRequest may lift the deadline after jq compiled the expression.
       const limits: JqLimits = { stop: this.signals.stop, timeoutMs: this.globals.timeout, deadline: this.deadlineAt };
       this.jqLimits = limits;
       this.jqPromise = import('./output/jq.js').then(({ Jq }) => new Jq(this.env, limits, this.seams.jqMemoryLimitMb));
@@ -209,9 +214,9 @@ export class Factory {
     return ms >= 2000 && ms <= 30_000 ? ms : undefined;
   }
 
-  /** The test seams of a bulk load's journal writes and of its wait for a service that refuses every connection. */
-  get bulkSeams(): Pick<Seams, 'journalWrite' | 'unreachableMs'> {
-    return { journalWrite: this.seams.journalWrite, unreachableMs: this.seams.unreachableMs };
+  /** The test seams of a bulk load: its journal's writes, its wait for a service that refuses every connection, its resends' jitter. */
+  get bulkSeams(): Pick<Seams, 'journalWrite' | 'unreachableMs' | 'random'> {
+    return { journalWrite: this.seams.journalWrite, unreachableMs: this.seams.unreachableMs, random: this.seams.random };
   }
 
   /** Closes the client's connections and ends the jq thread, if the run made them. */

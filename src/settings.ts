@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { VERSION_SEGMENT } from './interface-values.js';
 import type { ConfigStore } from './config.js';
 import { CliError, ExitCode, MissingKeyError, UsageError } from './errors.js';
+import { isLoopback } from './loopback.js';
 import { closest } from './suggest.js';
 
 /** Where a setting came from, as `auth status` reports it. */
@@ -146,12 +147,6 @@ export function parseBaseUrl(text: string, origin: string): URL {
 /** True when a base URL's path ends with `/v1`. */
 export function hasVersionSegment(url: URL): boolean {
   return url.pathname.replace(/\/+$/, '').endsWith(VERSION_SEGMENT);
-}
-
-/** True for localhost, 127.0.0.0/8 and ::1, in WHATWG URL normal form ("127.1" arrives as "127.0.0.1"). */
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]';
 }
 
 /** ` --env <name>` for a command to suggest, or nothing for the default environment. */

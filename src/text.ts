@@ -14,11 +14,6 @@ export function sanitizeLines(text: string): string {
   return text.split('\n').map(sanitizeText).join('\n');
 }
 
-/** "1 pet", "3 pets": a count of pets for messages. */
-export function petCount(n: number): string {
-  return n === 1 ? '1 pet' : `${n} pets`;
-}
-
 /** The code of the warning {@link repeatsWarning}. */
 export const REPEATS_DROPPED = 'repeats_dropped';
 

@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { BIN, run, startChild, until } from './helpers.js';
-import { bulkService } from './support/bulk-service.js';
+import { sandboxPerTest } from './support/sandbox.js';
 
-const sandbox = bulkService('petstore-lease-');
+const sandbox = sandboxPerTest('petstore-lease-');
 const STALE_MS = 3000;
 const names = (n: number) => Array.from({ length: n }, (_, i) => `p${i + 1}`);
 const ndjson = (all: string[]) => all.map((name, i) => `{"name":"${name}","categoryId":${i}}\n`).join('');

@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { InterruptedError } from '../src/errors.js';
-import { bulkService } from './support/bulk-service.js';
+import { sandboxPerTest } from './support/sandbox.js';
 import { readNdjson, run, until } from './helpers.js';
 
-const sandbox = bulkService('petstore-messages-');
+const sandbox = sandboxPerTest('petstore-messages-');
 const { start, env, posts, storedNames, tempDir } = sandbox;
 // Names of one width: every line is as long as the next.
 const pets = (n: number) => Array.from({ length: n }, (_, i) => `{"name":"p${String(i + 1).padStart(5, '0')}","categoryId":1}\n`);

@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { thisOwner } from '../src/bulk/load-lock.js';
-import { bulkService } from './support/bulk-service.js';
+import { sandboxPerTest } from './support/sandbox.js';
 import { readNdjson, run } from './helpers.js';
 
-const sandbox = bulkService('petstore-robust-');
+const sandbox = sandboxPerTest('petstore-robust-');
 const { start, posts, storedNames, tempDir } = sandbox;
 const env = () => ({ PATH: process.env.PATH, ...sandbox.env() });
 const ndjson = (names: string[]) => names.map((name, i) => `{"name":"${name}","categoryId":${i}}\n`).join('');

@@ -9,9 +9,9 @@ import { describe, expect, test } from 'vitest';
 import { itemFromText, itemHash } from '../src/bulk/input-item.js';
 import { CREATED, DECIDED, NONE, readJournal, SENDING } from '../src/bulk/journal-read.js';
 import { run } from './helpers.js';
-import { bulkService } from './support/bulk-service.js';
+import { sandboxPerTest } from './support/sandbox.js';
 
-const sandbox = bulkService('petstore-journal-faults-');
+const sandbox = sandboxPerTest('petstore-journal-faults-');
 const NAMES = ['p1', 'p2', 'p3'];
 const INPUT = NAMES.map((name, i) => `{"name":"${name}","categoryId":${i}}\n`).join('');
 

@@ -1,5 +1,5 @@
 // The kit a new command is made of (docs/design.md), through the two test-only commands of test/support/kit-commands.ts: confirm
-// (asked at a terminal, --yes, refused where no one can answer, Ctrl-C, no), a 204 through sendForStatus, a declared not-found, and a
+// (asked at a terminal, --yes, refused where no one can answer, Ctrl-C, no), a 204 through sendExpectingStatus, a declared not-found, and a
 // paged listing of a schema of its own. In-process: the fake client (MockAgent), or main for the exit code and stderr.
 import { describe, expect, test } from 'vitest';
 import { ADD } from '../src/commands/add/run.js';
@@ -97,7 +97,7 @@ describe('confirm: a question before a change', () => {
   });
 });
 
-describe('a 204 and a declared not-found (sendForStatus)', () => {
+describe('a 204 and a declared not-found (sendExpectingStatus)', () => {
   test('a 404 with an Error body is no such animal: the service words, exit 3', async () => {
     const fake = fakeClientFactory();
     fake.answer('DELETE', '/v1/pets/5', 404, NOT_FOUND);

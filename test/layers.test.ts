@@ -1,7 +1,9 @@
-// The layers of src/ point one way (docs/design.md, "Layout"): commands ->
+// The layers of src/ point one way (docs/design.md, "Layers"): commands ->
 // output and bulk -> the IO streams -> api and the terminal -> settings and
 // config -> errors and plain helpers. No import, a type import included, runs
-// back up, and no module imports itself through others.
+// back up, and no module imports itself through others. RULES says what some
+// parts never import besides: bulk/ no Factory, IO streams or output; api/ no
+// settings or config; no command but add imports bulk/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +19,9 @@ const LAYERS: [prefix: string, layer: number][] = [
   ['text.ts', 0],
   ['suggest.ts', 0],
   ['flag-bounds.ts', 0],
+  ['counts.ts', 0],
+  ['loopback.ts', 0],
+  ['fifo.ts', 0],
   ['config.ts', 1],
   ['settings.ts', 1],
   ['api/', 2],
@@ -66,6 +71,48 @@ test('every import runs down the layers, never up', () => {
     }
   }
   expect(upward).toEqual([]);
+});
+
+/** What a part of src/ never imports, beyond the layers' order (docs/design.md, "Layers"), and why. */
+const RULES: { part: string; except?: string; never: string[]; why: string }[] = [
+  {
+    part: 'bulk/',
+    never: ['factory.ts', 'iostreams.ts', 'output/', 'terminal/', 'commands/', 'completion/', 'settings.ts', 'config.ts'],
+    why: 'bulk/ is handed what it needs by its command (bulk/load-context.ts, made in commands/add/add-file.ts)',
+  },
+  {
+    part: 'api/',
+    never: ['settings.ts', 'config.ts'],
+    why: 'the client is handed its options (ClientOptions, api/requests.ts)',
+  },
+  {
+    part: 'commands/',
+    except: 'commands/add/',
+    never: ['bulk/'],
+    why: "bulk/ is add --file's: what another command shares with it lives lower (fifo.ts)",
+  },
+];
+
+/** The imports of `module` that `rule` forbids. */
+function broken(rule: (typeof RULES)[number], module: string, targets: readonly string[]): string[] {
+  if (!module.startsWith(rule.part) || (rule.except && module.startsWith(rule.except))) return [];
+  return targets.filter((target) => rule.never.some((never) => target === never || (never.endsWith('/') && target.startsWith(never))));
+}
+
+test.each(RULES)('$part imports none of $never: $why', (rule) => {
+  const found = modules().flatMap((module) => broken(rule, module, importsOf(module)).map((target) => `${module} -> ${target}`));
+  expect(found).toEqual([]);
+});
+
+test('the rules catch what they forbid (a check that cannot pass by reading nothing)', () => {
+  expect(broken(RULES[0]!, 'bulk/load-sending.ts', ['factory.ts', 'output/views.ts', 'api/client.ts'])).toEqual([
+    'factory.ts',
+    'output/views.ts',
+  ]);
+  expect(broken(RULES[1]!, 'api/transport.ts', ['settings.ts'])).toEqual(['settings.ts']);
+  expect(broken(RULES[2]!, 'commands/api/request.ts', ['bulk/open-input.ts'])).toEqual(['bulk/open-input.ts']);
+  expect(broken(RULES[2]!, 'commands/add/add-file.ts', ['bulk/open-input.ts'])).toEqual([]);
+  expect(importsOf('bulk/bulk-load.ts')).toContain('bulk/load-context.ts');
 });
 
 test('no import cycle', () => {

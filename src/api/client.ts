@@ -5,7 +5,7 @@ import { RequestError } from '../errors.js';
 import { BodyReadError, exchange, type Exchange, type ExchangeLimits } from './exchange.js';
 import { type KeyOf, PageWalk, Repeats } from './pages.js';
 import { deprecationNotice, encodingFailure, parseBody } from './response.js';
-import { backoffMs, neverConnectedCode, retryInterceptor } from './retry.js';
+import { retryInterceptor } from './retry.js';
 import { describeIssue, quickCheckOf } from './schemas.js';
 import { failureOf, type NotFound } from './failures.js';
 import { describeSendFailure, openDispatcher, type ProxyChoice } from './transport.js';
@@ -147,7 +147,7 @@ export class PetstoreClient {
   }
 
   /** Sends `request` and returns its body checked by `expected` ({@link expect}); throws {@link send}'s and {@link expect}'s errors. */
-  async sendFor<T extends z.ZodMiniType>(request: SendRequest, expected: Expectation<T>): Promise<z.infer<T>> {
+  async sendExpecting<T extends z.ZodMiniType>(request: SendRequest, expected: Expectation<T>): Promise<z.infer<T>> {
     return this.expect(await this.send(request), expected);
   }
 
@@ -155,7 +155,7 @@ export class PetstoreClient {
    * Sends `request` and expects a status of `expected.ok` whose body is not read (204 No Content: RFC 9110, section 15.3.5); resolves
    * with that status. Throws {@link send}'s errors, and {@link failureOf}'s for any other status (a 404 as `expected.notFound` says).
    */
-  async sendForStatus(request: SendRequest, expected: Omit<Expectation<z.ZodMiniType>, 'schema' | 'root'>): Promise<number> {
+  async sendExpectingStatus(request: SendRequest, expected: Omit<Expectation<z.ZodMiniType>, 'schema' | 'root'>): Promise<number> {
     const response = await this.send(request);
     const failure = this.failureOf(response, expected.ok, expected.notFound);
     if (failure) throw failure;
@@ -213,18 +213,6 @@ export class PetstoreClient {
       deadlineMs: this.options.timeoutMs,
       ...request,
     });
-  }
-
-  /**
-   * Milliseconds to wait before sending again a `retry: false` request whose connection never opened (api/retry.ts's backoff, logged
-   * with --verbose); undefined for any other error, or when `attempt` (1 for the first resend) is past --retries.
-   */
-  reconnectDelay(error: unknown, attempt: number): number | undefined {
-    const code = neverConnectedCode(error);
-    if (code === undefined || attempt > this.options.retries) return undefined;
-    const delay = backoffMs(attempt, this.options.random ?? Math.random);
-    this.options.log?.(`* retry ${attempt} of ${this.options.retries} in ${Math.round(delay)} ms (${code})`);
-    return delay;
   }
 
   /** Ends every request in flight with `reason` (a bulk load's second Ctrl-C, whose POSTs carry no signal); nothing is sent after. */

@@ -43,6 +43,6 @@ export interface SendRequest {
   signal?: AbortSignal | null;
   /** Over the whole exchange, in milliseconds. */
   deadlineMs?: number;
-  /** false: without undici's retry interceptor (a bulk load's POSTs: see PetstoreClient.reconnectDelay); else api/retry.ts's policy. */
+  /** false: without undici's retry interceptor (a bulk load's POSTs, which bulk/post-policy.ts sends again); else api/retry.ts's policy. */
   retry?: false;
 }

@@ -1,50 +1,19 @@
-/** Retry policy for undici's retry interceptor: safe methods (RFC 9110 §9.2.1) on transient failures, others only if never connected. */
+/**
+ * Retry policy for undici's retry interceptor: safe methods (RFC 9110 §9.2.1) on transient failures, others only if never connected; which
+ * network error is which: network-errors.ts's table.
+ */
 import { interceptors, type Dispatcher, type RetryHandler } from 'undici';
+import { isRetried } from './network-errors.js';
 
 const RETRY_STATUS_CODES = [408, 429, 502, 503, 504];
 /** Methods that change nothing (RFC 9110 §9.2.1): retried, and never said to have maybe taken effect. */
 export const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
-/** Connection errors after which a safe method is sent again. */
-const SAFE_ERROR_CODES = [
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETDOWN',
-  'ENETUNREACH',
-  'EHOSTDOWN',
-  'EHOSTUNREACH',
-  'EPIPE',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CLOSED',
-];
 const BASE_DELAY_MS = 250;
 const MAX_BACKOFF_MS = 8_000;
-/** Errors that prove no byte of the request reached the server: retried for any method. */
-const NEVER_CONNECTED_CODES = ['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT'];
-
-/** The code when `error` (or its `cause`) says the connection was never established: the one failure after which a POST is sent again. */
-export function neverConnectedCode(error: unknown): string | undefined {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 3; e = e.cause as typeof e, depth += 1)
-    if (typeof e.code === 'string' && NEVER_CONNECTED_CODES.includes(e.code)) return e.code;
-  return undefined;
-}
 
 /** Milliseconds before retry `attempt` (1 for the first): exponential from 250 ms, at most 8 s, with full jitter (`random` in [0, 1)). */
 export function backoffMs(attempt: number, random: () => number): number {
   return Math.min(BASE_DELAY_MS * 2 ** (attempt - 1), MAX_BACKOFF_MS) * random();
-}
-
-/** Whether an error code proves the request never reached the service: no connection, or a failed TLS handshake. */
-export function provesNotSent(code: string | undefined): boolean {
-  if (code === undefined) return false;
-  return (
-    ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT'].includes(code) ||
-    /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_)/.test(code)
-  );
 }
 
 /** Longest Retry-After waited for, in milliseconds; a longer one ends the command instead. */
@@ -74,9 +43,7 @@ export function retryInterceptor(options: {
     };
     const safe = SAFE_METHODS.includes(opts.method.toUpperCase());
     const eligible =
-      statusCode !== undefined && code === 'UND_ERR_REQ_RETRY'
-        ? safe && RETRY_STATUS_CODES.includes(statusCode)
-        : (safe ? SAFE_ERROR_CODES : NEVER_CONNECTED_CODES).includes(code ?? '');
+      statusCode !== undefined && code === 'UND_ERR_REQ_RETRY' ? safe && RETRY_STATUS_CODES.includes(statusCode) : isRetried(code, safe);
     const asked = retryAfterMs(headers?.['retry-after']);
     if (!eligible || state.counter > options.retries || (asked !== undefined && asked > MAX_RETRY_AFTER_MS)) {
       callback(error);

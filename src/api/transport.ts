@@ -3,8 +3,9 @@ import { maxHeaderSize } from 'node:http';
 import { Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { InterruptedError, RequestError, UsageError } from '../errors.js';
 import { isTimeout } from './response.js';
-import { neverConnectedCode, provesNotSent, SAFE_METHODS } from './retry.js';
-import { isLoopback } from '../settings.js';
+import { anyMethodRetryCode, networkErrorOf, provesNotSent } from './network-errors.js';
+import { SAFE_METHODS } from './retry.js';
+import { isLoopback } from '../loopback.js';
 
 /** The proxy in use and the variable that named it (for messages; its credentials are never shown). */
 export interface ProxyChoice {
@@ -113,11 +114,6 @@ function lookupLoopback(_hostname: string, options: { family?: number | string; 
   else callback(null, addresses[0]!.address, addresses[0]!.family);
 }
 
-/** A connection that never reached its peer (with a proxy in use, the proxy). */
-const UNREACHABLE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN'];
-
-const DROPPED_CODES = ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'];
-
 /** The error's code, or its cause's (undici wraps some errors). */
 function codeOf(error: unknown): string | undefined {
   const e = error as { code?: string; cause?: { code?: string } } | undefined;
@@ -174,10 +170,11 @@ export function describeNetworkFailure(error: unknown, host: string, proxy?: Pro
     if (refused) return new RequestError(`${viaProxy} could not open a tunnel to ${host}: HTTP ${refused[1]}`, 'proxy_refused');
     if (code === 'UND_ERR_PRX_CONN')
       return new RequestError(`${viaProxy} closed the connection before a tunnel to ${host} was open`, 'proxy_failed');
-    if (code && UNREACHABLE_CODES.includes(code)) return new RequestError(`cannot reach ${viaProxy}: ${code}`, 'network_error');
+    // A connection that never reached its peer: the proxy.
+    if (networkErrorOf(code)?.says === 'unreachable') return new RequestError(`cannot reach ${viaProxy}: ${code}`, 'network_error');
   }
   // The connection was open and the request may have been read: not "cannot reach".
-  if (code && DROPPED_CODES.includes(code)) {
+  if (networkErrorOf(code)?.says === 'dropped') {
     return new RequestError(
       `the connection to ${host} closed before its answer came (${code}); the request may have reached it`,
       'connection_closed',
@@ -210,8 +207,8 @@ export function describeSendFailure(
   return keepNeverConnected(failure, error);
 }
 
-/** Keeps a never-established connection's error as the `cause` (neverConnectedCode finds it: a bulk load sends such a POST again). */
+/** Keeps a never-established connection's error as the `cause` (anyMethodRetryCode finds it: a bulk load sends such a POST again). */
 function keepNeverConnected(failure: RequestError, error: unknown): RequestError {
-  if (neverConnectedCode(error) !== undefined) failure.cause = error;
+  if (anyMethodRetryCode(error) !== undefined) failure.cause = error;
   return failure;
 }

@@ -1,21 +1,23 @@
-/** One bulk load (`add --file`): items read, sent (load-sending.ts) and ended created or in `--failed`, through load-state.ts's states. */
+/**
+ * One bulk load (`add --file`): items read, sent (load-sending.ts) and ended created or in `--failed`; then the settling, the journal's end,
+ * `--failed` put in place and the summary. src/bulk/README.md says where each step lives.
+ */
 import type { Readable } from 'node:stream';
 import type { PetstoreClient } from '../api/client.js';
 import { CliError, ExitCode, InterruptedError } from '../errors.js';
-import type { Factory } from '../factory.js';
-import type { JqStream } from '../output/jq.js';
 import { BatchedOutput } from './batched-output.js';
 import type { FailedFile } from './failed-file.js';
 import type { LoadJournal } from './journal.js';
 import { lossAtRenewal } from './lock-lease.js';
+import type { LoadContext, PetFilter } from './load-context.js';
 import { LoadRecorder } from './load-recorder.js';
 import { type CreatePet, LoadSending } from './load-sending.js';
-import { LoadStateMachine } from './load-state.js';
+import { LoadStop } from './load-stop.js';
 import { summarise } from './load-summary.js';
 import { Progress } from './progress.js';
 import { type ReadState, readItemBatches } from './read-items.js';
-import type { LoadSide, SettleCounts, UnknownSettler } from './settle-unknown.js';
-import { UnknownHolding } from './unknown-holding.js';
+import type { LoadForSettling, SettleCounts, UnknownSettler } from './settle-unknown.js';
+import { SettlerFeed } from './settler-feed.js';
 
 /** What a load is asked to do. */
 export interface BulkLoadOptions {
@@ -28,7 +30,8 @@ export interface BulkLoadOptions {
 
 /** What a load works with, opened by its command (commands/add/add-file.ts). */
 export interface BulkLoadSetup {
-  f: Factory;
+  /** Messages, stdout, the flags and signals (load-context.ts). */
+  context: LoadContext;
   options: BulkLoadOptions;
   /** The input's absolute path, or "-". */
   source: string;
@@ -38,16 +41,17 @@ export interface BulkLoadSetup {
   inputSize?: number;
   /** False while the user types the input (redraws would wipe the echo). */
   showProgress: boolean;
-  jq?: JqStream;
+  /** `--jq` over the created pets. */
+  jq?: PetFilter;
   /** POST /pets (the command's createPet). */
   createPet: CreatePet;
   /** With --resolve-unknown: the settler, and the settling run through the load's side once every answer is in. */
-  settling?: { settler: UnknownSettler; settle: (side: LoadSide) => Promise<SettleCounts | undefined> };
+  settling?: { settler: UnknownSettler; settle: (load: LoadForSettling) => Promise<SettleCounts | undefined> };
 }
 
 /** One run of a bulk load; {@link run} once. */
 export class BulkLoad {
-  private readonly machine: LoadStateMachine;
+  private readonly stop = new LoadStop();
   private readonly output: BatchedOutput;
   private readonly progress: Progress;
   private readonly recorder: LoadRecorder;
@@ -59,32 +63,30 @@ export class BulkLoad {
   private settled?: SettleCounts;
 
   constructor(private readonly setup: BulkLoadSetup) {
-    const { f, journal } = setup;
-    this.machine = new LoadStateMachine((journal?.known ?? 0) > 0);
-    const stdout = f.io.std.stdout;
-    const sink = { write: (text: string) => f.io.writeOut(text), once: stdout.once?.bind(stdout) };
+    const { context, journal } = setup;
+    const sink = context.stdout;
     this.output = new BatchedOutput(setup.jq ? setup.jq.into(sink, (error) => this.jqStopped(error)) : sink);
-    this.recorder = new LoadRecorder(f.io, this.output, this.machine, setup.source, setup.failed, journal);
-    this.progress = new Progress(f.io, this.recorder.tally, setup.inputSize, setup.showProgress);
-    const holding = new UnknownHolding(setup.settling?.settler);
-    this.sending = new LoadSending(f, setup.options, this.machine, this.recorder, this.output, holding, setup.createPet);
+    this.recorder = new LoadRecorder(context.messages, this.output, this.stop, setup.source, setup.failed, journal);
+    this.progress = new Progress(context.status, this.recorder.tally, setup.inputSize, setup.showProgress);
+    const feed = new SettlerFeed(setup.settling?.settler);
+    this.sending = new LoadSending(context, setup.options, this.stop, this.recorder, this.output, feed, setup.createPet);
   }
 
   /** Runs the load to its summary. Throws the error of what stopped it (130/143, 4, 1), exit 1 if an item was not created, or 2 for an input the journal does not record. */
   async run(client: PetstoreClient, input: Readable): Promise<void> {
-    const { f } = this.setup;
+    const { stop, halt, stdout } = this.setup.context;
     const onSignal = () => {
-      this.machine.recordStop({ reason: 'signal', error: f.signal.reason as InterruptedError });
+      this.stop.record({ reason: 'signal', error: stop.reason as InterruptedError });
       this.sayStopping();
     };
-    f.signal.addEventListener('abort', onSignal, { once: true });
-    if (f.signal.aborted) onSignal();
-    const onHalt = () => void client.abortAll(f.signals.halt.reason as InterruptedError);
-    f.signals.halt.addEventListener('abort', onHalt, { once: true });
+    stop.addEventListener('abort', onSignal, { once: true });
+    if (stop.aborted) onSignal();
+    const onHalt = () => void client.abortAll(halt.reason as InterruptedError);
+    halt.addEventListener('abort', onHalt, { once: true });
     this.setup.failed?.onLockLost((error) => this.lockLost(error));
-    const detach = f.io.std.onStdoutError?.((error) => {
+    const detach = stdout.onError?.((error) => {
       this.output.fail();
-      this.machine.recordStop({
+      this.stop.record({
         reason: 'stdout',
         error: new CliError(`cannot write to standard output: ${error.code ?? error.message}`, ExitCode.failure, 'stdout_error'),
       });
@@ -92,11 +94,9 @@ export class BulkLoad {
     try {
       try {
         await this.readAll(client, input);
-        this.machine.fire('read');
         await this.sending.idle();
         const { settling } = this.setup;
-        if (settling) this.settled = await settling.settle(this.sending.loadSide(client));
-        this.machine.fire('answered');
+        if (settling) this.settled = await settling.settle(this.sending.forSettling(client));
       } finally {
         this.output.flush();
         this.progress.stop();
@@ -107,11 +107,10 @@ export class BulkLoad {
       // Before --failed is put in place: `--file F --failed F` killed between the two finds the journal of the F it read.
       this.recorder.endJournal();
       await this.recorder.commitFailed();
-      this.machine.fire('ended');
       this.report();
     } finally {
-      f.signal.removeEventListener('abort', onSignal);
-      f.signals.halt.removeEventListener('abort', onHalt);
+      stop.removeEventListener('abort', onSignal);
+      halt.removeEventListener('abort', onHalt);
       detach?.();
     }
   }
@@ -127,7 +126,7 @@ export class BulkLoad {
   }
 
   private async readItems(client: PetstoreClient, input: Readable): Promise<void> {
-    const { f } = this.setup;
+    const { halt } = this.setup.context;
     try {
       for await (const batch of readItemBatches(input, (bytes) => this.progress.read(bytes), this.readState)) {
         this.progress.batch(batch.length);
@@ -137,13 +136,13 @@ export class BulkLoad {
           await this.sending.itemRead(client, item);
           this.progress.took();
         }
-        if (f.signals.halt.aborted) {
+        if (halt.aborted) {
           this.inputCut = !this.readToEnd();
           return;
         }
       }
     } catch (error) {
-      if (!f.signals.halt.aborted) throw error;
+      if (!halt.aborted) throw error;
       this.inputCut = !this.readToEnd();
     }
   }
@@ -162,13 +161,13 @@ export class BulkLoad {
   /** A --jq run that could not finish (a second Ctrl-C, --timeout, memory) stops the load as a stdout write error does. */
   private jqStopped(error: unknown): void {
     this.output.fail();
-    if (error instanceof CliError && !(error instanceof InterruptedError)) this.machine.recordStop({ reason: 'jq', error });
+    if (error instanceof CliError && !(error instanceof InterruptedError)) this.stop.record({ reason: 'jq', error });
   }
 
   /** Says the load is stopping (the first Ctrl-C or SIGTERM), and what it waits for. */
   private sayStopping(): void {
     const waiting = this.sending.inFlight;
-    const seconds = Math.ceil(this.setup.f.globals.timeout / 1000);
+    const seconds = Math.ceil(this.setup.context.timeoutMs / 1000);
     const answers = waiting === 1 ? '1 answer' : `${waiting} answers`;
     this.recorder.message(
       waiting === 0
@@ -180,10 +179,10 @@ export class BulkLoad {
   }
 
   private report(): void {
-    const { f, jq } = this.setup;
+    const { context, jq } = this.setup;
     const end = {
       tally: this.recorder.tally,
-      stop: this.machine.stop,
+      stop: this.stop.why,
       failedPath: this.setup.failed?.path,
       inputCut: this.inputCut,
       lastLine: this.lastLine,
@@ -192,11 +191,11 @@ export class BulkLoad {
     };
     const unprinted = jq?.unprinted ?? 0;
     if (unprinted)
-      f.io.warn(
+      context.messages.warn(
         `--jq was stopped: ${unprinted === 1 ? '1 created pet was' : `${unprinted} created pets were`} not printed`,
         'jq_unprinted',
       );
-    const error = summarise(f.io, end) ?? jq?.failure;
+    const error = summarise(context.messages, end) ?? jq?.failure;
     if (error) throw error;
   }
 }

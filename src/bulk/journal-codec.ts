@@ -1,7 +1,7 @@
 /**
  * The format of a bulk load's journal (`F.journal` beside `--failed F`), version 2: one NDJSON record per line, each written whole
  * before what it records goes on. The writer (journal.ts), the reader (journal-read.ts) and the store's ids (store-ids.ts) all go
- * through this module, so that the format has one definition.
+ * through this module, so that the format has one definition: no other module writes or reads a record's fields.
  *
  *   {"petstore_journal":2,"input":"/abs/pets.ndjson","identity":"file:<dev>:<ino>","started":"<ISO 8601>"}   ("stream" for stdin, a pipe)
  *   {"i":0,"h":"<hash of the item>","s":1}     seen; s=1: its POST may leave once this is written, s=0: not sent (invalid, carried over)
@@ -137,6 +137,13 @@ export function decodeRecord(line: string, first: boolean): JournalRecord | unde
   if (!ended.success) return undefined;
   const tally = Object.fromEntries(Object.entries(ended.data.tally).map(([k, v]) => [k, Number(v)])) as unknown as Tally;
   return { kind: 'ended', ended: ended.data.ended, complete: ended.data.complete, tally };
+}
+
+/** The pet id of a line that is a created record with an id (`{"c":i,"id":"…"}`); undefined for any other line, which is not parsed. */
+export function createdIdIn(line: string): bigint | undefined {
+  if (!isAnswerPrefix(line) || !line.includes('"id"')) return undefined;
+  const record = decodeRecord(line, false);
+  return record?.kind === 'created' ? record.id : undefined;
 }
 
 /** Whether a line that is no valid record began as an answer (created, not taken, decided): about an item seen before it. */

@@ -1,12 +1,12 @@
 /** What a bulk load writes down of its items: the tally, the `--failed` lines (and those not written), the journal, the messages. */
 import { CliError, ExitCode } from '../errors.js';
-import type { IOStreams } from '../iostreams.js';
 import type { BatchedOutput } from './batched-output.js';
 import { type FailedFile, type FailedRecord, FailedWriteError, type Outcome } from './failed-file.js';
 import { JournalWriteError, type LoadJournal } from './journal.js';
 import { LeaseLostError } from './lock-lease.js';
 import type { Tally } from './load-summary.js';
-import { isUnrecordable, type LoadStateMachine } from './load-state.js';
+import type { LoadMessages } from './load-context.js';
+import { isUnrecordable, type LoadStop } from './load-stop.js';
 import type { ResolvedItem } from './outcomes.js';
 import type { ErrorReport } from '../errors.js';
 
@@ -17,7 +17,7 @@ export const NO_ANSWER = {
   status: null,
 };
 
-/** The records of one load; a write error of --failed or the journal is recorded as the load's stop on `machine`. */
+/** The records of one load; a write error of --failed or the journal is recorded as the load's `stop`. */
 export class LoadRecorder {
   readonly tally: Tally = { read: 0, created: 0, failed: 0, unknown: 0, notSent: 0, skipped: 0 };
   /** Lines not created whose outcome could not be written to --failed. */
@@ -26,9 +26,9 @@ export class LoadRecorder {
   private readonly written: number[] = [];
 
   constructor(
-    private readonly io: IOStreams,
+    private readonly messages: LoadMessages,
     private readonly output: BatchedOutput,
-    private readonly machine: LoadStateMachine,
+    private readonly stop: LoadStop,
     /** The input's absolute path, or "-". */
     private readonly source: string,
     readonly failed?: FailedFile,
@@ -56,7 +56,7 @@ export class LoadRecorder {
 
   /** Writes the --failed line of input `line`; after a write error, only notes the line as unrecorded. */
   writeFailed(line: number, record: FailedRecord | Record<string, unknown>): void {
-    const stop = this.machine.stop;
+    const stop = this.stop.why;
     if (!this.failed || stop?.reason === 'failed_file') {
       if (stop?.reason === 'failed_file') this.unrecorded.push(line);
       return;
@@ -67,7 +67,7 @@ export class LoadRecorder {
     } catch (error) {
       if (!(error instanceof FailedWriteError)) throw error;
       this.unrecorded.push(line);
-      this.machine.recordStop({ reason: 'failed_file', error: new CliError(error.message, ExitCode.failure, 'failed_file_error') });
+      this.stop.record({ reason: 'failed_file', error: new CliError(error.message, ExitCode.failure, 'failed_file_error') });
     }
   }
 
@@ -108,9 +108,9 @@ export class LoadRecorder {
 
   /** The journal's end record: `complete` unless the load stopped. Not written after an unrecordable stop. */
   endJournal(): void {
-    if (isUnrecordable(this.machine.stop)) return;
+    if (isUnrecordable(this.stop.why)) return;
     try {
-      this.journal?.end(this.tally, !this.machine.stop);
+      this.journal?.end(this.tally, !this.stop.why);
     } catch (error) {
       if (error instanceof LeaseLostError) this.leaseLost(error);
       else if (error instanceof JournalWriteError) this.journalFailed(error);
@@ -133,13 +133,13 @@ export class LoadRecorder {
   /** The lock of --failed is no longer this load's: it sends and records nothing more (the journal is another load's now), said once. */
   leaseLost(error: LeaseLostError): void {
     this.journal?.abandon();
-    if (!this.machine.stop) this.message(error.stopping, `${error.code}_stopping`);
-    this.machine.recordStop({ reason: error.kind === 'expired' ? 'lease' : 'lock', error });
+    if (!this.stop.why) this.message(error.stopping, `${error.code}_stopping`);
+    this.stop.record({ reason: error.kind === 'expired' ? 'lease' : 'lock', error });
   }
 
   /** Puts --failed in place, unless it could not be written or is no longer this load's; then every line written is unrecorded. */
   async commitFailed(): Promise<void> {
-    if (!this.failed || this.machine.stop?.reason === 'failed_file') return;
+    if (!this.failed || this.stop.why?.reason === 'failed_file') return;
     if (!this.confirmLease()) {
       this.unrecorded.push(...this.written);
       return;
@@ -150,19 +150,19 @@ export class LoadRecorder {
       if (!(error instanceof FailedWriteError)) throw error;
       // Its folder removed, say: every line written to the temporary file is lost.
       this.unrecorded.push(...this.written);
-      this.machine.recordStop({ reason: 'failed_file', error: new CliError(error.message, ExitCode.failure, 'failed_file_error') });
+      this.stop.record({ reason: 'failed_file', error: new CliError(error.message, ExitCode.failure, 'failed_file_error') });
     }
   }
 
   /** A line above the status line, after the rows already created; `fields` go into its --json object. */
   message(line: string, code: string, fields: Record<string, unknown> = {}): void {
     this.output.flush();
-    if (line.startsWith('warning: ')) this.io.warn(line.slice('warning: '.length), code, fields);
-    else this.io.info(line, code, fields);
+    if (line.startsWith('warning: ')) this.messages.warn(line.slice('warning: '.length), code, fields);
+    else this.messages.info(line, code, fields);
   }
 
   private journalFailed(error: JournalWriteError): void {
-    this.machine.recordStop({
+    this.stop.record({
       reason: 'journal',
       error: new CliError(`${error.message}; the load stopped`, ExitCode.failure, 'journal_write_error'),
     });

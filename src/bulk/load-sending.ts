@@ -1,25 +1,27 @@
-/** A bulk load's items one by one: checked against the journal, sent (journaled first), each answer classified and recorded. */
+/**
+ * A bulk load's items one by one: each item's fate decided (item-fate.ts) and carried out here: counted, held back, recorded, or sent
+ * (journaled first) until post-policy.ts ends it: created, or an outcome recorded.
+ */
 import { setTimeout } from 'node:timers/promises';
 import type { PetstoreClient, SendRequest } from '../api/client.js';
-import { describeIssue, int64Of, NewPet, type Pet, plainNewPet } from '../api/schemas.js';
+import { int64Of, type NewPet, type Pet } from '../api/schemas.js';
 import type { ErrorReport } from '../errors.js';
-import type { Factory } from '../factory.js';
-import { PET_VIEW } from '../output/views.js';
+import { petCount } from '../counts.js';
 import type { BatchedOutput } from './batched-output.js';
 import type { Outcome } from './failed-file.js';
-import { NO_ANSWER, type LoadRecorder } from './load-recorder.js';
-import type { LoadStateMachine } from './load-state.js';
-import { notSentReport } from './load-summary.js';
-import { classifySendError, itemName, resolveItem, where, type ResolvedItem } from './outcomes.js';
 import { type InputItem, itemHash } from './input-item.js';
-import { loadSideOf } from './load-side.js';
-import { Reachability, UNREACHABLE_MS } from './reachability.js';
-import { NO_TRIES, nextTry, type Tries } from './resend.js';
+import { fateOf } from './item-fate.js';
+import type { LoadContext } from './load-context.js';
+import { loadForSettling } from './load-for-settling.js';
+import { NO_ANSWER, type LoadRecorder } from './load-recorder.js';
+import type { LoadStop } from './load-stop.js';
+import { notSentReport } from './load-summary.js';
+import { itemName, resolveItem, where, type ResolvedItem } from './outcomes.js';
+import { NO_TRIES, PostPolicy, UNREACHABLE_MS } from './post-policy.js';
 import { RequestPool } from './request-pool.js';
 import { type Outgoing, SendBatch } from './send-batch.js';
-import type { HeldItem, LoadSide } from './settle-unknown.js';
-import type { UnknownHolding } from './unknown-holding.js';
-import { petCount } from '../text.js';
+import type { HeldItem, LoadForSettling } from './settle-unknown.js';
+import type { SettlerFeed } from './settler-feed.js';
 
 /** POST /pets: the created Pet (201 or 200); `limits` as in SendRequest. */
 export type CreatePet = (client: PetstoreClient, pet: NewPet, limits: Pick<SendRequest, 'signal' | 'deadlineMs' | 'retry'>) => Promise<Pet>;
@@ -27,8 +29,7 @@ export type CreatePet = (client: PetstoreClient, pet: NewPet, limits: Pick<SendR
 /** The sending side of one load. */
 export class LoadSending {
   private readonly pool: RequestPool;
-  /** Whether the service is reached: every connection failing for a while stops the load. */
-  private readonly reach: Reachability;
+  private readonly policy: PostPolicy;
   private readonly batch: SendBatch;
   /** Items read so far; the next item's index. */
   itemsRead = 0;
@@ -36,25 +37,31 @@ export class LoadSending {
   private readonly heldBack: { raw: ResolvedItem; index: number }[] = [];
 
   constructor(
-    private readonly f: Factory,
+    private readonly context: LoadContext,
     private readonly options: { concurrency: number; retryUnknown: boolean },
-    private readonly machine: LoadStateMachine,
+    private readonly stop: LoadStop,
     private readonly recorder: LoadRecorder,
     private readonly output: BatchedOutput,
-    private readonly holding: UnknownHolding,
+    private readonly feed: SettlerFeed,
     private readonly createPet: CreatePet,
   ) {
     this.pool = new RequestPool(options.concurrency);
-    this.reach = new Reachability(f.bulkSeams.unreachableMs ?? UNREACHABLE_MS);
+    const { hooks, messages } = context;
+    this.policy = new PostPolicy({
+      retries: context.retries,
+      unreachableMs: hooks.unreachableMs ?? UNREACHABLE_MS,
+      random: hooks.random ?? Math.random,
+      debug: (line) => messages.debug(line),
+    });
     this.batch = new SendBatch({
       recorder,
-      machine,
+      stop,
       pool: this.pool,
       send: (o: Outgoing) => {
-        this.holding.sent(o.index, o.hash);
+        this.feed.sent(o.index, o.hash);
         this.pool.run(() => this.send(o.client, o.item, o.pet, o.index));
       },
-      notSent: (o: Outgoing) => this.recordUnsentAfterStop(o.item, o.index, o.noAnswer, () => undefined),
+      notSent: (o: Outgoing) => this.notSentAfterStop(o.item, o.index, o.noAnswer, undefined),
     });
   }
 
@@ -63,10 +70,10 @@ export class LoadSending {
     const index = this.itemsRead++;
     this.recorder.tally.read += 1;
     const { journal } = this.recorder;
+    // Past the items the journal knows: the input proved the same so far, and what was held back goes first.
     if (journal && index >= journal.known) {
       // A finished load's input had no more items than it saw.
       if (journal.earlier?.finished) throw journal.differs(`at line ${raw.line} (the finished load read ${petCount(journal.known)})`);
-      if (index === journal.known && index > 0) this.machine.fire('checked');
       await this.sendHeldBack(client);
     }
     await this.dispatchItem(client, raw, index, journal !== undefined && index < journal.known);
@@ -86,133 +93,135 @@ export class LoadSending {
     return this.pool.size - this.batch.size;
   }
 
-  /** Ends item `index` as the journal and the load's state say: counted, held back, carried over, recorded not created, or sent. */
-  private async dispatchItem(client: PetstoreClient, raw: ResolvedItem, index: number, holdBack: boolean): Promise<void> {
+  /** Carries out item `index`'s fate (item-fate.ts); `checking`: the journal's known items are still compared with the input. */
+  private async dispatchItem(client: PetstoreClient, raw: ResolvedItem, index: number, checking: boolean): Promise<void> {
     const item = resolveItem(raw);
     const { journal, tally } = this.recorder;
-    let hash: string | undefined;
-    let noAnswer = false;
-    // Consulted after a stop too: an item created or decided earlier is never written as not sent.
-    if (journal) {
-      hash = itemHash(raw);
-      const state = journal.state(index, hash, raw.line);
-      if (state.kind === 'created') {
+    // Throws UsageError (exit 2) when the journal knew another item here. Asked after a stop too: an item created or decided earlier is
+    // never written as not sent.
+    const hash = journal ? itemHash(raw) : undefined;
+    const state = journal?.state(index, hash!, raw.line);
+    const noAnswer = state?.kind === 'no_answer';
+    // Made unknown by a record set aside, it has no "seen" record yet: one marks it possibly sent before its answer is recorded.
+    if (noAnswer && index >= journal!.known) this.recorder.journalItemSeen(index, hash!, true);
+    const fate = fateOf(item, { journal: state, checking, retryUnknown: this.options.retryUnknown, stopped: this.stop.why !== undefined });
+    switch (fate.fate) {
+      case 'created_before':
         tally.created += 1;
         return;
-      }
-      // not_sent (the connection never opened) proves nothing was sent: the resumed load sends it.
-      if (state.kind === 'decided' && state.record.outcome !== 'not_sent') {
-        if (state.record.outcome === 'unknown' && this.holding.hold(item, index, hash, state.record, 0)) return;
-        return this.recorder.repeatEarlierOutcome(item, state.record);
-      }
-      noAnswer = state.kind === 'no_answer';
-      // Made unknown by a record set aside, it has no "seen" record yet: one marks it possibly sent before its answer is recorded.
-      if (noAnswer && index >= journal.known) this.recorder.journalItemSeen(index, hash, true);
-      if (noAnswer && !this.options.retryUnknown) {
+      case 'decided_before':
+        if (fate.record.outcome === 'unknown' && this.feed.hold(item, index, hash!, fate.record, 0)) return;
+        return this.recorder.repeatEarlierOutcome(item, fate.record);
+      case 'unanswered_before': {
         const record = this.recorder.failedRecord(item, 'unknown', NO_ANSWER);
-        if (this.holding.hold(item, index, hash, record, 0)) {
-          journal.decided(index, record);
-          return;
-        }
-        return this.recordNotCreated(item, 'unknown', NO_ANSWER, index);
-      }
-      if (holdBack) {
-        this.heldBack.push({ raw, index });
+        if (!this.feed.hold(item, index, hash!, record, 0)) return this.recordNotCreated(item, 'unknown', NO_ANSWER, index);
+        journal!.decided(index, record);
         return;
       }
+      case 'waits_for_check':
+        this.heldBack.push({ raw, index });
+        return;
+      case 'carried_over':
+        this.journalSeen(index, hash, false);
+        if (hash !== undefined && this.feed.hold(item, index, hash, item.record ?? {}, Number.NEGATIVE_INFINITY, false)) return;
+        return this.recorder.carryOverUnknown(item);
+      case 'not_sent':
+        return this.notSentAfterStop(item, index, noAnswer, hash);
+      case 'invalid':
+        this.journalSeen(index, hash, false);
+        return this.recordNotCreated(item, 'failed', fate.report);
+      case 'send':
+        return this.queue(client, item, fate.pet, index, hash, noAnswer);
     }
-    const markSeen = (sending: boolean) => hash === undefined || this.recorder.journalItemSeen(index, hash, sending);
-    if (item.previous === 'unknown' && !this.options.retryUnknown) {
-      markSeen(false);
-      if (hash !== undefined && this.holding.hold(item, index, hash, item.record ?? {}, Number.NEGATIVE_INFINITY, false)) return;
-      return this.recorder.carryOverUnknown(item);
-    }
-    if (this.machine.stop) return this.recordUnsentAfterStop(item, index, noAnswer, markSeen);
-    if (item.error !== undefined) {
-      markSeen(false);
-      return this.recordNotCreated(item, 'failed', { code: 'invalid_input', message: item.error, status: null });
-    }
-    const plain = plainNewPet(item.value);
-    const checked = plain ? { success: true as const, data: plain } : NewPet.safeParse(item.value);
-    if (!checked.success) {
-      markSeen(false);
-      return this.recordNotCreated(item, 'failed', { code: 'invalid_item', message: describeIssue(checked.error, 'item'), status: null });
-    }
+  }
+
+  /** Queues the item to be journaled and sent with the others of this turn (send-batch.ts), once a slot is free and stdout takes more. */
+  private async queue(
+    client: PetstoreClient,
+    item: ResolvedItem,
+    pet: NewPet,
+    index: number,
+    hash: string | undefined,
+    noAnswer: boolean,
+  ): Promise<void> {
     await this.pool.slot();
     // Checked first: awaiting even a settled promise costs every item a microtask turn.
     if (this.output.isBlocked) await this.output.drained();
-    if (this.machine.stop) return this.recordUnsentAfterStop(item, index, noAnswer, markSeen);
-    // Its record is written with those of the other items queued on this turn, before any of them leaves (send-batch.ts).
-    markSeen(true);
+    if (this.stop.why) return this.notSentAfterStop(item, index, noAnswer, hash);
+    this.journalSeen(index, hash, true);
     this.pool.take();
-    this.batch.add({ client, item, pet: checked.data, index, hash, noAnswer });
+    this.batch.add({ client, item, pet, index, hash, noAnswer });
+  }
+
+  /** Journals item `index` seen (`sending`: its POST may leave once written); nothing without a journal (`hash` undefined). */
+  private journalSeen(index: number, hash: string | undefined, sending: boolean): void {
+    if (hash !== undefined) this.recorder.journalItemSeen(index, hash, sending);
   }
 
   /** An item the stopped load does not send: not_sent, unless an earlier run sent it (no answer journaled, or an `unknown` line): unknown. */
-  private recordUnsentAfterStop(item: ResolvedItem, index: number, noAnswer: boolean, markSeen: (sending: boolean) => void): void {
+  private notSentAfterStop(item: ResolvedItem, index: number, noAnswer: boolean, hash: string | undefined): void {
     if (noAnswer) this.recordNotCreated(item, 'unknown', NO_ANSWER, index);
     else if (item.previous === 'unknown') {
-      markSeen(false);
+      this.journalSeen(index, hash, false);
       this.recorder.carryOverUnknown(item);
-    } else this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop!));
+    } else this.recordNotCreated(item, 'not_sent', notSentReport(this.stop.why!));
   }
 
-  /** Sends item `index`, journaled before; `tries`: how often it was sent again so far (resend.ts decides when it is). */
-  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, tries: Tries = NO_TRIES): Promise<void> {
-    const { journal, tally } = this.recorder;
-    try {
-      this.holding.resent(index);
-      // Own deadline per POST (a second Ctrl-C ends them all: BulkLoad.run); never retried once sent (docs/internals.md).
-      const created = await this.createPet(client, pet, { signal: null, deadlineMs: this.f.globals.timeout, retry: false });
-      this.reach.contact();
-      if (this.holding.settler) {
-        journal?.created(index, int64Of(created.id));
-        this.holding.settler.created(int64Of(created.id));
-      } else journal?.created(index);
-      this.holding.answered(index);
-      tally.created += 1;
-      this.output.push(this.f.exporter.streamText([created], PET_VIEW));
-    } catch (error) {
-      const result = classifySendError(error);
-      const { unreachable, stop } = this.reach.observe(error);
-      // Every connection failed for a while: the load stops (said once, at its end), rather than trying each pet in turn.
-      if (stop && !this.machine.stop) this.machine.recordStop(stop);
-      if (this.machine.stop?.reason === 'unreachable' && result.outcome === 'not_sent')
-        return this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop), index);
-      const next = nextTry(error, result, tries, unreachable, {
-        client,
-        reach: this.reach,
-        retries: this.f.globals.retries,
-        debug: (line) => this.f.io.debug(line),
-      });
-      if (next) {
+  /** Sends item `index`, journaled before, again as post-policy.ts says, until it is created or ends with an outcome. */
+  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number): Promise<void> {
+    const { journal } = this.recorder;
+    for (let tries = NO_TRIES; ; ) {
+      let created: Pet;
+      try {
+        this.feed.resent(index);
+        // Own deadline per POST (a second Ctrl-C ends them all: BulkLoad.run); never retried by the client (post-policy.ts).
+        created = await this.createPet(client, pet, { signal: null, deadlineMs: this.context.timeoutMs, retry: false });
+      } catch (error) {
+        const after = this.policy.afterFailure(error, tries, this.stop.why);
+        if (after.stop) this.stop.record(after.stop);
+        if (after.next === 'created') return this.createdUnreadable(item, index, after.status, after.why);
+        if (after.next === 'end') return this.recordNotCreated(item, after.outcome, after.report, index);
         // No journal write goes before a resend: the lease is confirmed here.
-        if ((await this.waitUnlessStopped(next.waitMs)) && this.recorder.confirmLease())
-          return this.send(client, item, pet, index, next.tries);
-        if (this.machine.stop) {
-          journal?.notTaken(index);
-          return this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop));
+        if ((await this.waitUnlessStopped(after.waitMs)) && this.recorder.confirmLease()) {
+          tries = after.tries;
+          continue;
         }
+        if (!this.stop.why) return this.recordNotCreated(item, after.outcome, after.report, index);
+        journal?.notTaken(index);
+        return this.recordNotCreated(item, 'not_sent', notSentReport(this.stop.why));
       }
-      if (result.outcome === 'created_unreadable') {
-        journal?.created(index);
-        tally.created += 1;
-        this.recorder.message(
-          `warning: ${where(item)} was created (HTTP ${result.status}), but its answer could not be read: ${result.why}; it is not sent again`,
-          'created_unreadable',
-          this.recorder.firstRead(item),
-        );
-        return;
-      }
-      if (result.stop) this.machine.recordStop(result.stop);
-      this.recordNotCreated(item, result.outcome, result.report, index);
+      return this.recordCreated(index, created);
     }
+  }
+
+  /** Item `index` was created as `pet`: journaled (with its id for the settling), counted and printed. */
+  private recordCreated(index: number, pet: Pet): void {
+    const { journal, tally } = this.recorder;
+    this.policy.answered();
+    if (this.feed.settler) {
+      journal?.created(index, int64Of(pet.id));
+      this.feed.settler.created(int64Of(pet.id));
+    } else journal?.created(index);
+    this.feed.answered(index);
+    tally.created += 1;
+    this.output.push(this.context.printPet(pet));
+  }
+
+  /** Created (a 2xx), but its answer could not be read: journaled created, never sent again, and said. */
+  private createdUnreadable(item: ResolvedItem, index: number, status: number, why: string): void {
+    this.recorder.journal?.created(index);
+    this.recorder.tally.created += 1;
+    this.recorder.message(
+      `warning: ${where(item)} was created (HTTP ${status}), but its answer could not be read: ${why}; it is not sent again`,
+      'created_unreadable',
+      this.recorder.firstRead(item),
+    );
   }
 
   /** Waits `ms` milliseconds; false when the load stopped before or meanwhile. */
   private async waitUnlessStopped(ms: number): Promise<boolean> {
-    const waited = !this.machine.stop && (await setTimeout(ms, true, { signal: this.machine.stopped }).catch(() => false));
-    return waited && !this.machine.stop;
+    const waited = !this.stop.why && (await setTimeout(ms, true, { signal: this.stop.signal }).catch(() => false));
+    return waited && !this.stop.why;
   }
 
   /**
@@ -221,10 +230,10 @@ export class LoadSending {
    */
   private recordNotCreated(item: ResolvedItem, outcome: Outcome, report: ErrorReport, sentIndex?: number): void {
     const { journal, tally } = this.recorder;
-    const sending = this.holding.answered(sentIndex);
+    const sending = this.feed.answered(sentIndex);
     if (outcome === 'unknown' && sending) {
       const record = this.recorder.failedRecord(item, outcome, report);
-      if (this.holding.hold(item, sentIndex!, sending.hash, record, sending.at)) {
+      if (this.feed.hold(item, sentIndex!, sending.hash, record, sending.at)) {
         journal?.decided(sentIndex!, record);
         return;
       }
@@ -242,10 +251,10 @@ export class LoadSending {
     this.recorder.writeFailed(item.line, record);
   }
 
-  /** What the settling (settle-unknown.ts, run by the command) may do to this load: its journal, tally, output and pool. */
-  loadSide(client: PetstoreClient): LoadSide {
-    const { f, machine, recorder, output, pool, holding } = this;
+  /** The load as the settling (settle-unknown.ts, run by the command) sees it: its journal, tally, output and pool. */
+  forSettling(client: PetstoreClient): LoadForSettling {
+    const { context, stop, recorder, output, pool, feed } = this;
     const send = (held: HeldItem) => pool.run(() => this.send(client, held.item, held.pet, held.index));
-    return loadSideOf({ f, machine, recorder, output, pool, holding, send, idle: this.idle });
+    return loadForSettling({ context, stop, recorder, output, pool, feed, send, idle: this.idle });
   }
 }

@@ -1,8 +1,8 @@
 /** The end of a bulk load: counts, why it stopped, the summary line on stderr, and the error whose exit code it ends with. */
 import { CliError, ExitCode, type ErrorReport, type InterruptedError } from '../errors.js';
-import type { IOStreams } from '../iostreams.js';
-import { petCount } from '../text.js';
+import { petCount } from '../counts.js';
 import type { Tally } from './journal-codec.js';
+import type { LoadMessages } from './load-context.js';
 import { describeLines } from './outcomes.js';
 import type { SettleCounts } from './settle-unknown.js';
 
@@ -53,11 +53,11 @@ export function notSentReport(stop: Stop): ErrorReport {
 }
 
 /** Writes the summary line (and warnings); returns the error to end with: the stop's own, exit 1 if an item was not created, else undefined. */
-export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
+export function summarise(messages: LoadMessages, end: LoadEnd): CliError | undefined {
   const { tally: t, stop } = end;
   const notCreated = t.failed + t.unknown + t.notSent + t.skipped;
   if (t.read === 0 && !stop) {
-    io.info('the input holds no pets; nothing was created', 'empty_input', { created: 0 });
+    messages.info('the input holds no pets; nothing was created', 'empty_input', { created: 0 });
     return undefined;
   }
   const parts = [`${t.failed} failed`];
@@ -74,23 +74,23 @@ export function summarise(io: IOStreams, end: LoadEnd): CliError | undefined {
   const s = end.settled;
   const settled = s ? `; unknown outcomes settled: ${s.settled} created, ${s.resent} sent again, ${s.unknown} left unknown` : '';
   const fields = s ? { ...t, settled: { created: s.settled, resent: s.resent, unknown: s.unknown, others: s.others } } : { ...t };
-  io.info(`${prefix}created ${t.created} of ${of}; ${parts.join(', ')}${written}${settled}${cut}`, 'summary', fields);
+  messages.info(`${prefix}created ${t.created} of ${of}; ${parts.join(', ')}${written}${settled}${cut}`, 'summary', fields);
   if (t.skipped) {
     const items = t.skipped === 1 ? 'item' : 'items';
-    io.warn(
+    messages.warn(
       `${t.skipped} ${items} of unknown outcome (sent before, perhaps created) not sent again; --retry-unknown sends them`,
       'unknown_skipped',
     );
   }
   if (end.unrecorded.length || stop?.reason === 'failed_file') {
     const rest = end.inputCut ? `, and of every line after ${end.lastLine}` : '';
-    io.warn(
+    messages.warn(
       `the outcomes of these input lines were not recorded: ${describeLines([...end.unrecorded].sort((a, b) => a - b)) || 'none'}${rest}`,
       'unrecorded',
     );
   }
   if (stop?.reason === 'journal')
-    io.warn(
+    messages.warn(
       'the journal lacks the answers that came after its last whole record: the same command run again counts those items unknown ' +
         '(perhaps created) and does not send them again; with --resolve-unknown it sends again those that no pet of the store matches',
       'journal_incomplete',

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
+import { openFifo } from '../fifo.js';
 
 export interface OpenedInput {
   stream: Readable;
@@ -12,21 +13,6 @@ export interface OpenedInput {
 }
 
 const identityOf = (stat: fs.Stats | undefined) => (stat?.isFile() ? `file:${stat.dev}:${stat.ino}` : 'stream');
-
-/** Opens a FIFO in libuv's thread pool (never blocking the loop); a `signal` abort opens it for writing to end that wait (Ctrl-C, SIGTERM). */
-export function openFifo(file: string, signal: AbortSignal): Readable {
-  const stream = fs.createReadStream(file);
-  const unblock = () => {
-    try {
-      fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
-    } catch {
-      // ENXIO: no reader waits any more.
-    }
-  };
-  signal.addEventListener('abort', unblock, { once: true });
-  stream.once('close', () => signal.removeEventListener('abort', unblock));
-  return addAbortSignal(signal, stream);
-}
 
 /** Opens `file` ("-": `stdin`), ending with an AbortError on `signal` (a writerless FIFO also on `stop`). Throws UsageError naming --file. */
 export function openInput(file: string, stdin: Readable & { fd?: number }, signal: AbortSignal, stop?: AbortSignal): OpenedInput {

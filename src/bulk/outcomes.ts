@@ -1,7 +1,5 @@
-/** What happened to each item of a bulk load (created, or one Outcome of failed-file.ts), and what an earlier `--failed` line stands for. */
+/** An item of a bulk load as messages name it (its line, its name), and what an earlier `--failed` line stands for. */
 import path from 'node:path';
-import { BodyReadError } from '../api/exchange.js';
-import { CliError, InterruptedError, RequestError, ServiceError, type ErrorReport } from '../errors.js';
 import type { Outcome } from './failed-file.js';
 import { itemFromBytes, itemFromText, type InputItem } from './input-item.js';
 
@@ -46,70 +44,6 @@ export function resolveItem(item: InputItem): ResolvedItem {
   const origin: Origin = { line: Number.isSafeInteger(first) && first > 0 ? first : item.line };
   if (typeof line.source === 'string') origin.source = line.source;
   return { ...source, previous, record: line, origin };
-}
-
-export type SendResult =
-  | { outcome: 'created_unreadable'; status: number; why: string }
-  | {
-      outcome: Outcome;
-      report: ErrorReport;
-      stop?: { reason: 'auth' | 'no_such_path' | 'proxy'; error: CliError };
-      /** Retry-After of a 429 or 503, in milliseconds: not taken, may be sent again. */
-      retryAfterMs?: number;
-    };
-
-/** What an answer's status proves of a POST (RFC 9110 §15): a 4xx its refusal (`failed`), but 408, 425, 429, a 3xx or a 5xx nothing. */
-export function statusOutcome(status: number): 'failed' | 'unknown' {
-  return status >= 400 && status < 500 && status !== 408 && status !== 425 && status !== 429 ? 'failed' : 'unknown';
-}
-
-/**
- * Classifies the error of one createPet: a 2xx with an unreadable body is created; a status as {@link statusOutcome} says (a 401 or a
- * missing path also stops the load; Retry-After: its wait); a provably unsent request `not_sent`; anything else `unknown`.
- */
-export function classifySendError(error: unknown): SendResult {
-  const status = error instanceof RequestError || error instanceof ServiceError ? error.status : null;
-  const success = status !== null && status >= 200 && status < 300;
-  if (error instanceof BodyReadError) {
-    if (success && error.code === 'body_too_large') return { outcome: 'created_unreadable', status, why: describeCause(error.cause) };
-    const report = {
-      code: error.code,
-      message: `the service answered HTTP ${error.answeredStatus}, but its body did not arrive whole: ${describeCause(error.cause)}`,
-      status: error.answeredStatus,
-    };
-    return success ? { outcome: 'unknown', report } : { outcome: statusOutcome(error.answeredStatus), report };
-  }
-  if (success) return { outcome: 'created_unreadable', status, why: (error as Error).message };
-  const report = reportOf(error);
-  if (error instanceof ServiceError) {
-    if (error.status === 401) return { outcome: 'failed', report, stop: { reason: 'auth', error } };
-    if (error.retryAfterMs !== undefined) return { outcome: 'failed', report, retryAfterMs: error.retryAfterMs };
-    return { outcome: statusOutcome(error.status), report };
-  }
-  // A missing path (a wrong base URL) or a refusing proxy fails every item alike: the load stops.
-  if (error instanceof RequestError && error.code === 'no_such_path')
-    return { outcome: 'failed', report, stop: { reason: 'no_such_path', error } };
-  if (error instanceof RequestError && error.status !== null) return { outcome: statusOutcome(error.status), report };
-  if (error instanceof RequestError && error.code === 'proxy_refused')
-    return { outcome: 'not_sent', report, stop: { reason: 'proxy', error } };
-  if (error instanceof RequestError && error.notSent) return { outcome: 'not_sent', report };
-  if (error instanceof InterruptedError)
-    return {
-      outcome: 'unknown',
-      report: { code: 'interrupted', message: 'sent, then the load was stopped before the service answered', status: null },
-    };
-  return { outcome: 'unknown', report };
-}
-
-function describeCause(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
-}
-
-/** The `--failed` line's error object, without a hint (an item's failure message prints none). */
-export function reportOf(error: unknown): ErrorReport {
-  if (!(error instanceof CliError)) return { code: 'request_failed', message: describeCause(error), status: null };
-  const { hint: _hint, ...report } = error.report();
-  return report;
 }
 
 /** Lines as ranges: [3, 4, 5, 9] → "3-5, 9". */

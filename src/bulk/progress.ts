@@ -1,5 +1,5 @@
-/** A bulk load's status line on a terminal (counts, rate, share read, time left); IOStreams clears it around rows and messages. */
-import type { IOStreams } from '../iostreams.js';
+/** A bulk load's status line on a terminal (counts, rate, share read, time left), drawn through the StatusLine it is handed. */
+import type { StatusLine } from './load-context.js';
 
 export interface ProgressCounts {
   readonly created: number;
@@ -19,13 +19,13 @@ export class Progress {
 
   /** `totalBytes`: the input's size if known; `show` false while the user types the input here (redraws would wipe the echo). */
   constructor(
-    private readonly io: IOStreams,
+    private readonly status: StatusLine,
     private readonly counts: ProgressCounts,
     private readonly totalBytes: number | undefined,
     show = true,
   ) {
-    io.holdStatus();
-    if (show && io.canShowStatus) this.timer = setInterval(() => this.io.setStatus(this.text()), REDRAW_MS).unref();
+    status.holdStatus();
+    if (show && status.canShowStatus) this.timer = setInterval(() => this.status.setStatus(this.text()), REDRAW_MS).unref();
   }
 
   read(bytes: number): void {
@@ -59,7 +59,7 @@ export class Progress {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
-    this.io.clearStatusLine();
+    this.status.clearStatusLine();
   }
 }
 

@@ -3,7 +3,7 @@
 import type { PetstoreClient } from '../api/client.js';
 import type { NewPet } from '../api/schemas.js';
 import type { LoadRecorder } from './load-recorder.js';
-import type { LoadStateMachine } from './load-state.js';
+import type { LoadStop } from './load-stop.js';
 import type { ResolvedItem } from './outcomes.js';
 import type { RequestPool } from './request-pool.js';
 
@@ -21,7 +21,7 @@ export interface Outgoing {
 /** What a batch does with its items: `send` starts one's request in its slot; `notSent` records one the load did not send after all. */
 export interface BatchSide {
   recorder: LoadRecorder;
-  machine: LoadStateMachine;
+  stop: LoadStop;
   pool: RequestPool;
   send: (outgoing: Outgoing) => void;
   notSent: (outgoing: Outgoing) => void;
@@ -50,13 +50,13 @@ export class SendBatch {
     this.scheduled = false;
     const items = this.items;
     this.items = [];
-    const { recorder, machine, pool } = this.side;
+    const { recorder, stop, pool } = this.side;
     // A stop came since they were queued: nothing more is sent, and an item stopped before its POST left is not journaled as sent.
-    if (machine.stop) for (const { index, hash } of items) if (hash !== undefined) recorder.journal?.withdraw(index, hash);
+    if (stop.why) for (const { index, hash } of items) if (hash !== undefined) recorder.journal?.withdraw(index, hash);
     // Journaled before the POSTs leave: a death from here on leaves them unknown, never sent twice. Not journaled: not sent.
     const journaled = recorder.flushJournal();
     for (const outgoing of items) {
-      if (journaled && !machine.stop) this.side.send(outgoing);
+      if (journaled && !stop.why) this.side.send(outgoing);
       else {
         pool.release();
         this.side.notSent(outgoing);

@@ -3,7 +3,6 @@
  * with their fields, or sent again (docs/bulk-loads.md, "Settling unknown outcomes").
  */
 import { int64Of, type NewPet, type Pet } from '../api/schemas.js';
-import type { Factory } from '../factory.js';
 import type { ResolvedItem } from './outcomes.js';
 import type { IdSet, ListStore } from './store-ids.js';
 
@@ -22,9 +21,9 @@ export interface HeldItem {
   sentAt: number;
 }
 
-/** What the load lends the settling (bulk-load.ts, LoadSending.loadSide); the command's settleActions runs through it. */
-export interface LoadSide {
-  f: Factory;
+/** The load as the settling sees it (load-for-settling.ts, made by LoadSending.forSettling); the command's settleActions runs through it. */
+export interface LoadForSettling {
+  /** Aborted when the load stops. */
   stopped: AbortSignal;
   isStopped(): boolean;
   settled(held: HeldItem, pet: Pet): void;
@@ -32,7 +31,10 @@ export interface LoadSide {
   send(held: HeldItem): Promise<boolean>;
   idle(): Promise<void>;
   stays(held: HeldItem, record: Record<string, unknown>, message: string): void;
+  /** A line above the status line, after the rows already created (a warning when it starts with "warning: "). */
   message(line: string, code: string, fields?: Record<string, unknown>): void;
+  /** A warning on stderr, at once. */
+  warn(line: string, code: string, fields?: Record<string, unknown>): void;
 }
 
 /** What a settling did, for the summary: items settled as created, sent again, left unknown; new pets no item claimed. */

@@ -1,7 +1,7 @@
 /**
  * Pet ids for `add --file --resolve-unknown`: the ids the store held before a load's first POST (`F.store-ids` beside `--failed F`,
- * written before that POST) and the ids the load created (its journal's `{"c":i,"id":"…"}` records). In memory each id takes 8 bytes
- * (a BigInt64Array), so a 1,000,000-pet store costs 8 MB, the ids the load created as much again.
+ * written before that POST) and the ids the load created (its journal's created records, read through journal-codec.ts). In memory
+ * each id takes 8 bytes (a BigInt64Array), so a 1,000,000-pet store costs 8 MB, the ids the load created as much again.
  *
  *   {"petstore_store_ids":1,"journal":"<the journal's started>","listed":"<ISO 8601>"}
  *   1                          one id per line, as the service wrote it (int64)
@@ -15,7 +15,7 @@ import readline from 'node:readline';
 import { int64Of, type Pet } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { parseJson, stringifyJson } from '../json.js';
-import { decodeRecord, isAnswerPrefix } from './journal-codec.js';
+import { createdIdIn } from './journal-codec.js';
 
 /**
  * A whole listing of the store, page by page (`listPets` with its next links, from the command layer): each page's pets not shown
@@ -137,7 +137,7 @@ export async function readStoreIds(file: string, journalStarted: string): Promis
   return header && count === ids.size ? ids : undefined;
 }
 
-/** Adds to `ids` the ids the journal at `journalPath` records as created (`{"c":i,"id":"…"}`); a missing journal adds none. */
+/** Adds to `ids` the pet ids the journal at `journalPath` records as created (journal-codec.ts's createdIdIn); a missing journal adds none. */
 export async function addCreatedIds(journalPath: string, ids: IdSet): Promise<void> {
   let stream: fs.ReadStream;
   try {
@@ -146,10 +146,8 @@ export async function addCreatedIds(journalPath: string, ids: IdSet): Promise<vo
     return;
   }
   for await (const line of readline.createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
-    // Only created records carry an id: the others are not parsed.
-    if (!isAnswerPrefix(line) || !line.includes('"id"')) continue;
-    const record = decodeRecord(line, false);
-    if (record?.kind === 'created' && record.id !== undefined) ids.add(record.id);
+    const id = createdIdIn(line);
+    if (id !== undefined) ids.add(id);
   }
 }
 

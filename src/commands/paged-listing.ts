@@ -3,7 +3,11 @@
  * with `--all`'s whole listing, and the warning of a full page in the command's own noun. Its flags: `withPagingFlags` (kit.ts).
  */
 import type { PagesOptions, PetstoreClient } from '../api/client.js';
+import { countOf, type Noun } from '../counts.js';
 import { type Inputs, type ListingContract, type ListingEnd, listing, type Page } from './runner.js';
+
+/** What a listing holds, as its counts and warnings say it (counts.ts). */
+export { countOf, type Noun } from '../counts.js';
 
 /** The `limit` of a listing's operation: its bounds, and the default the service applies (listPets: 1 to 100, default 20). */
 export interface LimitBounds {
@@ -16,17 +20,6 @@ export interface LimitBounds {
 export interface Paging {
   limit: number;
   all: boolean;
-}
-
-/** What the listing holds, as counts say it: `{ one: 'order', many: 'orders' }` gives "1 order", "3 orders". */
-export interface Noun {
-  one: string;
-  many: string;
-}
-
-/** A count in `noun`'s words: "1 order", "3 orders". */
-export function countOf(noun: Noun): (n: number) => string {
-  return (n) => `${n} ${n === 1 ? noun.one : noun.many}`;
 }
 
 /** `--limit` and `--all` as checked to a Paging: without `--limit`, the most a page holds with `--all` (fewer requests), else the default. */

@@ -59,11 +59,14 @@ export interface ListingEnd {
   hasNext: boolean;
 }
 
-/** A record to print, then what to do once it is printed: throw the error the exit code must say (auth status). */
-export class RecordThen {
+/**
+ * A record to print, with the check run once it is printed, which throws the error the exit code must say, or resolves for exit 0 (auth
+ * status: the status record, then exit 4 for a key the service rejects).
+ */
+export class RecordWithExitCheck {
   constructor(
     readonly record: Item,
-    readonly after: () => Promise<void>,
+    readonly exitCheck: () => Promise<void>,
   ) {}
 }
 
@@ -90,9 +93,9 @@ export interface RecordContract<I extends Inputs, O, F = Record<string, unknown>
   /** `record`: key/value lines on a terminal, a row when piped; `fields`: key/value lines everywhere (output/format.ts). */
   shape: 'record' | 'fields';
   /** The record; throws the client's errors. `f` gives what a fetch may need besides the client (the environment, warnings). */
-  fetch?(client: PetstoreClient, options: O, f: Factory): Promise<Item | RecordThen>;
+  fetch?(client: PetstoreClient, options: O, f: Factory): Promise<Item | RecordWithExitCheck>;
   /** Declared instead of `fetch` by a command that sends no request of the runner's client. */
-  read?(f: Factory, options: O): Promise<Item | RecordThen>;
+  read?(f: Factory, options: O): Promise<Item | RecordWithExitCheck>;
 }
 
 /** A command that prints a listing, page by page as the pages come: fetched through the client, or `read` without one (config list). */
@@ -102,7 +105,7 @@ export interface ListingContract<I extends Inputs, O, F = Record<string, unknown
   fetch?(client: PetstoreClient, options: O, f: Factory): AsyncIterable<Page>;
   /** Declared instead of `fetch` by a command that reads no service (config list: the config store). */
   read?(f: Factory, options: O): AsyncIterable<Page>;
-  /** Whether the run reads a whole listing: then `--timeout` bounds each page, not the command (Factory.readsWholeListing). */
+  /** Whether the run reads a whole listing: then `--timeout` bounds each page, not the command (Factory.timeoutEachRequest), and the heap grows slowly. */
   readsWholeListing?(options: O): boolean;
   /** The warning (code `full_page`) when the listing may hold more than it printed; undefined when it is whole. */
   fullPage(options: O, end: ListingEnd): string | undefined;
@@ -150,8 +153,8 @@ export async function runContract<I extends Inputs, O, F>(f: Factory, contract: 
   if (contract.paged !== false) f.io.pageOutput();
   if (contract.shape === 'records') return runListing(f, contract, options);
   const got = contract.read ? await contract.read(f, options) : await contract.fetch?.(await f.client(), options, f);
-  await f.exporter.printOne(got instanceof RecordThen ? got.record : (got ?? {}), contract.view);
-  if (got instanceof RecordThen) await got.after();
+  await f.exporter.printOne(got instanceof RecordWithExitCheck ? got.record : (got ?? {}), contract.view);
+  if (got instanceof RecordWithExitCheck) await got.exitCheck();
 }
 
 /** {@link settleOptions}, then {@link runContract}: a command run from the flags and arguments given, as its action runs it without runF. */
@@ -176,7 +179,10 @@ export function task<I extends Inputs, O, F = Record<string, unknown>>(declared:
 
 async function runListing<I extends Inputs, O, F>(f: Factory, contract: ListingContract<I, O, F>, options: O): Promise<void> {
   // Before the client is made: it takes the command's deadline when made.
-  if (contract.readsWholeListing?.(options)) f.readsWholeListing();
+  if (contract.readsWholeListing?.(options)) {
+    f.timeoutEachRequest();
+    f.growHeapSlowly();
+  }
   const pages = contract.read ? contract.read(f, options) : contract.fetch?.(await f.client(), options, f);
   const printer = f.exporter.pages(contract.view);
   const end: ListingEnd = { pages: 0, lastLength: 0, hasNext: false };

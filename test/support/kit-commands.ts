@@ -20,7 +20,7 @@ export interface ZapOptions extends ConfirmFlags {
 
 /** The DELETE (204; a 404 is no such animal, exit 3). */
 export function deletePet(client: PetstoreClient, petId: bigint): Promise<number> {
-  return client.sendForStatus({ method: 'DELETE', path: `pets/${petId}` }, { ok: [204], notFound: { missing: 'animal' } });
+  return client.sendExpectingStatus({ method: 'DELETE', path: `pets/${petId}` }, { ok: [204], notFound: { missing: 'animal' } });
 }
 
 const ZAP_INPUTS = { arguments: [['argument <petId>', Int64Text]] as const };

@@ -5,9 +5,11 @@ import type { Readable } from 'node:stream';
 import { BulkLoad, type BulkLoadOptions } from '../../bulk/bulk-load.js';
 import { FailedFile } from '../../bulk/failed-file.js';
 import { type EarlierLoad, LoadJournal } from '../../bulk/journal.js';
+import type { LoadContext } from '../../bulk/load-context.js';
 import { openInput } from '../../bulk/open-input.js';
 import type { Factory } from '../../factory.js';
-import { petCount } from '../../text.js';
+import { PET_VIEW } from '../../output/views.js';
+import { petCount } from '../../counts.js';
 import { createPet } from './http.js';
 import { openSettler, settleActions } from './resolve-unknown.js';
 
@@ -56,7 +58,7 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
       f.io.info('reading pets from the terminal, one JSON object per line; Ctrl-D ends the input', 'reading_terminal');
     const settler = options.resolveUnknown ? await openSettler(f, client, journal, journalWritten, failed) : undefined;
     const load = new BulkLoad({
-      f,
+      context: loadContextOf(f),
       options,
       source,
       failed,
@@ -73,6 +75,27 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
     journal?.close();
     await failed?.dispose();
   }
+}
+
+/** What the load is handed of this run (bulk/load-context.ts): bulk/ reaches no Factory, IO streams or views itself. */
+function loadContextOf(f: Factory): LoadContext {
+  const { std } = f.io;
+  const stdout = std.stdout;
+  return {
+    messages: f.io,
+    status: f.io,
+    stdout: {
+      write: (text) => f.io.writeOut(text),
+      once: stdout.once?.bind(stdout),
+      onError: std.onStdoutError && ((listener) => std.onStdoutError!(listener)),
+    },
+    printPet: (pet) => f.exporter.streamText([pet], PET_VIEW),
+    timeoutMs: f.globals.timeout,
+    retries: f.globals.retries,
+    stop: f.signal,
+    halt: f.signals.halt,
+    hooks: { unreachableMs: f.bulkSeams.unreachableMs, random: f.bulkSeams.random },
+  };
 }
 
 /** Says what the journal holds of an earlier load of this input: resumed, or finished (then only what was not created is looked at). */

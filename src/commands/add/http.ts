@@ -8,7 +8,7 @@ export const OPERATIONS: readonly OperationSchemas[] = [{ operationId: 'createPe
 
 /** POSTs `pet` and returns the created Pet (201, or 200). Never retried once sent; `limits` as in {@link SendRequest}. */
 export function createPet(client: PetstoreClient, pet: NewPet, limits: Pick<SendRequest, 'signal' | 'deadlineMs'> = {}): Promise<Pet> {
-  return client.sendFor(
+  return client.sendExpecting(
     { method: 'POST', path: 'pets', body: stringifyJson(pet), ...limits },
     { ok: [201, 200], schema: Pet, root: 'pet' },
   );

@@ -3,13 +3,13 @@ import { setTimeout } from 'node:timers/promises';
 import type { PetstoreClient } from '../../api/client.js';
 import type { FailedFile } from '../../bulk/failed-file.js';
 import type { LoadJournal } from '../../bulk/journal.js';
-import type { HeldItem, LoadSide, SettleCounts } from '../../bulk/settle-unknown.js';
+import type { HeldItem, LoadForSettling, SettleCounts } from '../../bulk/settle-unknown.js';
 import { UnknownSettler } from '../../bulk/settle-unknown.js';
 import { itemName, where } from '../../bulk/outcomes.js';
 import { addCreatedIds, IdSet, type ListStore, readStoreIds, recordStoreIds, storeIdsPath } from '../../bulk/store-ids.js';
 import { CliError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { petCount } from '../../text.js';
+import { petCount } from '../../counts.js';
 import { listPetPages } from '../list/http.js';
 
 /** The whole store in pages of 100 (issue 29 item 2), each page with its own --timeout. */
@@ -51,7 +51,7 @@ export async function openSettler(
 }
 
 /** Settles the items `settler` holds through `load`; undefined when none was held. */
-export async function settleActions(settler: UnknownSettler, load: LoadSide): Promise<SettleCounts | undefined> {
+export async function settleActions(settler: UnknownSettler, load: LoadForSettling): Promise<SettleCounts | undefined> {
   if (settler.pending === 0) return undefined;
   if (!load.isStopped()) {
     const n = settler.pending;
@@ -100,11 +100,11 @@ export async function settleActions(settler: UnknownSettler, load: LoadSide): Pr
     },
     listingFailed: (error) => {
       const why = error instanceof CliError || error instanceof Error ? error.message : String(error);
-      load.f.io.warn(`cannot list the store to settle the unknown items: ${why}; they stay unknown`, 'settle_failed');
+      load.warn(`cannot list the store to settle the unknown items: ${why}; they stay unknown`, 'settle_failed');
     },
     repeats: (count) =>
-      load.f.io.warn(
-        `the store's listing showed ${count === 1 ? '1 pet' : `${count} pets`} more than once (the store changed while it was read); ` +
+      load.warn(
+        `the store's listing showed ${petCount(count)} more than once (the store changed while it was read); ` +
           'each pet settled one unknown item at most',
         'listing_repeats',
         { repeats: count },
@@ -112,8 +112,8 @@ export async function settleActions(settler: UnknownSettler, load: LoadSide): Pr
     others: (ids) => {
       const shown = ids.slice(0, 20).join(', ');
       const more = ids.length > 20 ? ` and ${ids.length - 20} more` : '';
-      load.f.io.warn(
-        `${ids.length === 1 ? '1 pet' : `${ids.length} pets`} that this load did not create and no unknown item matches appeared in the ` +
+      load.warn(
+        `${petCount(ids.length)} that this load did not create and no unknown item matches appeared in the ` +
           `store during the load (another writer's), not claimed: ${shown}${more}`,
         'other_writers',
         { ids: ids.map(String) },

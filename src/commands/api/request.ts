@@ -4,8 +4,8 @@
  */
 import fs from 'node:fs';
 import { isJsonObject, parseJson, stringifyJson } from '../../json.js';
-import { openFifo } from '../../bulk/open-input.js';
 import { UsageError } from '../../errors.js';
+import { openFifo } from '../../fifo.js';
 import { API_METHODS } from './methods.js';
 
 /** Headers -H may not set: the key is petstore's to send, and the rest frame the connection. */

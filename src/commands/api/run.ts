@@ -45,7 +45,10 @@ type Body = { json: unknown } | { text: string; response: Exchange };
 export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
   f.io.pageOutput();
   // A whole listing: --timeout bounds each page and the --jq run, not the whole command.
-  if (options.paginate) f.readsWholeListing();
+  if (options.paginate) {
+    f.timeoutEachRequest();
+    f.growHeapSlowly();
+  }
   const client = await f.client();
   const request = { method: options.method, headers: options.headers, body: options.body };
   // One request keeps the command's deadline (no signal of its own); pages have one each.

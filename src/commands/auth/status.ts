@@ -3,7 +3,7 @@ import { CliError, ExitCode, ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { viewOfKeys } from '../../output/views.js';
 import { missingApiKey, missingBaseUrl } from '../../settings.js';
-import { RecordThen, record } from '../runner.js';
+import { RecordWithExitCheck, record } from '../runner.js';
 import { verifyKey, type KeyCheck } from './http.js';
 
 const CHECK_TEXT: Record<KeyCheck['result'], string> = {
@@ -24,7 +24,7 @@ export const STATUS = record({
 });
 
 /** The status record, then the error to throw once it is printed (none: exit 0). */
-async function statusOf(f: Factory): Promise<RecordThen> {
+async function statusOf(f: Factory): Promise<RecordWithExitCheck> {
   const settings = f.settings;
   const env = await settings.envName();
   const baseUrl = await settings.baseUrl();
@@ -45,7 +45,7 @@ async function statusOf(f: Factory): Promise<RecordThen> {
         ? `not checked: the key belongs to ${apiKey.boundTo ?? 'no recorded origin'}`
         : 'not checked',
   };
-  return new RecordThen(record, async () => {
+  return new RecordWithExitCheck(record, async () => {
     if (!apiKey) throw missingApiKey(env.value);
     if (!baseUrl) throw missingBaseUrl(env.value);
     if (!check) await settings.apiKeyFor(baseUrl.value);

@@ -5,7 +5,7 @@ import { int64Of, type Pet } from '../../api/schemas.js';
 import { listPetPages } from '../list/http.js';
 import { CliError, ExitCode, RequestError, ServiceError } from '../../errors.js';
 import type { IOStreams } from '../../iostreams.js';
-import { petCount } from '../../text.js';
+import { petCount } from '../../counts.js';
 
 export const VIA_LIST_FORCED = `PETSTORE_GET_VIA_LIST=1: get reads listPets pages (limit ${LIMIT.max}), not getPet`;
 

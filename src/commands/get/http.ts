@@ -10,7 +10,7 @@ const EXPECTED = { ok: [200], schema: Pet, root: 'pet', notFound: 'pet' } as con
 
 /** The Pet (200); a missing pet's 404 becomes a ServiceError, others as the client's `expect` says. */
 export function getPet(client: PetstoreClient, petId: bigint): Promise<Pet> {
-  return client.sendFor({ method: 'GET', path: `pets/${petId}` }, EXPECTED);
+  return client.sendExpecting({ method: 'GET', path: `pets/${petId}` }, EXPECTED);
 }
 
 /**
@@ -23,5 +23,5 @@ export function getPetOfMany(
   petId: bigint,
   limits: Pick<SendRequest, 'signal' | 'deadlineMs'>,
 ): Promise<Pet> {
-  return client.sendFor({ method: 'GET', path: new URL(String(petId), pets), ...limits }, EXPECTED);
+  return client.sendExpecting({ method: 'GET', path: new URL(String(petId), pets), ...limits }, EXPECTED);
 }

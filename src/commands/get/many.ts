@@ -30,7 +30,8 @@ export interface ManyOptions {
  */
 export async function runMany(f: Factory, options: ManyOptions): Promise<void> {
   // Each request has --timeout of its own, not the whole run; the pets printed are garbage at once.
-  f.readsWholeListing();
+  f.timeoutEachRequest();
+  f.growHeapSlowly();
   const fromStdin = options.ids === 'stdin';
   const client = await f.client();
   if (deprecationSilenced(f)) client.silenceDeprecation();

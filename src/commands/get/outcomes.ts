@@ -2,7 +2,7 @@
 import type { Pet } from '../../api/schemas.js';
 import { CliError, ExitCode, type ErrorReport, ServiceError } from '../../errors.js';
 import type { IOStreams } from '../../iostreams.js';
-import { petCount } from '../../text.js';
+import { petCount } from '../../counts.js';
 import type { IdToken } from './id-source.js';
 
 /** One id's outcome: its pet, no such pet (exit 3), or another failure of its own (exit 1). */

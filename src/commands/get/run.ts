@@ -64,7 +64,8 @@ async function fetchPet(f: Factory, client: PetstoreClient, petId: bigint): Prom
   if (pet === undefined) {
     if (viaList) f.io.warn(VIA_LIST_FORCED, 'get_via_list');
     // The lookup may read the whole store: --timeout bounds each page, not the whole command.
-    f.readsWholeListing();
+    f.timeoutEachRequest();
+    f.growHeapSlowly();
     const progress = new LookupProgress(f.io, { petId });
     try {
       pet = await findPetViaList(client, petId, (counts) => {

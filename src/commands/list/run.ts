@@ -1,5 +1,6 @@
 /** `petstore list`'s contract for the runner (../runner.ts): its flags checked, listPets' pages, the pet view, the full-page warning. */
 import { PetStatus } from '../../api/schemas.js';
+import { PETS } from '../../counts.js';
 import { LIMIT } from '../../interface-values.js';
 import { PET_VIEW } from '../../output/views.js';
 import { pagedListing, pagingOf } from '../paged-listing.js';
@@ -13,7 +14,7 @@ export interface ListOptions {
 /** list: listPets' pages (all of them with `--all`) printed as they come; a full last page warns that there may be more. */
 export const LIST = pagedListing({
   view: PET_VIEW,
-  noun: { one: 'pet', many: 'pets' },
+  noun: PETS,
   bounds: LIMIT,
   inputs: { flags: { status: PetStatus, limit: LimitText } },
   options: ({ flags: { status, limit, all } }): ListOptions => {

@@ -1,5 +1,7 @@
-/** With `--resolve-unknown`, unknown items held for the settling (settle-unknown.ts), not written to `--failed`, with their POST's time. */
-
+/**
+ * With `--resolve-unknown`, what the load feeds its settler (settle-unknown.ts): each unknown item, held for the settling instead of written
+ * to `--failed`, and when each item in flight was last sent (the settling waits past it). Inert without a settler.
+ */
 import { NewPet } from '../api/schemas.js';
 import type { ResolvedItem } from './outcomes.js';
 import type { UnknownSettler } from './settle-unknown.js';
@@ -10,8 +12,8 @@ export interface Sending {
   hash: string;
 }
 
-/** The unknown items a load hands to its settler, and the items it has in flight; inert without a settler. */
-export class UnknownHolding {
+/** The unknown items a load hands to its settler, and when its items in flight were sent; inert without a settler. */
+export class SettlerFeed {
   private readonly inFlight = new Map<number, Sending>();
 
   constructor(readonly settler: UnknownSettler | undefined) {}
