@@ -435,6 +435,8 @@ describe('build scripts of the executables and packages', () => {
     ],
     ['build-deb.mjs', ['--target', 'linux-riscv64'], 'build:deb: --target linux-riscv64: the targets are linux-x64 and linux-arm64\n'],
     ['build-deb.mjs', ['--arch', 'amd64'], "build:deb: Unknown option '--arch'\n"],
+    ['build-rpm.mjs', ['--target', 'linux-riscv64'], 'build:rpm: --target linux-riscv64: the targets are linux-x64 and linux-arm64\n'],
+    ['build-rpm.mjs', ['--arch', 'x86_64'], "build:rpm: Unknown option '--arch'\n"],
   ])('%s %s stops with exit 1 and says why, building nothing', async (script, args, message) => {
     const before = fs.existsSync(path.join(ROOT, 'dist')) ? fs.readdirSync(path.join(ROOT, 'dist')).sort() : [];
     expect(await spawnAsync(process.execPath, [path.join(ROOT, 'scripts', script), ...args], { PATH: NODE_PATH })).toEqual({
