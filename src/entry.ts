@@ -4,6 +4,8 @@ import { main } from './main.js';
 import type { PagerCount } from './terminal/pager.js';
 
 export { commandNames, commandTree } from './main.js';
+// For scripts/quickstart.mjs: its messages wrap as petstore's do.
+export { wrapMessage } from './terminal/wrap.js';
 import { sanitizeText } from './text.js';
 
 /** Signals closer together than this (milliseconds) count as one (see onSignal). */

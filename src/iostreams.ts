@@ -3,7 +3,7 @@ import { stringifyJson } from './json.js';
 import { Pager, type PagerCount, pagerCommand, terminalCanPage } from './terminal/pager.js';
 import { Spinner } from './terminal/spinner.js';
 import { wrapMessage } from './terminal/wrap.js';
-import { sanitizeText } from './text.js';
+import { sanitizeLines, sanitizeText } from './text.js';
 
 /** A stream petstore writes to; `once('drain')` where it can push back. */
 export interface Writable {
@@ -137,10 +137,16 @@ export class IOStreams {
     if (drawn) this.drawStatus();
   }
 
-  /** A warning: `warning: <message>`, or `{"warning": message, "code": code}` with --json. */
+  /**
+   * A warning: `warning: <message>`, or `{"warning": message, "code": code, ...fields}` with --json. A `hint` field (the command
+   * that fixes it, on a line of its own) follows the plain message, as an error's hint does.
+   */
   warn(message: string, code: string, fields: Record<string, unknown> = {}): void {
     if (this.style.json) this.writeError(`${stringifyJson({ warning: message, code, ...fields })}\n`);
-    else this.writeMessage(`warning: ${sanitizeText(message)}\n`);
+    else {
+      const hint = typeof fields.hint === 'string' ? `${sanitizeLines(fields.hint)}\n` : '';
+      this.writeMessage(`warning: ${sanitizeText(message)}\n${hint}`);
+    }
   }
 
   /** A notice (what was done, a summary): a plain line, or `{"info": message, "code": code, ...fields}` with --json. */
@@ -149,10 +155,9 @@ export class IOStreams {
     else this.writeMessage(`${sanitizeText(message)}\n`);
   }
 
-  /** Writes message lines (not JSON) to stderr, wrapped at a terminal's width. */
+  /** Writes message lines (not JSON) to stderr, wrapped at a terminal's width, or at 80 columns where stderr is not a terminal. */
   writeMessage(text: string): void {
-    const columns = this.errColumns;
-    this.writeError(columns === undefined ? text : wrapMessage(text, columns));
+    this.writeError(wrapMessage(text, this.errColumns ?? 80));
   }
 
   /** A `--verbose` line. */

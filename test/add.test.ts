@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { describe, expect, test } from 'vitest';
-import { BASE, errorBody, run, serviceEnv } from './helpers.js';
+import { BASE, errorBody, run, serviceEnv, wrapped } from './helpers.js';
 
 describe('petstore add', () => {
   test('sends exactly the NewPet as application/json and prints the created Pet as a row when piped', async () => {
@@ -69,14 +69,14 @@ describe('petstore add', () => {
     ['-9223372036854775809', 'must be at least -9223372036854775808'],
   ])('rejects --category-id "%s" with exit 2 and sends nothing', async (id, why) => {
     const r = await run(['add', '--name', 'Rex', `--category-id=${id}`], { env: serviceEnv() });
-    expect(r).toEqual({ code: 2, stdout: '', stderr: `error: invalid value for --category-id: "${id}": ${why}\n`, unmatched: [] });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: wrapped(`error: invalid value for --category-id: "${id}": ${why}\n`), unmatched: [] });
   });
 
   test('rejects an empty --name and an unknown --status', async () => {
     const empty = await run(['add', '--name=', '--category-id', '1'], { env: serviceEnv() });
     expect(empty).toEqual({ code: 2, stdout: '', stderr: 'error: invalid value for --name: "": must not be empty\n', unmatched: [] });
     const status = await run(['add', '--name', 'Rex', '--category-id', '1', '--status', 'gone'], { env: serviceEnv() });
-    expect(status.stderr).toBe('error: invalid value for --status: "gone": allowed values: available, pending, sold\n');
+    expect(status.stderr).toBe(wrapped('error: invalid value for --status: "gone": allowed values: available, pending, sold\n'));
     expect(status.code).toBe(2);
   });
 });

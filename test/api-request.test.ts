@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import nock from 'nock';
 import { describe, expect, test } from 'vitest';
-import { BASE, run, serviceEnv } from './helpers.js';
+import { BASE, run, serviceEnv, wrapped } from './helpers.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
@@ -206,7 +206,7 @@ describe('bad flags exit 2 and send nothing', () => {
   ])('%j', async (flags, message) => {
     const args = flags.map((flag) => (flag === 'FILE' ? file() : flag));
     const r = await run(['api', '/store/orders', ...args], { env: serviceEnv() });
-    expect(r).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n`, unmatched: [] });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: wrapped(`error: ${message}\n`), unmatched: [] });
   });
 
   test('--input that is not UTF-8 text', async () => {
@@ -235,7 +235,9 @@ describe('bad flags exit 2 and send nothing', () => {
       expect(r).toEqual({
         code: 2,
         stdout: '',
-        stderr: `error: refusing to send the API key to another origin: ${new URL(url).origin}; give a path under the base URL or a URL of ${BASE}\n`,
+        stderr: wrapped(
+          `error: refusing to send the API key to another origin: ${new URL(url).origin}; give a path under the base URL or a URL of ${BASE}\n`,
+        ),
         unmatched: [],
       });
     }

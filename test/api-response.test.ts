@@ -4,7 +4,7 @@
 import nock from 'nock';
 import { pageFault, startPetService } from '../sandbox/pet-service.mjs';
 import { describe, expect, test } from 'vitest';
-import { BASE, run, serviceEnv } from './helpers.js';
+import { BASE, run, serviceEnv, wrapped, unwrapped } from './helpers.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const ERROR_404 = '{"code":"not_found","message":"no route GET /v1/store/orders","status":404}';
@@ -16,14 +16,14 @@ describe('exit codes and the error body on stderr', () => {
       401,
       4,
       '{"code":"unauthorized","message":"bad key","status":401}',
-      'error: bad key (HTTP 401, code unauthorized)\nThe key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login\n',
+      'error: bad key (HTTP 401, code unauthorized)\nThe key came from PETSTORE_API_KEY: check it, or unset it and log in:\n  petstore auth login\n',
     ],
     [400, 2, '{"code":"invalid","message":"no such field","status":400}', 'error: no such field (HTTP 400, code invalid)\n'],
     [409, 1, '{"code":"conflict","message":"already paid","status":409}', 'error: already paid (HTTP 409, code conflict)\n'],
   ])('HTTP %i exits %i; the Error body is printed on stderr as one line', async (status, code, body, message) => {
     nock(BASE).get('/v1/store/orders').reply(status, body, JSON_TYPE);
     const r = await run(['api', '/store/orders'], { env: serviceEnv() });
-    expect(r).toEqual({ code, stdout: '', stderr: `${body}\n${message}`, unmatched: [] });
+    expect(r).toEqual({ code, stdout: '', stderr: wrapped(`${body}\n${message}`), unmatched: [] });
   });
 
   test('a 500 with an HTML body (GET retried, then given up): the text on stderr, exit 1; with --json one error object, the text in its body', async () => {
@@ -47,7 +47,7 @@ describe('exit codes and the error body on stderr', () => {
     expect(await run(['api', '/store/orders'], { env: serviceEnv() })).toEqual({
       code: 3,
       stdout: '',
-      stderr: `<h1>Not Found</h1>\nerror: the service answered HTTP 404 (text/html): "<h1>Not Found</h1>"\n${hint}\n`,
+      stderr: wrapped(`<h1>Not Found</h1>\nerror: the service answered HTTP 404 (text/html): "<h1>Not Found</h1>"\n${hint}\n`),
       unmatched: [],
     });
     nock(BASE).get('/v1/store/orders').reply(404, '');
@@ -91,7 +91,7 @@ describe('exit codes and the error body on stderr', () => {
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'error: the service answered HTTP 302 redirecting to https://elsewhere.example/; redirects are not followed\n',
+      stderr: wrapped('error: the service answered HTTP 302 redirecting to https://elsewhere.example/; redirects are not followed\n'),
       unmatched: [],
     });
   });
@@ -138,7 +138,7 @@ describe('the body', () => {
     expect(text).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'error: --jq needs a JSON body; the service answered HTTP 200 (text/csv): "id,name"\n',
+      stderr: wrapped('error: --jq needs a JSON body; the service answered HTTP 200 (text/csv): "id,name"\n'),
       unmatched: [],
     });
   });
@@ -194,14 +194,14 @@ describe('--paginate', () => {
     expect(await run(['api', '/o', '--paginate'], { env: serviceEnv() })).toEqual({
       code: 1,
       stdout: '[1',
-      stderr: 'error: refusing to follow the next page link to another origin: https://evil.example\n',
+      stderr: wrapped('error: refusing to follow the next page link to another origin: https://evil.example\n'),
       unmatched: [],
     });
     nock(BASE)
       .get('/v1/o')
       .reply(200, '[1]', { ...JSON_TYPE, link: '</v1/o>; rel="next"' });
     expect((await run(['api', '/o', '--paginate'], { env: serviceEnv() })).stderr).toBe(
-      `error: stopped at page 1: the next page link repeats a page already fetched (${BASE}/v1/o)\n`,
+      wrapped(`error: stopped at page 1: the next page link repeats a page already fetched (${BASE}/v1/o)\n`),
     );
     nock(BASE)
       .get('/v1/o')
@@ -211,9 +211,11 @@ describe('--paginate', () => {
     expect(await run(['api', '/o', '--paginate'], { env: serviceEnv() })).toMatchObject({
       code: 3,
       stdout: '[1',
-      stderr:
-        `${ERROR_404}\nerror: the listing stopped at page 2, after 1 item on 1 page: no route GET /v1/store/orders (HTTP 404, code not_found)\n` +
-        `the rest of the listing starts at the page that failed: ${BASE}/v1/o?p=2\n`,
+      // The answer's body as sent, then the messages.
+      stderr: `${ERROR_404}\n${wrapped(
+        'error: the listing stopped at page 2, after 1 item on 1 page: no route GET /v1/store/orders (HTTP 404, code not_found)\n' +
+          `the rest of the listing starts at the page that failed: ${BASE}/v1/o?p=2\n`,
+      )}`,
     });
   });
 
@@ -225,7 +227,9 @@ describe('--paginate', () => {
       expect(r.stdout.startsWith('[{"id":1,"name":"pet-1","categoryId":1,"status":"available"},{"id":2,')).toBe(true);
       expect(r.stdout.endsWith('{"id":1100,"name":"pet-1100","categoryId":1,"status":"pending"}')).toBe(true);
       expect(JSON.parse(`${r.stdout}]`)).toHaveLength(1100);
-      expect(r.stderr).toMatch(/^error: stopped at page 1103: 3 pages in a row were empty yet linked a next page \(http:.+\)\n$/);
+      expect(unwrapped(r.stderr)).toMatch(
+        /^error: stopped at page 1103: 3 pages in a row were empty yet linked a next page \(http:.+\)\n$/,
+      );
       expect(service.requests).toHaveLength(1103);
     } finally {
       await service.close();
@@ -255,9 +259,11 @@ describe('--paginate', () => {
       });
       const plain = await run(['api', '/pets?limit=1', '--paginate'], { env });
       expect(plain.stderr).toBe(
-        '{"code":"internal","message":"broke","status":500}\n' +
-          'error: the listing stopped at page 30, after 29 items on 29 pages: broke (HTTP 500, code internal)\n' +
-          `the rest of the listing starts at the page that failed: ${next}\n`,
+        wrapped(
+          '{"code":"internal","message":"broke","status":500}\n' +
+            'error: the listing stopped at page 30, after 29 items on 29 pages: broke (HTTP 500, code internal)\n' +
+            `the rest of the listing starts at the page that failed: ${next}\n`,
+        ),
       );
     } finally {
       await service.close();

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import nock from 'nock';
 import { describe, expect, test } from 'vitest';
-import { BASE, BASE_URL, errorBody, run, tempConfigHome } from './helpers.js';
+import { BASE, BASE_URL, errorBody, run, tempConfigHome, wrapped } from './helpers.js';
 
 const configFile = (home: string) => path.join(home, 'petstore', 'config.json');
 const stored = (home: string) => JSON.parse(fs.readFileSync(configFile(home), 'utf8'));
@@ -37,7 +37,9 @@ describe('auth login', () => {
     expect(r).toEqual({
       code: 0,
       stdout: '',
-      stderr: `Base URL of production set to ${BASE_URL}/\nLogged in to production (${BASE}, key checked): key stored in ${configFile(home)}\n`,
+      stderr: wrapped(
+        `Base URL of production set to ${BASE_URL}/\nLogged in to production (${BASE}, key checked): key stored in ${configFile(home)}\n`,
+      ),
       unmatched: [],
     });
     expect(fs.statSync(configFile(home)).mode & 0o777).toBe(0o600);
@@ -67,7 +69,9 @@ describe('auth login', () => {
     expect(r).toEqual({
       code: 4,
       stdout: '',
-      stderr: `error: ${BASE} rejected the key (HTTP 401, code unauthorized); nothing was stored\nCheck the key, then run petstore auth login again.\n`,
+      stderr: wrapped(
+        `error: ${BASE} rejected the key (HTTP 401, code unauthorized); nothing was stored\nCheck the key, then log in again:\n  petstore auth login\n`,
+      ),
       unmatched: [],
     });
     expect(fs.existsSync(configFile(home)) ? fs.readFileSync(configFile(home), 'utf8') : '').not.toContain('wrongkey');
@@ -79,7 +83,9 @@ describe('auth login', () => {
     const r = await run(args, { configHome: home, stdin: 'k1' });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      'error: cannot check the key: cannot reach 127.0.0.1:9: ECONNREFUSED; nothing was stored\nTry again, or store it unchecked with --skip-verify.\n',
+      wrapped(
+        'error: cannot check the key: cannot reach 127.0.0.1:9: ECONNREFUSED; nothing was stored\nTry again, or store it unchecked with --skip-verify.\n',
+      ),
     );
     expect(fs.existsSync(configFile(home)) ? fs.readFileSync(configFile(home), 'utf8') : '').not.toContain('k1');
     const skipped = await run([...args, '--skip-verify'], { configHome: home, stdin: 'k1' });
@@ -97,8 +103,9 @@ describe('auth login', () => {
     expect(r).toMatchObject({
       code: 2,
       stdout: '',
-      stderr:
-        'error: no base URL configured for environment "production"\nRun: petstore config set base-url <url>   (or pass --base-url, or set PETSTORE_BASE_URL)\n',
+      stderr: wrapped(
+        'error: no base URL configured for environment "production"\nSet one (or pass --base-url, or set PETSTORE_BASE_URL):\n  petstore config set base-url <url>\n',
+      ),
     });
   });
 
@@ -114,8 +121,9 @@ describe('auth login', () => {
     expect(typo).toEqual({
       code: 2,
       stdout: '',
-      stderr:
-        'error: unknown environment "locl" (from --env); did you mean "local"?\nKnown environments: production, staging, local. Create one with: petstore config set base-url <url> --env locl\n',
+      stderr: wrapped(
+        'error: unknown environment "locl" (from --env); did you mean "local"?\nKnown environments: production, staging, local. Create one with:\n  petstore config set base-url <url> --env locl\n',
+      ),
       unmatched: [],
     });
     const variable = await run(['auth', 'status'], { configHome: home, env: { PETSTORE_ENV: 'stagin' } });
@@ -129,9 +137,10 @@ describe('auth login', () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         'error: standard input is not a terminal, so there is no prompt for the key\n' +
-        `To read the key from standard input, add --with-token: petstore auth login --base-url ${BASE_URL} --with-token\n`,
+          `To read the key from standard input, add --with-token:\n  petstore auth login --base-url ${BASE_URL} --with-token\n`,
+      ),
       unmatched: [],
     });
     expect(fs.existsSync(path.join(home, 'petstore'))).toBe(false);
@@ -157,10 +166,12 @@ describe('a stored key goes only to its origin', () => {
     expect(r).toEqual({
       code: 4,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         `error: the stored API key of environment "production" belongs to ${BASE}, not to http://127.0.0.1:9; nothing was sent\n` +
-        'To use http://127.0.0.1:9, log in for it: petstore auth login --base-url http://127.0.0.1:9/v1/\n' +
-        '(or keep a separate environment: petstore config set base-url http://127.0.0.1:9/v1/ --env <name>, then petstore auth login --env <name>; or set PETSTORE_API_KEY)\n',
+          'To use http://127.0.0.1:9, log in for it:\n  petstore auth login --base-url http://127.0.0.1:9/v1/\n' +
+          'Or keep a separate environment for it (or set PETSTORE_API_KEY):\n' +
+          '  petstore config set base-url http://127.0.0.1:9/v1/ --env <name>\n  petstore auth login --env <name>\n',
+      ),
       unmatched: [],
     });
   });
@@ -176,8 +187,9 @@ describe('a stored key goes only to its origin', () => {
         message: `the stored API key of environment "production" belongs to ${BASE}, not to http://127.0.0.1:9; nothing was sent`,
         status: null,
         hint:
-          'To use http://127.0.0.1:9, log in for it: petstore auth login --base-url http://127.0.0.1:9/v1/\n' +
-          '(or keep a separate environment: petstore config set base-url http://127.0.0.1:9/v1/ --env <name>, then petstore auth login --env <name>; or set PETSTORE_API_KEY)',
+          'To use http://127.0.0.1:9, log in for it:\n  petstore auth login --base-url http://127.0.0.1:9/v1/\n' +
+          'Or keep a separate environment for it (or set PETSTORE_API_KEY):\n' +
+          '  petstore config set base-url http://127.0.0.1:9/v1/ --env <name>\n  petstore auth login --env <name>',
       },
       unmatched: [],
     });
@@ -188,8 +200,10 @@ describe('a stored key goes only to its origin', () => {
     const home = await loggedIn();
     const set = await run(['config', 'set', 'base-url', 'https://other.example/v1'], { configHome: home });
     expect(set.stderr).toBe(
-      'Set base-url of production to https://other.example/v1/\n' +
-        `warning: the stored key of production belongs to ${BASE} and will not be sent to https://other.example; run petstore auth login\n`,
+      wrapped(
+        'Set base-url of production to https://other.example/v1/\n' +
+          `warning: the stored key of production belongs to ${BASE} and will not be sent to https://other.example\nLog in again:\n  petstore auth login\n`,
+      ),
     );
     const r = await run(['get', '1'], { configHome: home });
     expect(r.code).toBe(4);
@@ -258,7 +272,7 @@ describe('auth status, token and logout', () => {
       check: 'rejected (HTTP 401)',
     });
     expect(rejected.stderr).toBe(
-      '{"code":"invalid_api_key","message":"the service rejected the key of production (HTTP 401)","status":401,"hint":"Run: petstore auth login"}\n',
+      '{"code":"invalid_api_key","message":"the service rejected the key of production (HTTP 401)","status":401,"hint":"Log in again:\\n  petstore auth login"}\n',
     );
     keyCheck('s3cret-key', 500);
     const down = await run(['auth', 'status', '--retries', '0'], { configHome: home });
@@ -287,7 +301,12 @@ describe('auth status, token and logout', () => {
   test('logout removes the key and its origin; the environment keeps its base URL', async () => {
     const home = await loggedIn();
     const r = await run(['auth', 'logout'], { configHome: home });
-    expect(r).toEqual({ code: 0, stdout: '', stderr: `Logged out of production: key removed from ${configFile(home)}\n`, unmatched: [] });
+    expect(r).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: wrapped(`Logged out of production: key removed from ${configFile(home)}\n`),
+      unmatched: [],
+    });
     expect(stored(home)).toEqual({ environments: { production: { baseUrl: `${BASE_URL}/` } } });
     expect((await run(['auth', 'logout'], { configHome: home })).stderr).toBe('No key stored for production; nothing to do.\n');
   });

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type PetService, startPetService } from '../sandbox/pet-service.mjs';
 import { InterruptedError } from '../src/errors.js';
-import { readNdjson, run } from './helpers.js';
+import { readNdjson, run, wrapped } from './helpers.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -79,11 +79,12 @@ describe('a bulk load whose connections are refused', () => {
     expect(r).toMatchObject({
       code: 1,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         `not sent: line 1 "a": cannot reach 127.0.0.1:${port}: ECONNREFUSED\n` +
-        `not sent: line 2 "b": cannot reach 127.0.0.1:${port}: ECONNREFUSED\n` +
-        `created 0 of 2 pets; 0 failed, 2 not sent (written to ${failed})\n` +
-        'error: 2 of 2 pets were not created\n',
+          `not sent: line 2 "b": cannot reach 127.0.0.1:${port}: ECONNREFUSED\n` +
+          `created 0 of 2 pets; 0 failed, 2 not sent (written to ${failed})\n` +
+          'error: 2 of 2 pets were not created\n',
+      ),
     });
     // Three resends of each of the two POSTs.
     expect(backoffs).toBe(6);

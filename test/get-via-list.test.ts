@@ -2,7 +2,7 @@
 import nock from 'nock';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type Faults, type PetService, pageFault, startPetService } from '../sandbox/pet-service.mjs';
-import { BASE, errorBody, run, serviceEnv, until } from './helpers.js';
+import { BASE, errorBody, run, serviceEnv, until, wrapped, unwrapped } from './helpers.js';
 
 const DEPRECATED =
   'warning: getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this\n';
@@ -37,7 +37,7 @@ describe('get when getPet is gone', () => {
       .reply(410, errorBody(410, 'gone', 'getPet was removed on 2030-12-05'));
     threePages(page(5, 6));
     const r = await run(['get', '5'], { env: serviceEnv() });
-    expect(r).toEqual({ code: 0, stdout: '5\tp5\t1\tavailable\n', stderr: DEPRECATED + GONE, unmatched: [] });
+    expect(r).toEqual({ code: 0, stdout: '5\tp5\t1\tavailable\n', stderr: wrapped(DEPRECATED + GONE), unmatched: [] });
   });
 
   test('a 410 without an Error body, and --json: the pet exactly as the service sent it, an id above 2^53 exact', async () => {
@@ -60,7 +60,7 @@ describe('get when getPet is gone', () => {
     nock(BASE).get('/v1/pets/5').reply(404, body);
     threePages(page(5));
     const r = await run(['get', '5'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(r).toEqual({ code: 0, stdout: '5\tp5\t1\tavailable\n', stderr: GONE, unmatched: [] });
+    expect(r).toEqual({ code: 0, stdout: '5\tp5\t1\tavailable\n', stderr: wrapped(GONE), unmatched: [] });
   });
 
   test('a 404 that names the animal is still a missing pet: exit 3, listPets not asked', async () => {
@@ -80,7 +80,7 @@ describe('get when getPet is gone', () => {
     expect(r).toEqual({
       code: 3,
       stdout: '',
-      stderr: `${GONE}error: no animal with id 99: none on the 3 pages of listPets (5 pets)\n`,
+      stderr: wrapped(`${GONE}error: no animal with id 99: none on the 3 pages of listPets (5 pets)\n`),
       unmatched: [],
     });
     nock(BASE)
@@ -112,7 +112,7 @@ describe('get when getPet is gone', () => {
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: the service has no /v1/pets: HTTP 404 (no route /pets); the base URL may be wrong\n${ROUTE_HINT}`,
+      stderr: wrapped(`error: the service has no /v1/pets: HTTP 404 (no route /pets); the base URL may be wrong\n${ROUTE_HINT}`),
       unmatched: [],
     });
   });
@@ -120,7 +120,7 @@ describe('get when getPet is gone', () => {
   test('PETSTORE_GET_VIA_LIST=1: getPet is never asked; the lookup through listPets says so', async () => {
     threePages(page(5));
     const r = await run(['get', '5', '--format', 'kv'], { env: serviceEnv({ PETSTORE_GET_VIA_LIST: '1' }) });
-    expect(r).toEqual({ code: 0, stdout: 'id\t5\nname\tp5\ncategoryId\t1\nstatus\tavailable\n', stderr: FORCED, unmatched: [] });
+    expect(r).toEqual({ code: 0, stdout: 'id\t5\nname\tp5\ncategoryId\t1\nstatus\tavailable\n', stderr: wrapped(FORCED), unmatched: [] });
   });
 });
 
@@ -147,13 +147,13 @@ describe('get through listPets reads the whole store when it must (issue 29)', (
   test('no page cap: the last of 1,050 pets in pages of 1 is found; a missing id reads every page and exits 3', async () => {
     service = await startPetService({ key: 'k', seed: 1050, pageSize: 1 });
     const found = await run(['get', '1050', '--format', 'tsv'], { env: viaList(service.baseUrl) });
-    expect(found).toMatchObject({ code: 0, stdout: '1050\tpet-1050\t7\tsold\n', stderr: FORCED });
+    expect(found).toMatchObject({ code: 0, stdout: '1050\tpet-1050\t7\tsold\n', stderr: wrapped(FORCED) });
     expect(service.requests).toHaveLength(1050);
     const missing = await run(['get', '1051'], { env: viaList(service.baseUrl) });
     expect(missing).toMatchObject({
       code: 3,
       stdout: '',
-      stderr: `${FORCED}error: no animal with id 1051: none on the 1050 pages of listPets (1050 pets)\n`,
+      stderr: wrapped(`${FORCED}error: no animal with id 1051: none on the 1050 pages of listPets (1050 pets)\n`),
     });
   }, 60_000);
 
@@ -167,7 +167,9 @@ describe('get through listPets reads the whole store when it must (issue 29)', (
     expect(r).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: `${FORCED}error: the listing stopped at page 2: broke (HTTP 500, code internal)\nthe rest of the listing starts at the page that failed: ${service.baseUrl}/pets?limit=100&cursor=${cursorOf(100)}\n`,
+      stderr: wrapped(
+        `${FORCED}error: the listing stopped at page 2: broke (HTTP 500, code internal)\nthe rest of the listing starts at the page that failed: ${service.baseUrl}/pets?limit=100&cursor=${cursorOf(100)}\n`,
+      ),
     });
   });
 
@@ -219,7 +221,7 @@ describe('get through listPets against the fake service', () => {
       PETSTORE_NO_DEPRECATION_WARNING: '1',
     };
     const found = await run(['get', '4', '--format', 'json'], { env });
-    expect(found).toMatchObject({ code: 0, stderr: GONE });
+    expect(found).toMatchObject({ code: 0, stderr: wrapped(GONE) });
     expect(JSON.parse(found.stdout)).toMatchObject({ id: 4 });
     const urls = service.requests.map((r) => r.url);
     expect(urls[0]).toBe('/v1/pets/4');
@@ -228,7 +230,7 @@ describe('get through listPets against the fake service', () => {
     const missing = await run(['get', '99'], { env });
     expect(missing.code).toBe(3);
     expect(missing.stdout).toBe('');
-    expect(missing.stderr).toMatch(
+    expect(unwrapped(missing.stderr)).toMatch(
       /^warning: getPet has been removed[^\n]*\nerror: no animal with id 99: none on the \d+ pages of listPets \(4 pets\)\n$/,
     );
   });

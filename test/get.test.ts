@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { describe, expect, test } from 'vitest';
-import { BASE, errorBody, run, serviceEnv, tempConfigHome } from './helpers.js';
+import { BASE, errorBody, run, serviceEnv, tempConfigHome, wrapped, unwrapped } from './helpers.js';
 
 const WARNING =
   'warning: getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this\n';
@@ -9,7 +9,7 @@ describe('petstore get', () => {
   test('prints the pet as a tab-separated row when piped, and the deprecation warning on stderr only', async () => {
     nock(BASE).get('/v1/pets/42').reply(200, { id: 42, name: 'Rex', categoryId: 1, status: 'pending', color: 'brown' });
     const r = await run(['get', '42'], { env: serviceEnv() });
-    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: WARNING, unmatched: [] });
+    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: wrapped(WARNING), unmatched: [] });
     // For whoever looks one pet up: the removal date, that get goes on working, and how to silence it; one line.
     expect(WARNING).toMatch(/^warning: getPet is deprecated, removed 2030-12-05; .*listPets.*PETSTORE_NO_DEPRECATION_WARNING=1[^\n]*\n$/);
     expect(WARNING).not.toContain('GET /pets');
@@ -80,9 +80,10 @@ describe('petstore get', () => {
       code: 1,
       stdout: '',
       // No word of getPet's removal: listPets is not there either.
-      stderr:
+      stderr: wrapped(
         'error: the service has no /v1/pets: HTTP 404 ("<html>Not Found</html>"); the base URL may be wrong\n' +
-        "Check the base URL https://api.petstore.test/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n",
+          "Check the base URL https://api.petstore.test/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n",
+      ),
       unmatched: [],
     });
   });
@@ -101,23 +102,24 @@ describe('petstore get', () => {
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         `error: the service has no /v1/pets: HTTP 404 (${message}); the base URL may be wrong\n` +
-        "Check the base URL https://api.petstore.test/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n",
+          "Check the base URL https://api.petstore.test/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n",
+      ),
       unmatched: [],
     });
   });
 
   test.each([
     ['--base-url', ['--base-url', `${BASE}/api`], false, 'from --base-url'],
-    ['the config', [], true, 'petstore config get base-url'],
+    ['the config', [], true, 'from the config'],
   ])('the hint of a wrong base URL from %s says where to look', async (_name, flags, store, where) => {
     const configHome = tempConfigHome();
     if (store) expect((await run(['config', 'set', 'base-url', `${BASE}/api`], { configHome })).code).toBe(0);
     nock(BASE).get('/api/pets').query({ limit: '20' }).reply(404, '<html>Not Found</html>', { 'content-type': 'text/html' });
     const r = await run(['list', ...flags], { configHome, env: { PETSTORE_API_KEY: 'test-key' } });
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n').slice(1)).toEqual([
+    expect(unwrapped(r.stderr).split('\n').slice(1)).toEqual([
       `Check the base URL ${BASE}/api/ (${where}): the interface's paths are under its /v1, as in https://petstore.example.com/v1`,
       '',
     ]);
@@ -175,7 +177,7 @@ describe('PETSTORE_NO_DEPRECATION_WARNING=1 silences every deprecation warning o
   test("without it: get's own warning and the one of the Deprecation and Sunset headers", async () => {
     nock(BASE).get('/v1/pets/42').reply(200, PET, HEADERS);
     const r = await run(['get', '42'], { env: serviceEnv() });
-    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: `${WARNING}${HEADER_WARNING}`, unmatched: [] });
+    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: wrapped(`${WARNING}${HEADER_WARNING}`), unmatched: [] });
   });
 
   test('with it: neither', async () => {
@@ -187,12 +189,12 @@ describe('PETSTORE_NO_DEPRECATION_WARNING=1 silences every deprecation warning o
   test("with it, through listPets: no header's warning either; the way the pet is found is still said", async () => {
     nock(BASE).get('/v1/pets').query({ limit: 100 }).reply(200, [PET], HEADERS);
     const r = await run(['get', '42'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1', PETSTORE_GET_VIA_LIST: '1' }) });
-    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: FORCED, unmatched: [] });
+    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: wrapped(FORCED), unmatched: [] });
   });
 
   test("other commands keep the header's warning: the variable is get's", async () => {
     nock(BASE).get('/v1/pets').query({ limit: 20 }).reply(200, [PET], HEADERS);
     const r = await run(['list'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: HEADER_WARNING, unmatched: [] });
+    expect(r).toEqual({ code: 0, stdout: '42\tRex\t1\tpending\n', stderr: wrapped(HEADER_WARNING), unmatched: [] });
   });
 });

@@ -6,7 +6,7 @@ import nock from 'nock';
 import { describe, expect, test } from 'vitest';
 import { startPetService } from '../sandbox/pet-service.mjs';
 import { InterruptedError } from '../src/errors.js';
-import { BASE, run, serviceEnv, tempConfigHome, until } from './helpers.js';
+import { BASE, run, serviceEnv, tempConfigHome, until, wrapped } from './helpers.js';
 
 const PETS =
   '[{"id":9007199254740993,"name":"Rex","categoryId":1,"status":"available"},{"id":9007199254740994,"name":"Tom","categoryId":2,"status":"sold"}]';
@@ -106,7 +106,9 @@ describe('an expression jq cannot compile', () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: invalid --jq expression: syntax error, unexpected end of file at <top-level>, line 1, column 2:\n    .[\n     ^\n',
+      stderr: wrapped(
+        'error: invalid --jq expression: syntax error, unexpected end of file at <top-level>, line 1, column 2:\n    .[\n     ^\n',
+      ),
       unmatched: [],
     });
   });
@@ -114,7 +116,7 @@ describe('an expression jq cannot compile', () => {
   test('an unknown function, and an empty expression; with --json the error is one JSON line', async () => {
     const unknown = await run(['list', '--jq', 'nope'], { env: serviceEnv() });
     expect(unknown.stderr).toBe(
-      'error: invalid --jq expression: nope/0 is not defined at <top-level>, line 1, column 1:\n    nope\n    ^^^^\n',
+      wrapped('error: invalid --jq expression: nope/0 is not defined at <top-level>, line 1, column 1:\n    nope\n    ^^^^\n'),
     );
     const empty = await run(['list', '--jq', '', '--json'], { env: serviceEnv() });
     expect(empty).toMatchObject({ code: 2, stdout: '' });
@@ -213,10 +215,11 @@ describe("$ENV and env are the run's environment, as in jq (not the WebAssembly 
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         'error: invalid --jq expression: syntax error, unexpected module at <top-level>, line 1, column 81:\n' +
-        '    $__petstore_env as $ENV | {positional: [], named: {}} as $ARGS | def env: $ENV; module {a:1}; .\n' +
-        `    ${' '.repeat(80)}^^^^^^\n`,
+          '    $__petstore_env as $ENV | {positional: [], named: {}} as $ARGS | def env: $ENV; module {a:1}; .\n' +
+          `    ${' '.repeat(80)}^^^^^^\n`,
+      ),
       unmatched: [],
     });
   });

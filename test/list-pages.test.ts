@@ -2,7 +2,7 @@
 import nock from 'nock';
 import { describe, expect, test } from 'vitest';
 import { type Step, startPetService } from '../sandbox/pet-service.mjs';
-import { BASE, run, serviceEnv } from './helpers.js';
+import { BASE, run, serviceEnv, wrapped } from './helpers.js';
 
 const pet = (id: number) => ({ id, name: `p${id}`, categoryId: 1, status: 'available' });
 
@@ -127,7 +127,7 @@ describe('list --all', () => {
     const r = await run(['list', '--all', '--format', 'ndjson'], { env: serviceEnv() });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(`${JSON.stringify(pet(1))}\n`);
-    expect(r.stderr).toBe('error: refusing to follow the next page link to another origin: https://evil.example\n');
+    expect(r.stderr).toBe(wrapped('error: refusing to follow the next page link to another origin: https://evil.example\n'));
   });
 
   test('no page cap: 1,050 pages of one pet are all read, exit 0', async () => {
@@ -163,7 +163,7 @@ describe('list formats', () => {
     expect(bad).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: invalid value for --format: "xml": allowed values: table, kv, tsv, json, ndjson\n',
+      stderr: wrapped('error: invalid value for --format: "xml": allowed values: table, kv, tsv, json, ndjson\n'),
       unmatched: [],
     });
     const conflict = await run(['list', '--json', '--format', 'tsv'], { env: serviceEnv() });
@@ -180,7 +180,9 @@ describe('a full last page is never a silent cut', () => {
     const r = await run(['list'], { env: serviceEnv() });
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')).toHaveLength(21);
-    expect(r.stderr).toBe('warning: showing 20 pets, as many as --limit 20 asks for; the service may have more: try --limit 100\n');
+    expect(r.stderr).toBe(
+      wrapped('warning: showing 20 pets, as many as --limit 20 asks for; the service may have more: try --limit 100\n'),
+    );
   });
 
   test('a first page with a next link, without --all: the warning suggests --all', async () => {
@@ -189,13 +191,13 @@ describe('a full last page is never a silent cut', () => {
       .query({ limit: '20' })
       .reply(200, pets(20), { link: `<${BASE}/v1/pets?limit=20&cursor=b>; rel="next"` });
     const r = await run(['list'], { env: serviceEnv() });
-    expect(r.stderr).toBe('warning: showing one page of 20 pets; the service has more: --all fetches every page\n');
+    expect(r.stderr).toBe(wrapped('warning: showing one page of 20 pets; the service has more: --all fetches every page\n'));
   });
 
   test('counts are worded for one: --limit 1', async () => {
     nock(BASE).get('/v1/pets').query({ limit: '1' }).reply(200, pets(1));
     const r = await run(['list', '--limit', '1'], { env: serviceEnv() });
-    expect(r.stderr).toBe('warning: showing 1 pet, as many as --limit 1 asks for; the service may have more: try --limit 100\n');
+    expect(r.stderr).toBe(wrapped('warning: showing 1 pet, as many as --limit 1 asks for; the service may have more: try --limit 100\n'));
   });
 
   test('a repeated next link stops the listing with exit 1', async () => {
@@ -210,7 +212,7 @@ describe('a full last page is never a silent cut', () => {
     expect(r.code).toBe(1);
     expect(r.stdout.trim().split('\n')).toHaveLength(4);
     expect(r.stderr).toBe(
-      `error: stopped at page 2: the next page link repeats a page already fetched (${BASE}/v1/pets?limit=2&cursor=b)\n`,
+      wrapped(`error: stopped at page 2: the next page link repeats a page already fetched (${BASE}/v1/pets?limit=2&cursor=b)\n`),
     );
   });
 
@@ -233,7 +235,7 @@ describe('a full last page is never a silent cut', () => {
     const r = await run(['list', '--all', '--limit', '100', '--format', 'ndjson'], { env: serviceEnv() });
     expect(r.stdout.split('\n')).toHaveLength(101);
     expect(r.stderr).toBe(
-      'warning: the last page held 100 pets, the most one page holds; the service may have more but sent no next-page link\n',
+      wrapped('warning: the last page held 100 pets, the most one page holds; the service may have more but sent no next-page link\n'),
     );
   });
 

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { describe, expect, test } from 'vitest';
-import { BASE, tempConfigHome, BASE_URL, errorBody, run, serviceEnv } from './helpers.js';
+import { BASE, tempConfigHome, BASE_URL, errorBody, run, serviceEnv, wrapped, unwrapped } from './helpers.js';
 
 const PETS = [
   { id: 1, name: 'Rex', categoryId: 2, status: 'available' },
@@ -81,13 +81,13 @@ describe('petstore list', () => {
 
   test.each([
     ['0', 'must be a whole number from 1 to 100'],
-    ['101', 'must be a whole number from 1 to 100'],
+    ['101', 'must be a whole number from 1 to 100, the most one page holds; --all lists every page'],
     ['abc', 'must be a whole number from 1 to 100'],
     ['1.5', 'must be a whole number from 1 to 100'],
     ['-1', 'must be a whole number from 1 to 100'],
   ])('rejects --limit %s with exit 2 and sends nothing', async (limit, why) => {
     const r = await run(['list', `--limit=${limit}`], { env: serviceEnv() });
-    expect(r).toEqual({ code: 2, stdout: '', stderr: `error: invalid value for --limit: "${limit}": ${why}\n`, unmatched: [] });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: wrapped(`error: invalid value for --limit: "${limit}": ${why}\n`), unmatched: [] });
   });
 
   test('rejects an unknown --status with the allowed values, exit 2, nothing sent', async () => {
@@ -95,7 +95,7 @@ describe('petstore list', () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: invalid value for --status: "lost": allowed values: available, pending, sold\n',
+      stderr: wrapped('error: invalid value for --status: "lost": allowed values: available, pending, sold\n'),
       unmatched: [],
     });
   });
@@ -117,7 +117,7 @@ describe('petstore list', () => {
     expect(await run(['list', '--env', 'staging'], { configHome: home })).toEqual({
       code: 4,
       stdout: '',
-      stderr: 'error: invalid API key (HTTP 401, code unauthorized)\nRun: petstore auth login --env staging\n',
+      stderr: 'error: invalid API key (HTTP 401, code unauthorized)\nLog in again:\n  petstore auth login --env staging\n',
       unmatched: [],
     });
   });
@@ -131,8 +131,9 @@ describe('petstore list', () => {
     expect(plain).toEqual({
       code: 4,
       stdout: '',
-      stderr:
-        'error: invalid API key (HTTP 401, code unauthorized)\nThe key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login\n',
+      stderr: wrapped(
+        'error: invalid API key (HTTP 401, code unauthorized)\nThe key came from PETSTORE_API_KEY: check it, or unset it and log in:\n  petstore auth login\n',
+      ),
       unmatched: [],
     });
     nock(BASE)
@@ -145,7 +146,7 @@ describe('petstore list', () => {
       stdout: '',
       stderr:
         '{"code":"unauthorized","message":"invalid API key","status":401,' +
-        '"hint":"The key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login --env staging"}\n',
+        '"hint":"The key came from PETSTORE_API_KEY: check it, or unset it and log in:\\n  petstore auth login --env staging"}\n',
       unmatched: [],
     });
   });
@@ -179,9 +180,10 @@ describe('settings and usage errors', () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         'error: no base URL configured for environment "production"\n' +
-        'Run: petstore config set base-url <url>   (or pass --base-url, or set PETSTORE_BASE_URL)\n',
+          'Set one (or pass --base-url, or set PETSTORE_BASE_URL):\n  petstore config set base-url <url>\n',
+      ),
       unmatched: [],
     });
   });
@@ -191,7 +193,7 @@ describe('settings and usage errors', () => {
     expect(r).toEqual({
       code: 4,
       stdout: '',
-      stderr: 'error: no API key for environment "staging"\nRun: petstore auth login --env staging   (or set PETSTORE_API_KEY)\n',
+      stderr: 'error: no API key for environment "staging"\nLog in (or set PETSTORE_API_KEY):\n  petstore auth login --env staging\n',
       unmatched: [],
     });
   });
@@ -199,13 +201,13 @@ describe('settings and usage errors', () => {
   test('a plain http base URL to a non-loopback host is refused before any connection', async () => {
     const r = await run(['list', '--base-url', 'http://api.petstore.test/v1'], { env: { PETSTORE_API_KEY: 'k' } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('refusing plain http base URL http://api.petstore.test: the API key would be sent in plain text');
+    expect(unwrapped(r.stderr)).toContain('refusing plain http base URL http://api.petstore.test: the API key would be sent in plain text');
     expect(r.unmatched).toEqual([]);
   });
 
   test.each([
     [['lsit'], 'error: unknown command "lsit" for "petstore"; did you mean "list"?'],
-    [['list', '--bogus'], "error: unknown option '--bogus'"],
+    [['list', '--bogus'], 'error: unknown flag "--bogus" for "petstore list"'],
     [['get'], "error: missing required argument 'petId'"],
     [['add', '--name', 'Rex'], 'error: --category-id is required (or --file to add many)'],
     [['list', '--timeout', 'soon'], 'error: invalid value for --timeout: "soon": must be a whole number from 1 to 3600000'],
@@ -213,7 +215,7 @@ describe('settings and usage errors', () => {
     const r = await run(argv, { env: serviceEnv() });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(message);
+    expect(unwrapped(r.stderr)).toContain(message);
   });
 
   test('--help prints usage and the exit codes on stdout, exit 0', async () => {

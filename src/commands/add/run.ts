@@ -136,6 +136,6 @@ function withMaybeCreatedHint(error: unknown): unknown {
     error.message,
     error.code,
     error.status,
-    'The pet may have been created; petstore does not send it again. See whether it was (petstore list) before adding it again.',
+    'The pet may have been created; petstore does not send it again. See whether it was before adding it again:\n  petstore list',
   );
 }
