@@ -84,6 +84,10 @@ const main = await build({
   banner: { js: '"use strict";\nvar __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   define: {
     PETSTORE_VERSION: JSON.stringify(version),
+    // The man page's date (src/commands/man-page.ts): SOURCE_DATE_EPOCH (reproducible builds), else the day of the build.
+    PETSTORE_BUILD_DATE: JSON.stringify(
+      new Date(process.env.SOURCE_DATE_EPOCH ? Number(process.env.SOURCE_DATE_EPOCH) * 1000 : Date.now()).toISOString().slice(0, 10),
+    ),
     PETSTORE_JQ_WORKER: JSON.stringify(jqWorkerText('jq-worker.cjs')),
     'import.meta.url': '__importMetaUrl',
   },

@@ -3,7 +3,7 @@ import { InterruptedError, type StopSignal } from './errors.js';
 import { main } from './main.js';
 import type { PagerCount } from './terminal/pager.js';
 
-export { commandNames, commandTree } from './main.js';
+export { commandNames, commandTree, manPageText } from './main.js';
 // For scripts/quickstart.mjs: its messages wrap as petstore's do.
 export { wrapMessage } from './terminal/wrap.js';
 import { sanitizeText } from './text.js';

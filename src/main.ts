@@ -33,6 +33,12 @@ export interface RunOptions {
   onGlobals?(globals: Readonly<GlobalOptions>): void;
 }
 
+/** The man page of the whole command tree (commands/man-page.ts), as scripts/man.mjs writes it and `petstore help man` prints it. */
+export async function manPageText(): Promise<string> {
+  const { manPage } = await import('./commands/man-page.js');
+  return manPage(await commandTree(), VERSION);
+}
+
 /** The whole command tree as help shows it, with a Factory its actions may not use (for the man page and tests). */
 export function commandTree(): Promise<CommandUnknownOpts> {
   const f = new Factory(

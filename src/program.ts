@@ -99,7 +99,18 @@ export async function buildProgram(f: Factory, word?: string, commands?: readonl
     // `__complete` and the like serve the completion scripts, not users: hidden from help and suggestions.
     program.addCommand(command, { hidden: command.name().startsWith('__') });
   }
-  addGroupHelp(program);
+  addGroupHelp(program, [
+    {
+      name: 'man',
+      description: 'print the man page, every command in one page (troff), for man to read or to install',
+      example: 'petstore help man | man -l -',
+      print: async () => {
+        const { manPage } = await import('./commands/man-page.js');
+        f.io.writeOut(manPage(program, f.version));
+        if (f.io.std.stdoutIsTTY) f.io.writeMessage('That is the man page as troff; to read it:\n  petstore help man | man -l -\n');
+      },
+    },
+  ]);
   styleHelp(program);
   return program;
 }

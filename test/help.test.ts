@@ -366,6 +366,11 @@ describe('help wraps at word boundaries at the terminal width, 80 when not a ter
 
   // A wrapped shell comment repeats its "#", a wrapped example command ends its lines in the shell's "\\".
   const uncommented = (text: string) => words(text).filter((word) => word !== '#' && word !== '\\');
+  const oneWord = (line: string) =>
+    line
+      .trim()
+      .replace(/ \\$/, '')
+      .replace(/'[^']*'|"[^"]*"/g, 'quoted');
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion in the help text, not a template
   const ZSH_FOLDER = '"${fpath[1]}/_petstore"';
 
@@ -375,14 +380,12 @@ describe('help wraps at word boundaries at the terminal width, 80 when not a ter
       const r = await run([...path, '--help'], { stdoutIsTTY: true, columns });
       // The same words in the same order: only line breaks moved, no word split (a wrapped shell comment repeats its "#").
       expect(uncommented(r.stdout)).toEqual(uncommented(wide.stdout));
-      for (const line of r.stdout.split('\n')) {
-        // A line is wider only when it is one word wider than the terminal.
-        if (line.length > columns) expect(line.trim()).not.toContain(' ');
-      }
+      // A line is wider only when it is one word wider than the terminal (a quoted shell word, and the " \\" after it, are one).
+      for (const line of r.stdout.split('\n')) if (line.length > columns) expect(oneWord(line)).not.toContain(' ');
     }
     const piped = await run([...path, '--help']);
     expect(uncommented(piped.stdout)).toEqual(uncommented(wide.stdout));
-    for (const line of piped.stdout.split('\n')) if (line.length > 80) expect(line.trim()).not.toContain(' ');
+    for (const line of piped.stdout.split('\n')) if (line.length > 80) expect(oneWord(line)).not.toContain(' ');
   });
 
   test('an example that wraps continues with " \\\\", so that pasting its lines runs the whole command (add --help at 60 columns)', async () => {
@@ -403,18 +406,20 @@ describe('help wraps at word boundaries at the terminal width, 80 when not a ter
   });
 
   test("an example's shell comment wraps as comment lines, so that pasting the example runs nothing but the command", async () => {
-    const r = await run(['completion', '--help']);
-    expect(r.stdout).toContain(
-      `  petstore completion zsh > ${ZSH_FOLDER}   # a folder on $fpath,\n` +
-        '                                                      # before compinit runs\n',
-    );
+    const r = await run(['add', '--help'], { stdoutIsTTY: true, columns: 60 });
+    expect(r.stdout).toContain('  petstore add    # at a terminal: asks for the name,\n                  # category id and status\n');
+    const narrow = await run(['add', '--help'], { stdoutIsTTY: true, columns: 40 });
+    expect(narrow.stdout).toContain('  petstore add\n      # at a terminal: asks for the\n      # name, category id and status\n');
+  });
+
+  test('a command that wraps continues with " \\" between words, never inside a quoted word', async () => {
     const narrow = await run(['completion', 'zsh', '--help'], { stdoutIsTTY: true, columns: 40 });
-    expect(narrow.stdout).toContain(
-      'To install it, run one of:\n' +
-        '  petstore completion zsh >\n' +
-        `      ${ZSH_FOLDER}\n` +
-        '      # a folder on $fpath, before\n' +
-        '      # compinit runs\n',
-    );
+    expect(section(narrow.stdout, 'Examples:')).toEqual([
+      '  petstore completion zsh',
+      '  echo \\',
+      `      'eval "$(petstore completion zsh)"' \\`,
+      '      >> ~/.zshrc',
+    ]);
+    expect(narrow.stdout).toContain(`$fpath, before compinit runs:\n  petstore completion zsh > \\\n      ${ZSH_FOLDER}\n`);
   });
 });

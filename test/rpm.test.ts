@@ -165,7 +165,7 @@ describe.runIf(rpmHere)('RPM package (PETSTORE_RPM)', () => {
   }, 120_000);
 
   // Each start of the aarch64 executable under qemu-user takes seconds: a longer timeout.
-  test('its /usr/bin/petstore, with no Node.js on PATH, adds and lists against the sandbox', async () => {
+  test('its /usr/bin/petstore, with no Node.js on PATH, prints its man page, adds and lists against the sandbox', async () => {
     const bin = installed('usr/bin');
     expect(fs.readdirSync(bin)).toEqual(['petstore']);
     const [command = '', ...prefix] = runOn(arch === 'x86_64' ? 'linux-x64' : 'linux-arm64', path.join(bin, 'petstore')) as string[];
@@ -176,6 +176,12 @@ describe.runIf(rpmHere)('RPM package (PETSTORE_RPM)', () => {
     // PATH holds the scratch root's /usr/bin alone: no Node.js, no shell tools.
     const base = { PATH: bin, HOME: home };
     expect(await petstore(['--version'], base)).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    // Its man page, also where no man page is installed: the page the package installed.
+    expect(await petstore(['help', 'man'], base)).toEqual({
+      code: 0,
+      stdout: gunzipSync(fs.readFileSync(installed('usr/share/man/man1/petstore.1.gz'))).toString('utf8'),
+      stderr: '',
+    });
     const sandbox = await startSandbox({ key: 'rpm-key', firstId: 1n });
     try {
       const env = { ...base, PETSTORE_API_KEY: 'rpm-key', PETSTORE_BASE_URL: sandbox.baseUrl };

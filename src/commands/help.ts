@@ -86,22 +86,38 @@ function splitAtFlag(words: readonly string[]): { names: string[]; flag?: string
   return at < 0 ? { names: [...words] } : { names: words.slice(0, at), flag: words[at] };
 }
 
-/** Makes `group` print its help without a subcommand, name an unknown one before any flag after it, and take `help [command...]`. */
-export function addGroupHelp(group: CommandUnknownOpts): void {
+/** A help topic that is no command (`petstore help man`): its name, what it prints, how its example runs it, and what prints it. */
+export interface HelpTopic {
+  name: string;
+  description: string;
+  example: string;
+  print(): Promise<void>;
+}
+
+/**
+ * Makes `group` print its help without a subcommand, name an unknown one before any flag after it, and take `help [command...]`, or
+ * `help <topic>` for one of `topics`.
+ */
+export function addGroupHelp(group: CommandUnknownOpts, topics: readonly HelpTopic[] = []): void {
   group.helpCommand(false);
   const path = commandPath(group);
   const nested = group.commands.find((c) => c.commands.length > 0);
-  const helpExamples = [`${path} help`, `${path} help ${group.commands[0]?.name() ?? ''}`.trimEnd()];
+  const helpExamples = [`${path} help ${group.commands[0]?.name() ?? ''}`.trimEnd()];
   if (nested) helpExamples.push(`${path} help ${nested.name()} ${nested.commands[0]?.name() ?? ''}`.trimEnd());
+  if (topics.length === 0) helpExamples.unshift(`${path} help`);
+  helpExamples.push(...topics.map((topic) => topic.example));
+  const topicText = topics.map((topic) => `\n${path} help ${topic.name}: ${topic.description}\n`).join('');
   group.addCommand(
     withGlobalFlags(
       new Command('help')
         .description('Show help for a command')
         .argument('[command...]')
         .allowUnknownOption()
-        .addHelpText('after', examples(...helpExamples))
-        .action((words, _options, help) => {
+        .addHelpText('after', topicText + examples(...helpExamples))
+        .action(async (words, _options, help) => {
           const { names, flag } = splitAtFlag(words);
+          const topic = names.length === 1 ? topics.find((t) => t.name === names[0]) : undefined;
+          if (topic && flag === undefined) return topic.print();
           const command = findCommand(group, names);
           if (flag !== undefined) throw unknownFlag(help, flag);
           command.outputHelp();

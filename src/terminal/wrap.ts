@@ -125,9 +125,13 @@ function wrapTable(table: readonly Item[], width: number, examples: boolean): st
   });
 }
 
-/** A command line of an example wrapped as `wrapLine` does, each line but the last ending in ` \` (the shell's continuation). */
-function wrapCommand(text: string, width: number, first: string, rest: string): string[] {
-  const lines = wrapLine(text, width - 2, first, rest);
+/**
+ * A command line of an example wrapped as `wrapLine` does, each line but the last ending in ` \` (the shell's continuation), never
+ * inside a quoted word, where a backslash and a line break would be taken as they are.
+ */
+export function wrapCommand(text: string, width: number, first: string, rest: string): string[] {
+  const quoted = text.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (word) => word.replaceAll(' ', UNBROKEN));
+  const lines = wrapLine(quoted, width - 2, first, rest).map(plainSpaces);
   return lines.map((line, i) => (i < lines.length - 1 ? `${line} \\` : line));
 }
 
