@@ -180,7 +180,27 @@ export class IOStreams {
   waiting(label: string): (() => void) | undefined {
     if (this.statusHeld || !this.canShowStatus) return undefined;
     this.spinner ??= new Spinner({ set: (text) => this.setStatus(text), clear: () => this.clearStatusLine() });
-    return this.spinner.start(label);
+    return this.spinner.start(`waiting for ${label}`);
+  }
+
+  /**
+   * A whole listing is read before anything of it prints (a table must know every row): once it has taken a second, a spinner
+   * says so with `progress()` (the count read so far), in place of each request's. Returns its end (idempotent), or undefined
+   * where no status line can show.
+   */
+  waitingForListing(progress: () => string): (() => void) | undefined {
+    if (this.statusHeld || !this.canShowStatus) return undefined;
+    this.statusHeld = true;
+    const end = new Spinner({ set: (text) => this.setStatus(text), clear: () => this.clearStatusLine() }, LISTING_SPINNER_DELAY_MS).start(
+      progress,
+    );
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      end();
+      this.statusHeld = false;
+    };
   }
 
   /** Pages the command's data on a terminal that can; the pager starts with the first data, so an earlier error prints as usual. */
@@ -243,6 +263,9 @@ export class IOStreams {
     this.statusDrawn = false;
   }
 }
+
+/** How long a listing read whole before it prints may take before its spinner shows, in milliseconds. */
+const LISTING_SPINNER_DELAY_MS = 1000;
 
 /** chalk level of data on a stream, from --no-color, NO_COLOR, FORCE_COLOR, CLICOLOR(_FORCE) and the terminal (docs/terminal.md). */
 export function colorLevel(colorFlag: boolean, env: NodeJS.ProcessEnv, isTTY: boolean): 0 | 1 | 2 | 3 {

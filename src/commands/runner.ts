@@ -157,6 +157,11 @@ async function runListing<I extends Inputs, O>(f: Factory, contract: ListingCont
   if (contract.readsWholeListing?.(options)) f.readsWholeListing();
   const pages = contract.read ? contract.read(f, options) : contract.fetch?.(await f.client(), options, f);
   const printer = f.exporter.pages(contract.view);
+  // A table of a whole listing draws once every page is read: at a terminal, a spinner with the count says it is coming.
+  const waited =
+    contract.readsWholeListing?.(options) && printer.gathers
+      ? f.io.waitingForListing(() => `reading the whole listing: ${contract.count(printer.gatheredCount)} so far`)
+      : undefined;
   const end: ListingEnd = { pages: 0, lastLength: 0, hasNext: false };
   try {
     for await (const { items, hasNext } of pages ?? []) {
@@ -164,10 +169,12 @@ async function runListing<I extends Inputs, O>(f: Factory, contract: ListingCont
       await printer.add(items);
     }
   } catch (error) {
+    waited?.();
     const printed = await printer.cut();
     if (error instanceof ListingCutError) error.setPrinted(printed, contract.count(printed));
     throw error;
   }
+  waited?.();
   await printer.end();
   const warning = contract.fullPage(options, end);
   if (warning !== undefined) f.io.warn(warning, 'full_page');
