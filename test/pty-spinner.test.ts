@@ -150,7 +150,7 @@ describe('no spinner', () => {
 async function secondPageHeld(): Promise<{ env: NodeJS.ProcessEnv; release: () => void }> {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  store = await startPetService({ key: 'k', seed: 3, pageSize: 2, faults: pageFault(2, { until: gate }, { pageSize: 2 }) });
+  store = await startPetService({ key: 'k', seed: 3, pageSize: 2, faults: pageFault(2, { until: gate, serve: true }, { pageSize: 2 }) });
   return { env: { PETSTORE_BASE_URL: store.baseUrl, PETSTORE_API_KEY: 'k' }, release };
 }
 
