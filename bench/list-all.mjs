@@ -6,14 +6,18 @@
 // (bench/http-pager.mjs), both fresh processes writing to /dev/null, in
 // alternating pairs (medians): the time ratio, and petstore's peak RSS (GNU
 // time). The service holds the pets in a process of its own
-// (bench/list-sandbox.mjs). Run by hand: npm run bench
+// (bench/list-sandbox.mjs). BENCH_LIST_FIRST_ID=9007199254740993 gives every
+// pet an id above 2^53 (each a bigint in petstore), and BENCH_LIST_ID_STEP=1000
+// ids 1,000 apart: the most that the set of ids a listing keeps, to print none
+// twice, can cost (it packs ids 64 to a block). Run by hand: npm run bench
 import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { median } from './median.mjs';
 
-const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
+// BENCH_LIST_BIN: another build's bin/petstore.js (an earlier commit's, copied with its dist/), to compare.
+const BIN = process.env.BENCH_LIST_BIN ?? fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 const PAGER = fileURLToPath(new URL('./http-pager.mjs', import.meta.url));
 const SANDBOX = fileURLToPath(new URL('./list-sandbox.mjs', import.meta.url));
 const COUNT = Number(process.env.BENCH_LIST_PETS ?? 100_000);
@@ -21,7 +25,9 @@ const PAIRS = Number(process.env.BENCH_LIST_PAIRS ?? 7);
 const TIME_TARGET = 1.5;
 const RSS_TARGET_MIB = 150;
 
-const child = spawn(process.execPath, [SANDBOX, String(COUNT), 'bench'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const FIRST_ID = process.env.BENCH_LIST_FIRST_ID ?? '1';
+const ID_STEP = process.env.BENCH_LIST_ID_STEP ?? '1';
+const child = spawn(process.execPath, [SANDBOX, String(COUNT), 'bench', FIRST_ID, ID_STEP], { stdio: ['pipe', 'pipe', 'inherit'] });
 const baseUrl = (await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next()).value;
 
 /** One run under GNU time: seconds and peak RSS in MiB; throws when it fails. */
@@ -70,7 +76,7 @@ for (const { name, ours: args, peer: mode } of CASES.filter((_, i) => !only || o
   const rssOk = maxRss <= RSS_TARGET_MIB;
   ok &&= timeOk && rssOk;
   console.log(
-    `${name} of ${COUNT} pets: ${seconds('ours').toFixed(2)} s vs node:http pager ${seconds('peer').toFixed(2)} s = ${ratio.toFixed(2)}x, ` +
+    `${name} of ${COUNT} pets (ids from ${FIRST_ID}, ${ID_STEP} apart): ${seconds('ours').toFixed(2)} s vs node:http pager ${seconds('peer').toFixed(2)} s = ${ratio.toFixed(2)}x, ` +
       `medians of ${PAIRS} alternating pairs (target <= ${TIME_TARGET}x) ${timeOk ? 'ok' : 'MISSED'}; load ${os.loadavg()[0].toFixed(2)}`,
   );
   console.log(

@@ -1,6 +1,6 @@
 // How sandbox/pet-service.mjs answers one request: from the store, with a
-// fixed answer, or with a fault (hang, destroy, raw bytes, drip, drop after
-// creating, unreadable body, large stream). Step shapes are described in pet-service.d.mts.
+// fixed answer, or with a fault (hang, destroy, raw bytes, drip, drop or
+// another answer after creating, unreadable body, large stream). Step shapes are described in pet-service.d.mts.
 import { toJson } from './pet-store.mjs';
 
 /**
@@ -29,6 +29,10 @@ export function perform(step, { req, res, serve, timers }) {
   if (step.serveThenDestroy) {
     serve();
     return void req.socket.destroy();
+  }
+  if (step.serveThen) {
+    serve();
+    return write(res, fixed(step.serveThen));
   }
   if (step.serveUnreadable) return unreadable(step.serveUnreadable, serve(), res);
   if (step.drip) return drip(step.drip, res, timers);

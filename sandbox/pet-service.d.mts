@@ -55,6 +55,7 @@ export interface FixedStep extends Delay {
  * - `{ destroy: true }`: destroy the connection without answering;
  * - `{ raw }`: write these bytes on the connection instead of an HTTP answer, then close it;
  * - `{ serveThenDestroy: true }`: let the store act (a POST creates its pet), then destroy the connection without answering;
+ * - `{ serveThen }`: let the store act, then write this fixed answer instead of the store's (a 303 or a 500 after storing);
  * - `{ serveUnreadable }`: the store acts, then its answer comes with a body that cannot be read: `'malformed-json'`
  *   (the first half of the body as the whole body) or `'short-body'` (the full Content-Length declared, half sent, the rest never);
  * - `{ drip }`: status and headers at once, then the body one byte every `intervalMs` (default 10 ms);
@@ -67,6 +68,7 @@ export type Step =
   | (Delay & { destroy: true })
   | (Delay & { raw: string | Buffer })
   | (Delay & { serveThenDestroy: true })
+  | (Delay & { serveThen: Omit<FixedStep, keyof Delay> })
   | (Delay & { serveUnreadable: 'malformed-json' | 'short-body' })
   | (Delay & {
       drip: { status?: number; headers?: Record<string, string>; body?: string | Buffer; json?: unknown; intervalMs?: number };
@@ -84,6 +86,8 @@ export interface PetServiceOptions {
   key: string;
   /** Id of the first pet created (seeds included), default 1n; ids go up by one. */
   firstId?: bigint;
+  /** What each id adds to the one before (default 1n): ids far apart, as some stores give (bench/list-all.mjs). */
+  idStep?: bigint;
   /** true: four seed pets (default); false: empty; the NewPets to start with; or how many to generate ({@link generatedPet}), without a POST each. */
   seed?: boolean | NewPet[] | number;
   /** Most pets in one page of GET /pets, whatever `limit` asks (1..100, default 100). */

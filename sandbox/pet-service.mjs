@@ -12,7 +12,7 @@ export { generatedPet, parseJson, toJson, SEED_PETS } from './pet-store.mjs';
 
 /**
  * Starts the service and resolves once it listens (rejects with the listen
- * error, e.g. EADDRINUSE). Options (all optional but `key`): firstId (bigint),
+ * error, e.g. EADDRINUSE). Options (all optional but `key`): firstId (bigint), idStep (bigint),
  * seed, pageSize (1..100), links, record, faults (steps or a function of the
  * request), tls ({key, cert} PEM: serve https), host (default 127.0.0.1), port
  * (default 0: a free one). `links: 'endless'` links empty pages after the

@@ -34,26 +34,27 @@ export function generatedPet(index) {
 /**
  * A store: `pets` by id in creation order, `list` the same pets as an array
  * (ids are consecutive, so a page finds its first pet by index), and
- * `add(newPet)` which assigns the next id (from `firstId`, one up each time)
+ * `add(newPet)` which assigns the next id (from `firstId`, `idStep` up each time)
  * and returns the stored Pet. `seed` is true (SEED_PETS), false (empty), the
  * NewPets to start with, or a number of pets to generate ({@link generatedPet}).
  */
-export function createPetStore({ firstId = 1n, seed = true } = {}) {
+export function createPetStore({ firstId = 1n, seed = true, idStep = 1n } = {}) {
   const pets = new Map();
   const list = [];
   const first = BigInt(firstId);
+  const step = BigInt(idStep);
   let nextId = first;
   const add = (pet) => {
     const stored = { id: nextId, name: pet.name, categoryId: BigInt(pet.categoryId) };
     if (pet.status !== undefined) stored.status = pet.status;
     pets.set(nextId, stored);
     list.push(stored);
-    nextId += 1n;
+    nextId += step;
     return stored;
   };
   if (typeof seed === 'number') for (let i = 0; i < seed; i += 1) add(generatedPet(i));
   else for (const pet of seed === true ? SEED_PETS : seed || []) add(pet);
-  return { pets, list, firstId: first, add };
+  return { pets, list, firstId: first, idStep: step, add };
 }
 
 /**
@@ -117,14 +118,14 @@ function readCursor(cursor) {
 }
 
 /** Up to `size` pets of `status` (any when null) with ids above `after`, and whether more follow. */
-function pageOf({ pets, list, firstId }, status, after, size) {
+function pageOf({ pets, list, firstId, idStep }, status, after, size) {
   // A test that set or deleted pets in `pets` itself: read them all, in id order, as a store whose ids are not consecutive.
   if (pets.size !== list.length) {
     const all = [...pets.values()].filter((pet) => after === undefined || pet.id > after).sort((a, b) => (a.id < b.id ? -1 : 1));
     return pageIn(all, 0, status, size);
   }
-  // Ids are consecutive from firstId: the first pet after `after` is found by index, so a page costs the same deep in a large store.
-  const start = after === undefined || after < firstId ? 0 : Number(after - firstId) + 1;
+  // Ids go up by idStep from firstId: the first pet after `after` is found by index, so a page costs the same deep in a large store.
+  const start = after === undefined || after < firstId ? 0 : Number((after - firstId) / idStep) + 1;
   return pageIn(list, start, status, size);
 }
 

@@ -1,7 +1,8 @@
 /** Errors thrown by commands and the API layer; each carries its exit code, which `main` returns. */
 
 /**
- * Exit codes (README, `petstore --help`): failure = network, timeout, 5xx, unexpected answer; usage = bad flags or input, a 400;
+ * Exit codes (README, `petstore --help`): failure = network, timeout, 5xx, unexpected answer, a question answered no; usage = bad flags
+ * or input, a 400, a question that cannot be asked without --yes;
  * notFound = a 404; auth = no key, a 401; hangup/interrupted/terminated = SIGHUP/SIGINT/SIGTERM.
  */
 export const ExitCode = {
@@ -24,8 +25,9 @@ export interface ErrorReport {
   hint?: string;
   /** The answer's body (`petstore api`): its JSON, or its text. */
   body?: unknown;
-  /** A listing that failed after its first page: how many items it printed, and the link of the page that failed. */
+  /** A listing that failed after its first page, or a `get` of several ids: how many items it printed (and `read`: ids read). */
   printed?: number;
+  read?: number;
   next?: string;
 }
 
@@ -63,6 +65,15 @@ export class UsageError extends CliError {
 
   constructor(message: string, hint?: string, code = 'invalid_usage') {
     super(message, ExitCode.usage, code, hint);
+  }
+}
+
+/** A question before a change (commands/confirm.ts) was answered no: nothing was done, which is not what the command line asked. Exit 1. */
+export class DeclinedError extends CliError {
+  override name = 'DeclinedError';
+
+  constructor(message: string) {
+    super(message, ExitCode.failure, 'declined');
   }
 }
 
@@ -165,6 +176,47 @@ export class ListingCutError extends CliError {
     const report = this.withDetails({ code, message, status, hint: this.hint });
     return this.printed === undefined ? { ...report, next: this.next } : { ...report, printed: this.printed, next: this.next };
   }
+}
+
+/**
+ * A guard ended a listing once page `page` was read (src/api/pages.ts): a loop (a page repeated, empty pages linked on) or a link that
+ * cannot be followed (another origin, an unreadable Link). Exit 1; `--json` carries `printed` and, where the walk knew where it would
+ * have gone on, `next`, as {@link ListingCutError} does.
+ */
+export class ListingStopError extends RequestError {
+  override name = 'ListingStopError';
+  /** Items printed before the stop; undefined until the command that printed them says ({@link setPrinted}). */
+  printed?: number;
+
+  constructor(
+    /** Why it stopped, a sentence without the page ("the next page link repeats a page already fetched (...)"). */
+    readonly reason: string,
+    code: string,
+    readonly page: number,
+    readonly next?: string,
+  ) {
+    super(`stopped at page ${page}: ${reason}`, code);
+  }
+
+  /** Says how many items were printed before: `described` is that count in words ("2900 pets"). */
+  setPrinted(count: number, described: string): void {
+    this.printed = count;
+    this.message = `stopped at page ${this.page}, after ${described}: ${this.reason}`;
+  }
+
+  override report(): ErrorReport {
+    const report = super.report();
+    const printed = this.printed === undefined ? report : { ...report, printed: this.printed };
+    return this.next === undefined ? printed : { ...printed, next: this.next };
+  }
+}
+
+/** A listing that ended early, and how many items it printed: a page that failed, or a guard's stop. */
+export type CutListing = ListingCutError | ListingStopError;
+
+/** Is `error` a {@link CutListing}, whose count of items printed the command sets? */
+export function isCutListing(error: unknown): error is CutListing {
+  return error instanceof ListingCutError || error instanceof ListingStopError;
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';

@@ -22,7 +22,7 @@ export interface GlobalOptions {
   baseUrl?: string;
   json: boolean;
   color: boolean;
-  /** Deadline of the whole command, in milliseconds. */
+  /** `--timeout`: deadline of the whole command, in milliseconds (of each page once {@link Factory.readsWholeListing}; of each request in a bulk load). */
   timeout: number;
   /** Retries of a GET after the first attempt. */
   retries: number;
@@ -45,6 +45,10 @@ export interface Seams {
   jqMemoryLimitMb?: number;
   /** How long a bulk load's lock may go unrenewed before it is stale, in milliseconds (bulk/load-lock.ts's STALE_MS when not given). */
   lockStaleMs?: number;
+  /** How a bulk load's journal writes (`fs.writeSync(fd, data, offset)`, the bytes taken): tests inject a full disk at any byte. */
+  journalWrite?: (fd: number, data: Buffer, offset: number) => number;
+  /** How long every connection of a bulk load may be refused before it stops, in milliseconds (bulk/reachability.ts's when not given). */
+  unreachableMs?: number;
   /** The client seam: every client the Factory hands out sends through this dispatcher (a test's undici MockAgent). */
   dispatcher?: Dispatcher;
 }
@@ -166,6 +170,21 @@ export class Factory {
     const { setFlagsFromString } = process.getBuiltinModule('node:v8');
     setFlagsFromString('--semi-space-growth-factor=1');
     setFlagsFromString('--heap-growing-percent=20');
+    this.heapGrowsSlowly = true;
+  }
+
+  private heapGrowsSlowly = false;
+
+  /**
+   * Gives {@link growHeapSlowly}'s flags back V8's defaults, once the command is done: V8 rejects a code cache made under other flags
+   * than its own, and src/launch.ts writes one after the command, which the next run (with the defaults) would then compile anew.
+   */
+  restoreHeapGrowth(): void {
+    if (!this.heapGrowsSlowly) return;
+    const { setFlagsFromString } = process.getBuiltinModule('node:v8');
+    setFlagsFromString('--semi-space-growth-factor=2');
+    setFlagsFromString('--heap-growing-percent=0');
+    this.heapGrowsSlowly = false;
   }
 
   /** The run's `--jq` (output/jq.ts): jq sees `env`; runs end on Ctrl-C and at the deadline. Throws before setGlobals (a bug). */
@@ -179,9 +198,20 @@ export class Factory {
     return this.jqPromise;
   }
 
-  /** The test seam for a bulk load's lock (see {@link Seams}); undefined in a real run. */
+  /**
+   * The test seam for a bulk load's lock (see {@link Seams}), or PETSTORE_TEST_LOCK_STALE_MS (2000 to 30000, for tests that run the
+   * built bin: docs/testing.md); undefined in a real run.
+   */
   get lockStaleMs(): number | undefined {
-    return this.seams.lockStaleMs;
+    if (this.seams.lockStaleMs !== undefined) return this.seams.lockStaleMs;
+    const text = this.env.PETSTORE_TEST_LOCK_STALE_MS;
+    const ms = text !== undefined && /^\d{4,5}$/.test(text) ? Number(text) : Number.NaN;
+    return ms >= 2000 && ms <= 30_000 ? ms : undefined;
+  }
+
+  /** The test seams of a bulk load's journal writes and of its wait for a service that refuses every connection. */
+  get bulkSeams(): Pick<Seams, 'journalWrite' | 'unreachableMs'> {
+    return { journalWrite: this.seams.journalWrite, unreachableMs: this.seams.unreachableMs };
   }
 
   /** Closes the client's connections and ends the jq thread, if the run made them. */

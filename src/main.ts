@@ -102,6 +102,7 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
     io.clearStatusLine();
     await io.stopPager();
     if (options.closeConnections !== false) await f.close();
+    f.restoreHeapGrowth();
   }
   // A pager that failed after output may have reached the terminal (it warned): the output may be incomplete.
   return code === ExitCode.ok && io.pagerFailed ? ExitCode.failure : code;

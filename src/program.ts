@@ -124,7 +124,13 @@ function declareProgram(version: string) {
     .option('--base-url <url>', 'base URL of the service, ending in /v1 (overrides the config)')
     .option('--json', 'print JSON: exactly what the service sent; messages on stderr as JSON lines')
     .option('--no-color', 'disable colour')
-    .addOption(valueOption('--timeout <ms>', 'deadline of the whole command, in milliseconds', { defaultText: String(TIMEOUT_MS.default) }))
+    .addOption(
+      valueOption(
+        '--timeout <ms>',
+        'deadline in milliseconds: of the command, of each page of a whole listing, of each request of add --file',
+        { defaultText: String(TIMEOUT_MS.default) },
+      ),
+    )
     .addOption(
       valueOption('--retries <n>', 'retries of a GET on network errors, 408, 429, 502, 503, 504', { defaultText: String(RETRIES.default) }),
     )

@@ -18,3 +18,11 @@ export function sanitizeLines(text: string): string {
 export function petCount(n: number): string {
   return n === 1 ? '1 pet' : `${n} pets`;
 }
+
+/** The code of the warning {@link repeatsWarning}. */
+export const REPEATS_DROPPED = 'repeats_dropped';
+
+/** The warning of a listing that left out `described` ("50 pets") as printed before (api/pages.ts's Repeats). */
+export function repeatsWarning(described: string): string {
+  return `left out ${described} already printed: the store changed while it was read (anything added or removed meanwhile may be missing)`;
+}

@@ -43,35 +43,55 @@ const env = () => ({ PETSTORE_BASE_URL: server!.baseUrl, PETSTORE_API_KEY: 'k' }
 const ndjson = (names: string[]) => names.map((name, i) => `{"name":"${name}","categoryId":${i}}`).join('\n');
 
 describe('add --file', () => {
-  test('a service nothing answers for: each item is named not sent with the reason, in the --failed file as on stderr', async () => {
+  test('a service nothing answers for: the load stops once every connection failed for a while (300 ms here), said once; each item not sent, with the reason, in --failed', async () => {
     const failed = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bulk-')), 'failed.ndjson');
     const nobody = { PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1', PETSTORE_API_KEY: 'k' };
+    const stop =
+      'error: cannot reach 127.0.0.1:9: ECONNREFUSED; every connection failed for 300 ms, so no more pets are sent\n' +
+      'Check the base URL (--base-url and PETSTORE_BASE_URL override the config) and that the service is up, then run the same ' +
+      'command again: with --failed it sends only the pets not created. The base URL in the config:\n  petstore config get base-url\n';
     const r = await run(['add', '--file', '-', '--concurrency', '1', '--failed', failed], {
       env: nobody,
       stdin: ndjson(['Z', 'Y']),
       random: () => 0,
+      unreachableMs: 300,
     });
-    expect(r).toEqual({
+    expect(r).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: wrapped(
-        'not sent: line 1 "Z": cannot reach 127.0.0.1:9: ECONNREFUSED\n' +
-          'not sent: line 2 "Y": cannot reach 127.0.0.1:9: ECONNREFUSED\n' +
-          `created 0 of 2 pets; 0 failed, 2 not sent (written to ${failed})\n` +
-          'error: 2 of 2 pets were not created\n',
-      ),
-      // Each POST tried three times (--retries 2): its connection never opened, so nothing was sent.
-      unmatched: Array(6).fill('POST '),
+      stderr: wrapped(`stopped: created 0 of 2 pets; 0 failed, 2 not sent (written to ${failed})\n${stop}`),
     });
-    const reason = { code: 'network_error', message: 'cannot reach 127.0.0.1:9: ECONNREFUSED', status: null };
+    // Its connection never opened, so nothing was sent.
+    expect(new Set(r.unmatched)).toEqual(new Set(['POST ']));
+    const reason = {
+      code: 'not_sent',
+      message: 'not sent: the service could not be reached (cannot reach 127.0.0.1:9: ECONNREFUSED)',
+      status: null,
+    };
     expect(readNdjson(failed).map((record) => [record.outcome, record.error])).toEqual([
       ['not_sent', reason],
       ['not_sent', reason],
     ]);
-    const json = await run(['add', '--file', '-', '--json'], { env: nobody, stdin: ndjson(['Z']), random: () => 0 });
-    expect(json.stderr.split('\n')[0]).toBe(
-      `{"info":"not sent: line 1 \\"Z\\": cannot reach 127.0.0.1:9: ECONNREFUSED","code":"not_sent","line":1,"source":"-","error":${JSON.stringify(reason)}}`,
-    );
+    const json = await run(['add', '--file', '-', '--json'], { env: nobody, stdin: ndjson(['Z']), random: () => 0, unreachableMs: 300 });
+    expect(json.stderr.split('\n').map((line) => (line ? JSON.parse(line) : line))).toEqual([
+      {
+        info: 'stopped: created 0 of 1 pet; 0 failed, 1 not sent',
+        code: 'summary',
+        read: 1,
+        created: 0,
+        failed: 0,
+        unknown: 0,
+        notSent: 1,
+        skipped: 0,
+      },
+      {
+        message: 'cannot reach 127.0.0.1:9: ECONNREFUSED; every connection failed for 300 ms, so no more pets are sent',
+        code: 'unreachable',
+        status: null,
+        hint: expect.stringMatching(/^Check the base URL \(--base-url and PETSTORE_BASE_URL override the config\)/),
+      },
+      '',
+    ]);
   });
 
   test('creates every item of a JSON array; --json prints one created Pet per line and messages as JSON', async () => {
@@ -357,11 +377,17 @@ describe('every item has one known outcome', () => {
     const failed = path.join(path.dirname(file), 'failed.ndjson');
     const r = await run(['add', '--file', file, '--failed', failed, '--retries', '0'], {
       env: { PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'k' },
+      unreachableMs: 300,
     });
     expect(r.code).toBe(1);
-    expect(readNdjson(failed).map((l) => [l.line, l.outcome, l.error.code])).toEqual([
-      [1, 'not_sent', 'network_error'],
-      [2, 'not_sent', 'network_error'],
+    // Both were in flight: their lines come in the order their waits for the service ended.
+    expect(
+      readNdjson(failed)
+        .map((l) => [l.line, l.outcome, l.error.code])
+        .sort((a, b) => a[0] - b[0]),
+    ).toEqual([
+      [1, 'not_sent', 'not_sent'],
+      [2, 'not_sent', 'not_sent'],
     ]);
     server = await startPetServer();
     expect((await run(['add', '--file', failed], { env: env() })).code).toBe(0);

@@ -169,9 +169,8 @@ describe('petstore api against the sandbox', () => {
     expect(wrong).toEqual({
       code: 4,
       stdout: '',
-      stderr: wrapped(
+      stderr:
         '{"code":"unauthorized","message":"missing or invalid API key","status":401}\nerror: missing or invalid API key (HTTP 401, code unauthorized)\nThe key came from PETSTORE_API_KEY: check it, or unset it and log in:\n  petstore auth login\n',
-      ),
     });
     const before = sandbox.requests.length;
     const elsewhere = await petstore(['api', 'http://127.0.0.2:9/v1/pets']);

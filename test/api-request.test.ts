@@ -1,14 +1,17 @@
 // petstore api: what reaches the service. Method, URL, query string, headers
 // and body built from -X, -f, -F, -H and --input, and every bad flag refused
-// (exit 2) before anything is sent.
+// (exit 2) before anything is sent. The request through main with the fake client (-f and -F share one list in the declaration,
+// which keeps their order); the refusals through parseCommand.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import nock from 'nock';
 import { describe, expect, test } from 'vitest';
-import { BASE, run, serviceEnv, wrapped } from './helpers.js';
+import { newApiCommand } from '../src/commands/api/api.js';
+import type { RunSetup } from './helpers.js';
+import { parseCommand, refusedBeforeRun, wrapped } from './helpers.js';
+import { FAKE_ORIGIN, fakeClientFactory } from './support/fake-client.js';
 
-const JSON_TYPE = { 'content-type': 'application/json' };
+const BASE = FAKE_ORIGIN;
 
 interface Seen {
   method: string;
@@ -17,16 +20,16 @@ interface Seen {
   body: string;
 }
 
-/** One answer to `method` on any path; the request as it arrived goes into the returned list. */
-function mock(method: string, status = 200, body = '{"ok":true}'): Seen[] {
-  const seen: Seen[] = [];
-  nock(BASE)
-    .intercept(() => true, method)
-    .reply(async (request: Request) => {
-      seen.push({ method: request.method, url: request.url, headers: Object.fromEntries(request.headers), body: await request.text() });
-      return [status, body, JSON_TYPE];
-    });
-  return seen;
+/**
+ * A fake service that answers one `method` on any path; `api(argv)` runs petstore api with those arguments through main, `seen` the
+ * requests as they arrived (URL, headers, body).
+ */
+function mock(method: string, status = 200, body = '{"ok":true}') {
+  const fake = fakeClientFactory();
+  fake.service.intercept({ method, path: () => true }).reply(status, body, { headers: { 'content-type': 'application/json' } });
+  const seen = (): Seen[] => fake.sent.map((q) => ({ method: q.method, url: `${q.origin}${q.path}`, headers: q.headers, body: q.body }));
+  const api = (argv: string[], setup: RunSetup = {}) => fake.main(['api', ...argv], setup);
+  return { api, seen };
 }
 
 function tempFile(content: string | Buffer): string {
@@ -37,10 +40,10 @@ function tempFile(content: string | Buffer): string {
 
 describe('the request', () => {
   test('a GET of a path under the base URL, with the key and the service headers; the body printed exact', async () => {
-    const seen = mock('GET', 200, '{"orders":[{"id":9007199254740993}]}');
-    const r = await run(['api', '/store/orders'], { env: serviceEnv() });
+    const { api, seen } = mock('GET', 200, '{"orders":[{"id":9007199254740993}]}');
+    const r = await api(['/store/orders']);
     expect(r).toEqual({ code: 0, stdout: '{"orders":[{"id":9007199254740993}]}\n', stderr: '', unmatched: [] });
-    expect(seen).toEqual([
+    expect(seen()).toEqual([
       {
         method: 'GET',
         url: `${BASE}/v1/store/orders`,
@@ -48,24 +51,23 @@ describe('the request', () => {
         body: '',
       },
     ]);
-    expect(seen[0]!.headers).not.toHaveProperty('content-type');
+    expect(seen()[0]!.headers).not.toHaveProperty('content-type');
   });
 
   test.each([['store/orders?status=open'], ['/store/orders?status=open'], [`${BASE}/v1/store/orders?status=open`]])(
     'the path %s: relative to the base URL, or a URL of its origin',
     async (given) => {
-      const seen = mock('GET');
-      expect((await run(['api', given], { env: serviceEnv() })).code).toBe(0);
-      expect(seen[0]!.url).toBe(`${BASE}/v1/store/orders?status=open`);
+      const { api, seen } = mock('GET');
+      expect((await api([given])).code).toBe(0);
+      expect(seen()[0]!.url).toBe(`${BASE}/v1/store/orders?status=open`);
     },
   );
 
   test('-f and -F build a JSON object, keys in the order given, and POST it: typed values exact, nested keys, @file and @- read as text', async () => {
-    const seen = mock('POST', 201);
+    const { api, seen } = mock('POST', 201);
     const file = tempFile('line one\n');
-    const r = await run(
+    const r = await api(
       [
-        'api',
         '/store/orders',
         '-f',
         'note=01',
@@ -98,24 +100,33 @@ describe('the request', () => {
         '-F',
         'stdin=@-',
       ],
-      { env: serviceEnv(), stdin: 'from stdin' },
+      { stdin: 'from stdin' },
     );
     expect(r).toMatchObject({ code: 0, stdout: '{"ok":true}\n', stderr: '' });
-    expect(seen[0]).toMatchObject({ method: 'POST', headers: expect.objectContaining({ 'content-type': 'application/json' }) });
-    expect(seen[0]!.body).toBe(
+    expect(seen()[0]).toMatchObject({ method: 'POST', headers: expect.objectContaining({ 'content-type': 'application/json' }) });
+    expect(seen()[0]!.body).toBe(
       '{"note":"01","petId":9007199254740993,"price":1.50,"big":1e400,"paid":true,"gift":false,"ref":null,"count":"01","raw":"true",' +
         '"ship":{"city":"Oslo","zip":"0150"},"tags":["a",2],"text":"line one\\n","stdin":"from stdin"}',
     );
   });
 
   test('-X GET with fields: they go to the query string, typed values as their JSON text', async () => {
-    const seen = mock('GET');
-    const r = await run(
-      ['api', '/store/orders?a=1', '-X', 'get', '-f', 'status=open', '-F', 'limit=2', '-F', 'ids[]=9007199254740993', '-F', 'x=null'],
-      { env: serviceEnv() },
-    );
+    const { api, seen } = mock('GET');
+    const r = await api([
+      '/store/orders?a=1',
+      '-X',
+      'get',
+      '-f',
+      'status=open',
+      '-F',
+      'limit=2',
+      '-F',
+      'ids[]=9007199254740993',
+      '-F',
+      'x=null',
+    ]);
     expect(r.code).toBe(0);
-    expect(seen[0]).toMatchObject({
+    expect(seen()[0]).toMatchObject({
       method: 'GET',
       body: '',
       url: `${BASE}/v1/store/orders?a=1&status=open&limit=2&ids%5B%5D=9007199254740993&x=null`,
@@ -123,35 +134,31 @@ describe('the request', () => {
   });
 
   test.each(['PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'])('-X %s is sent as given', async (method) => {
-    const seen = mock(method, 204, '');
-    const r = await run(['api', '/store/orders/1', '-X', method.toLowerCase()], { env: serviceEnv() });
+    const { api, seen } = mock(method, 204, '');
+    const r = await api(['/store/orders/1', '-X', method.toLowerCase()]);
     expect(r).toEqual({ code: 0, stdout: '', stderr: '', unmatched: [] });
-    expect(seen.map((s) => s.method)).toEqual([method]);
+    expect(seen().map((s) => s.method)).toEqual([method]);
   });
 
   test('--input sends the file as is (POST by default); fields then go to the query string; -H sets headers', async () => {
-    const seen = mock('POST', 201);
+    const { api, seen } = mock('POST', 201);
     const body = '{ "petId": 9007199254740993,\n  "note": "\u00e9" }\n';
-    const r = await run(
-      [
-        'api',
-        '/store/orders',
-        '--input',
-        tempFile(body),
-        '-f',
-        'dryRun=true',
-        '-H',
-        'Content-Type: application/merge-patch+json',
-        '-H',
-        'X-Trace:  a ',
-        '-H',
-        'x-trace: b',
-      ],
-      { env: serviceEnv() },
-    );
+    const r = await api([
+      '/store/orders',
+      '--input',
+      tempFile(body),
+      '-f',
+      'dryRun=true',
+      '-H',
+      'Content-Type: application/merge-patch+json',
+      '-H',
+      'X-Trace:  a ',
+      '-H',
+      'x-trace: b',
+    ]);
     expect(r.code).toBe(0);
-    expect(seen[0]).toMatchObject({ method: 'POST', url: `${BASE}/v1/store/orders?dryRun=true`, body });
-    expect(seen[0]!.headers).toMatchObject({
+    expect(seen()[0]).toMatchObject({ method: 'POST', url: `${BASE}/v1/store/orders?dryRun=true`, body });
+    expect(seen()[0]!.headers).toMatchObject({
       'content-type': 'application/merge-patch+json',
       'x-trace': 'a, b',
       authorization: 'Bearer test-key',
@@ -159,10 +166,10 @@ describe('the request', () => {
   });
 
   test('--input - reads standard input; -X PUT', async () => {
-    const seen = mock('PUT');
-    const r = await run(['api', '/store/orders/7', '-X', 'PUT', '--input', '-'], { env: serviceEnv(), stdin: '[1,2]' });
+    const { api, seen } = mock('PUT');
+    const r = await api(['/store/orders/7', '-X', 'PUT', '--input', '-'], { stdin: '[1,2]' });
     expect(r.code).toBe(0);
-    expect(seen[0]).toMatchObject({
+    expect(seen()[0]).toMatchObject({
       method: 'PUT',
       body: '[1,2]',
       headers: expect.objectContaining({ 'content-type': 'application/json' }),
@@ -170,9 +177,9 @@ describe('the request', () => {
   });
 
   test('--verbose shows the request with the key redacted', async () => {
-    mock('GET');
-    const r = await run(['api', '/store/orders', '--verbose', '-H', 'X-Trace: 1'], { env: serviceEnv() });
-    expect(r.stderr).toContain('> GET https://api.petstore.test/v1/store/orders\n> authorization: Bearer [redacted]\n');
+    const { api } = mock('GET');
+    const r = await api(['/store/orders', '--verbose', '-H', 'X-Trace: 1']);
+    expect(r.stderr).toContain(`> GET ${BASE}/v1/store/orders\n> authorization: Bearer [redacted]\n`);
     expect(r.stderr).toContain('> x-trace: 1\n');
     expect(r.stderr).not.toContain('test-key');
   });
@@ -205,34 +212,27 @@ describe('bad flags exit 2 and send nothing', () => {
     [['-H', 'Content-Length: 1'], '--header Content-Length is not allowed: petstore frames the body itself'],
   ])('%j', async (flags, message) => {
     const args = flags.map((flag) => (flag === 'FILE' ? file() : flag));
-    const r = await run(['api', '/store/orders', ...args], { env: serviceEnv() });
-    expect(r).toEqual({ code: 2, stdout: '', stderr: wrapped(`error: ${message}\n`), unmatched: [] });
+    expect(await parseCommand(newApiCommand, ['api', '/store/orders', ...args])).toEqual(refusedBeforeRun(message));
   });
 
   test('--input that is not UTF-8 text', async () => {
-    const r = await run(['api', '/x', '--input', tempFile(Buffer.from([0x7b, 0xff, 0x7d]))], { env: serviceEnv() });
+    const r = await parseCommand(newApiCommand, ['api', '/x', '--input', tempFile(Buffer.from([0x7b, 0xff, 0x7d]))]);
     expect(r).toMatchObject({
       code: 2,
       stdout: '',
       stderr: expect.stringMatching(/^error: cannot read --input .*: not UTF-8 text\n$/),
-      unmatched: [],
+      reached: [],
     });
   });
 
   test('an empty path, and a URL of another origin (the key never leaves its origin)', async () => {
-    expect(await run(['api', ' '], { env: serviceEnv() })).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: 'error: the path is empty: give one under the base URL, such as /store/orders\n',
-      unmatched: [],
-    });
-    for (const url of [
-      'https://evil.example/v1/store/orders',
-      'http://api.petstore.test/v1/pets',
-      'https://api.petstore.test:444/v1/pets',
-    ]) {
-      const r = await run(['api', url], { env: serviceEnv() });
-      expect(r).toEqual({
+    expect(await parseCommand(newApiCommand, ['api', ' '])).toEqual(
+      refusedBeforeRun('the path is empty: give one under the base URL, such as /store/orders'),
+    );
+    // The base URL decides which origin is another: the run's check, through main.
+    for (const url of [`https://evil.example/v1/store/orders`, 'http://petstore.example/v1/pets', 'https://petstore.example:444/v1/pets']) {
+      const fake = fakeClientFactory();
+      expect(await fake.main(['api', url])).toEqual({
         code: 2,
         stdout: '',
         stderr: wrapped(
@@ -240,11 +240,13 @@ describe('bad flags exit 2 and send nothing', () => {
         ),
         unmatched: [],
       });
+      expect(fake.requests).toEqual([]);
     }
   });
 
   test('no key: exit 4, nothing sent', async () => {
-    const r = await run(['api', '/store/orders'], { env: { PETSTORE_BASE_URL: `${BASE}/v1` } });
-    expect(r).toMatchObject({ code: 4, stdout: '', unmatched: [] });
+    const fake = fakeClientFactory({ env: { PETSTORE_API_KEY: undefined } });
+    expect(await fake.main(['api', '/store/orders'])).toMatchObject({ code: 4, stdout: '' });
+    expect(fake.requests).toEqual([]);
   });
 });

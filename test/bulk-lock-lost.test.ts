@@ -1,6 +1,6 @@
 // Issue 30, item 1: a load whose lock of --failed is taken over mid-load stops sending at once and exits 1, and never writes over
-// the new owner's --failed. The lock's stale time is 2 s here (the Factory's seam; 30 s in a real run), so that proper-lockfile's
-// renewal, every half of it, finds the lock folder changed within a second.
+// the new owner's --failed, nor removes the new owner's lock. The lock's stale time is 2 s here (the Factory's seam; 30 s in a real
+// run), so that proper-lockfile's renewal, every second here, finds the lock folder changed within a second.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,10 +54,13 @@ test('the lock taken over while the third POST is in flight: nothing more is sen
       `stopping: another process took over the lock of --failed ${failed}; no more pets are sent\n` +
         'stopped: created 3 of 10 pets; 0 failed, 7 not sent\n' +
         'warning: the outcomes of these input lines were not recorded: 4-10\n' +
-        `error: another process took over the lock of --failed ${failed} (ECOMPROMISED); this load stopped sending\n`,
+        `error: another process took over the lock of --failed ${failed} (ECOMPROMISED); this load stopped sending\n` +
+        'Run the same command again: it resumes the load from its journal, or is refused while another load holds the lock.\n',
     ),
   );
   expect(posts()).toBe(3);
   expect(fs.readFileSync(failed, 'utf8')).toBe('theirs\n');
+  // Its release leaves the new owner's lock as it is: the owner file still names the other load.
+  expect(JSON.parse(fs.readFileSync(owner, 'utf8'))).toMatchObject({ boot: 'another-boot', host: 'container' });
   expect(fs.readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
 });

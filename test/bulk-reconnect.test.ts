@@ -1,16 +1,22 @@
 // A bulk load's POSTs go straight through the pool, without undici's retry interceptor (issue 32): the load itself sends again a POST
 // whose connection never opened (refused), after the interceptor's backoff, at most --retries times, as the interceptor did. A service
-// that refuses connections, then accepts them, gets each pet once; a stop during the backoff sends nothing more. And the items that go
-// out together are journaled in one write (bulk/send-batch.ts): a stop before it sends none of them and journals none as sent.
+// that refuses connections, then accepts them, gets each pet once; a stop during the backoff sends nothing more. When every connection
+// fails (refused, no such host) for a while, the load stops with one message (issue 38 item 6). And the items that go out together are
+// journaled in one write (bulk/send-batch.ts): a stop before it sends none of them and journals none as sent.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import nock from 'nock';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type PetService, startPetService } from '../sandbox/pet-service.mjs';
 import { InterruptedError } from '../src/errors.js';
+import { KEEP_THEM_HINT } from '../src/bulk/load-summary.js';
+import { ADD } from '../src/commands/add/run.js';
+import { runCommand } from '../src/commands/runner.js';
 import { readNdjson, run, wrapped } from './helpers.js';
+import { fakeClientFactory } from './support/fake-client.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -64,38 +70,61 @@ describe('a bulk load whose connections are refused', () => {
     expect(fs.readFileSync(failed, 'utf8')).toBe('');
   });
 
-  test('refused past --retries: not sent, named with the error, after --retries + 1 attempts; a rerun once it accepts creates them', async () => {
+  test('every connection refused for a while (1 s here): one message naming the address and how to check the base URL, exit 1, the rest not_sent; the same command resumes', async () => {
     const port = await freePort();
-    const { dir, file, failed } = inputOf(['a', 'b']);
-    let backoffs = 0;
+    const names = Array.from({ length: 200 }, (_, i) => `p${i + 1}`);
+    const { file, failed } = inputOf(names);
     const env = { PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1`, PETSTORE_API_KEY: 'k' };
-    const r = await run(['add', '--file', file, '--failed', failed, '--concurrency', '1', '--retries', '3'], {
-      env,
-      random: () => {
-        backoffs += 1;
-        return 0;
-      },
-    });
+    const r = await run(['add', '--file', file, '--failed', failed, '--concurrency', '8'], { env, random: () => 0, unreachableMs: 1000 });
+    // No line per pet: the stop is said once.
     expect(r).toMatchObject({
       code: 1,
       stdout: '',
       stderr: wrapped(
-        `not sent: line 1 "a": cannot reach 127.0.0.1:${port}: ECONNREFUSED\n` +
-          `not sent: line 2 "b": cannot reach 127.0.0.1:${port}: ECONNREFUSED\n` +
-          `created 0 of 2 pets; 0 failed, 2 not sent (written to ${failed})\n` +
-          'error: 2 of 2 pets were not created\n',
+        `stopped: created 0 of 200 pets; 0 failed, 200 not sent (written to ${failed})\n` +
+          `error: cannot reach 127.0.0.1:${port}: ECONNREFUSED; every connection failed for 1 s, so no more pets are sent\n` +
+          'Check the base URL (--base-url and PETSTORE_BASE_URL override the config) and that the service is up, then run the same ' +
+          'command again: with --failed it sends only the pets not created. The base URL in the config:\n  petstore config get base-url\n',
       ),
     });
-    // Three resends of each of the two POSTs.
-    expect(backoffs).toBe(6);
-    expect(readNdjson(failed).map((record) => [record.line, record.outcome, record.error.code])).toEqual([
-      [1, 'not_sent', 'network_error'],
-      [2, 'not_sent', 'network_error'],
-    ]);
+    expect(readNdjson(failed).map((record) => record.outcome)).toEqual(names.map(() => 'not_sent'));
     server = await startPetService({ key: 'k', seed: false, port });
-    const again = await run(['add', '--file', failed, '--failed', path.join(dir, 'again.ndjson')], { env });
+    const again = await run(['add', '--file', file, '--failed', failed, '--concurrency', '8'], { env });
     expect(again.code).toBe(0);
-    expect(posts()).toEqual(['{"name":"a","categoryId":0}', '{"name":"b","categoryId":1}']);
+    expect(again.stderr).toMatch(/^resuming the load started at /);
+    expect(again.stderr).toContain('created 200 of 200 pets; 0 failed\n');
+    // Each pet reached the service once, and only from the second run.
+    expect(posts().sort()).toEqual(names.map((name, i) => `{"name":"${name}","categoryId":${i}}`).sort());
+  });
+
+  test('no such host (DNS): the same one message, exit 1, nothing sent', async () => {
+    const { file, failed } = inputOf(['a', 'b', 'c']);
+    // This test alone lets the name reach the system's resolver, which knows no host under .invalid (RFC 6761).
+    nock.enableNetConnect(
+      (host) =>
+        /^(127\.0\.0\.1|localhost|[^:]+\.localhost)(:\d+)?$/i.test(host) ||
+        host.startsWith('null:') ||
+        host.startsWith('petstore.invalid:'),
+    );
+    try {
+      const r = await run(['add', '--file', file, '--failed', failed], {
+        env: { PETSTORE_BASE_URL: 'https://petstore.invalid/v1', PETSTORE_API_KEY: 'k' },
+        random: () => 0,
+        unreachableMs: 1000,
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        wrapped(
+          `stopped: created 0 of 3 pets; 0 failed, 3 not sent (written to ${failed})\n` +
+            'error: cannot reach petstore.invalid: ENOTFOUND; every connection failed for 1 s, so no more pets are sent\n' +
+            'Check the base URL (--base-url and PETSTORE_BASE_URL override the config) and that the service is up, then run the same ' +
+            'command again: with --failed it sends only the pets not created. The base URL in the config:\n  petstore config get base-url\n',
+        ),
+      );
+      expect(readNdjson(failed).map((record) => record.outcome)).toEqual(['not_sent', 'not_sent', 'not_sent']);
+    } finally {
+      nock.enableNetConnect((host) => /^(127\.0\.0\.1|localhost|[^:]+\.localhost)(:\d+)?$/i.test(host) || host.startsWith('null:'));
+    }
   });
 
   test('Ctrl-C during the backoff: the POST is not sent again, it is not_sent, and the same command sends it once the service accepts', async () => {
@@ -171,5 +200,37 @@ describe('the items journaled together', () => {
     });
     expect(again.code).toBe(0);
     expect(posts().sort()).toEqual(['{"name":"a","categoryId":0}', '{"name":"b","categoryId":1}', '{"name":"c","categoryId":2}']);
+  });
+});
+
+describe('one pet whose connection fails while the others connect (the fake client)', () => {
+  test('it is sent again at most --retries times, then not_sent with its own line; the load goes on and creates the rest', async () => {
+    const { f, written, service, close } = fakeClientFactory({ globals: { retries: 1 } });
+    const names = ['ok1', 'bad', ...Array.from({ length: 8 }, (_, i) => `ok${i + 2}`)];
+    const { file } = inputOf(names);
+    let id = 0;
+    // Exactly two attempts (the first and --retries 1): close() fails on one left unused, and a third finds no answer at all.
+    service
+      .intercept({ method: 'POST', path: '/v1/pets', body: (body) => body.includes('"bad"') })
+      .replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))
+      .times(2);
+    service
+      .intercept({ method: 'POST', path: '/v1/pets', body: (body) => !body.includes('"bad"') })
+      .reply(
+        201,
+        ({ body }) => {
+          id += 1;
+          return { id, ...JSON.parse(String(body)) };
+        },
+        { headers: { 'content-type': 'application/json' } },
+      )
+      .times(9);
+    const error = await runCommand(f, ADD, { flags: { file, concurrency: '4' } }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ exitCode: 1, message: '1 of 10 pets was not created', hint: KEEP_THEM_HINT });
+    expect(written.stdout.split('\n').filter(Boolean)).toHaveLength(9);
+    expect(written.stderr).toBe(
+      'not sent: line 2 "bad": cannot reach petstore.example: ECONNREFUSED\ncreated 9 of 10 pets; 0 failed, 1 not sent\n',
+    );
+    await close();
   });
 });

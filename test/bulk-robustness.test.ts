@@ -97,6 +97,9 @@ describe('a damaged journal is read, not trusted', () => {
     const again = await add(['--file', file, '--failed', failed]);
     expect(again.code).toBe(1);
     expect(again.stderr).not.toContain('unexpected failure');
+    expect(unwrapped(again.stderr)).toMatch(
+      /^resuming the load started at .*; 1 record cut off by a crash or a full disk set aside \(what they may be about counts as unknown\); the items left are sent now\n/,
+    );
     const unknown = readNdjson(failed).filter((line) => line.outcome === 'unknown');
     expect(unknown.length).toBeGreaterThanOrEqual(1);
     // No pet was created twice; those after the damage are not sent without --retry-unknown.
@@ -266,7 +269,7 @@ describe('the lock of --failed', () => {
 });
 
 describe('a full disk', () => {
-  test('ENOSPC on the journal (a 16 KiB tmpfs): exit 1 naming the file and error, no pet sent unjournaled; after space is freed the rerun creates each pet once', async (context) => {
+  test('ENOSPC on the journal (a 16 KiB tmpfs): exit 1 naming the file and error, no pet sent unjournaled; after space is freed the rerun creates each pet once, the run after it reads the same, and the settling ends with every pet stored once', async (context) => {
     const dir = tempDir();
     const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', dir]);
     if (mounted.status !== 0) {
@@ -296,6 +299,17 @@ describe('a full disk', () => {
       expect(new Set(stored).size).toBe(stored.length);
       const unknown = fs.existsSync(failed) ? readNdjson(failed).filter((line) => line.outcome === 'unknown').length : 0;
       expect(stored.length + unknown).toBeGreaterThanOrEqual(all.length);
+      // The run after the rerun reads the journal as the rerun left it (issue 38 item 3): finished, the same unknown items, nothing sent.
+      const sent = posts();
+      const third = await add(['--file', '-', '--failed', failed, '--concurrency', '8'], ndjson(all));
+      expect(unwrapped(third.stderr)).toMatch(
+        new RegExp(
+          `^this load of standard input finished at \\S+ \\(journal ${failed}\\.journal\\): of its 400 pets, ${400 - unknown} created, 0 failed, ${unknown} unknown;`,
+        ),
+      );
+      expect(third.stderr).toContain(`created ${400 - unknown} of 400 pets; 0 failed${unknown ? `, ${unknown} unknown` : ''}`);
+      expect(third.code).toBe(unknown ? 1 : 0);
+      expect(posts()).toBe(sent);
       // The items left unknown (sent before the disk filled, no answer journaled), settled against the store: each pet stored once.
       const settled = await add(['--file', '-', '--failed', failed, '--resolve-unknown', '--timeout', '1000'], ndjson(all));
       expect(settled.stderr).not.toContain('unexpected failure');

@@ -76,23 +76,55 @@ describe('list', () => {
 });
 
 describe('get', () => {
-  test('the petId reaches the run as an exact int64, up to 2^63 - 1', async () => {
+  test('the petId reaches the run as an exact int64, up to 2^63 - 1: one id is a record (a row piped, JSON with --json)', async () => {
     const r = await parse<GetOptions>(newGetCommand, ['get', '9223372036854775807']);
     expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
-    expect(r.reached).toEqual([{ options: { petId: 9223372036854775807n }, output: piped }]);
+    expect(r.reached).toEqual([{ options: { ids: [9223372036854775807n], concurrency: 8 }, output: piped }]);
     expect((await parse<GetOptions>(newGetCommand, ['get', '0', '--json'])).reached).toEqual([
-      { options: { petId: 0n }, output: { format: 'json' } },
+      { options: { ids: [0n], concurrency: 8 }, output: { format: 'json' } },
     ]);
+    // At a terminal, one pet is key/value lines.
+    expect((await parse<GetOptions>(newGetCommand, ['get', '1'], { stdoutIsTTY: true })).reached[0]?.output).toEqual({ format: 'kv' });
+  });
+
+  test('several ids reach the run in their order, repeats and ids above 2^53 kept; they print as records (a table at a terminal)', async () => {
+    const r = await parse<GetOptions>(newGetCommand, ['get', '3', '9007199254740993', '3', '-5']);
+    expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(r.reached).toEqual([{ options: { ids: [3n, 9007199254740993n, 3n, -5n], concurrency: 8 }, output: piped }]);
+    expect((await parse<GetOptions>(newGetCommand, ['get', '1', '2'], { stdoutIsTTY: true })).reached[0]?.output).toEqual({
+      format: 'table',
+    });
+    expect((await parse<GetOptions>(newGetCommand, ['get', '1', '2', '--json'])).reached[0]?.output).toEqual({ format: 'json' });
+  });
+
+  test('"-" reads the ids from standard input, printed as records however many come (one id too)', async () => {
+    const r = await parse<GetOptions>(newGetCommand, ['get', '-', '--concurrency', '64']);
+    expect(r.reached).toEqual([{ options: { ids: 'stdin', concurrency: 64 }, output: piped }]);
+    expect((await parse<GetOptions>(newGetCommand, ['get', '-'], { stdoutIsTTY: true })).reached[0]?.output).toEqual({ format: 'table' });
+    expect((await parse<GetOptions>(newGetCommand, ['get', '-', '--format', 'ndjson'])).reached[0]?.output).toEqual({ format: 'ndjson' });
   });
 
   test.each([
     ['9223372036854775808', 'must be at most 9223372036854775807'],
     ['12abc', 'must be an integer written as decimal digits'],
     ['4.0', 'must be an integer written as decimal digits'],
-  ])('petId %s is refused before the run', async (petId, why) => {
+  ])('petId %s is refused before the run, alone or among others', async (petId, why) => {
     expect(await parse<GetOptions>(newGetCommand, ['get', petId])).toEqual(
       rejected(`invalid value for argument <petId>: "${petId}": ${why}`),
     );
+    expect(await parse<GetOptions>(newGetCommand, ['get', '1', petId, '2'])).toEqual(
+      rejected(`invalid value for argument <petId>: "${petId}": ${why}`),
+    );
+  });
+
+  test.each([
+    [['get', '1', '-'], '"-" reads the ids from standard input: give it alone, without other ids'],
+    [['get', '-', '-'], '"-" reads the ids from standard input: give it alone, without other ids'],
+    [['get', '1', '2', '--concurrency', '0'], 'invalid value for --concurrency: "0": must be a whole number from 1 to 64'],
+    [['get', '-', '--concurrency', '65'], 'invalid value for --concurrency: "65": must be a whole number from 1 to 64'],
+    [['get', '-', '--concurrency', 'x'], 'invalid value for --concurrency: "x": must be a whole number from 1 to 64'],
+  ])('%j is refused before the run', async (argv, message) => {
+    expect(await parse<GetOptions>(newGetCommand, argv)).toEqual(rejected(message));
   });
 
   test('no petId: commander names the missing argument', async () => {

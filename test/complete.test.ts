@@ -159,7 +159,7 @@ describe('__complete', () => {
         '--base-url\tbase URL of the service, ending in /v1 (overrides the config)',
         '--json\tprint JSON: exactly what the service sent; messages on stderr as JSON lines',
         '--no-color\tdisable colour',
-        '--timeout\tdeadline of the whole command, in milliseconds',
+        '--timeout\tdeadline in milliseconds: of the command, of each page of a whole listing, of each request of add --file',
         '--retries\tretries of a GET on network errors, 408, 429, 502, 503, 504',
         '--verbose\tlog requests (key redacted) to stderr, and the stack trace of an unexpected failure',
         ':4\n',

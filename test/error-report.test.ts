@@ -1,16 +1,16 @@
 // How an error reaches the user (issue 21 item 8): --verbose shows the
 // requests and never a stack trace for an expected failure; stack traces
-// belong to PETSTORE_DEBUG=1 and to unexpected failures (bugs).
+// belong to PETSTORE_DEBUG=1 and to unexpected failures (bugs). What main reports, so main runs here, with the fake client.
 import { Readable } from 'node:stream';
-import nock from 'nock';
 import { describe, expect, test } from 'vitest';
 import { main } from '../src/main.js';
-import { BASE, errorBody, PET, run, serviceEnv, tempConfigHome, wrapped } from './helpers.js';
+import { errorBody, PET, wrapped } from './helpers.js';
+import { fakeClientFactory } from './support/fake-client.js';
 
 /** --verbose's request lines for `list`, the response time as N (it varies). */
 const LIST_REQUEST_LINES =
-  '* environment production, base URL https://api.petstore.test/v1/ (from PETSTORE_BASE_URL), key from environment variable\n' +
-  '> GET https://api.petstore.test/v1/pets?limit=20\n' +
+  '* environment production, base URL https://petstore.example/v1/ (from PETSTORE_BASE_URL), key from environment variable\n' +
+  '> GET https://petstore.example/v1/pets?limit=20\n' +
   '> authorization: Bearer [redacted]\n' +
   '> accept: application/json\n' +
   '> user-agent: petstore/1.2.3\n';
@@ -28,7 +28,8 @@ function expectStack(lines: string[], header: string): void {
 
 /** `list` (answered with one pet) whose stdout throws what no stream throws: an unexpected failure. */
 async function listWithBrokenStdout(argv: string[], env: NodeJS.ProcessEnv = {}) {
-  nock(BASE).get('/v1/pets').query({ limit: 20 }).reply(200, [PET]);
+  const fake = fakeClientFactory({ env });
+  fake.answer('GET', '/v1/pets?limit=20', 200, JSON.stringify([PET]));
   let stderr = '';
   const code = await main(['list', ...argv], {
     io: {
@@ -43,19 +44,18 @@ async function listWithBrokenStdout(argv: string[], env: NodeJS.ProcessEnv = {})
       stderrIsTTY: false,
       stdinIsTTY: false,
     },
-    env: { XDG_CONFIG_HOME: tempConfigHome(), ...serviceEnv(env) },
+    env: fake.f.env,
     version: '1.2.3',
+    seams: { dispatcher: fake.dispatcher },
   });
   return { code, stderr: withoutTimes(stderr) };
 }
 
 describe('stack traces', () => {
   test('--verbose on a 401: the requests, the error and its hint; no stack trace', async () => {
-    nock(BASE)
-      .get('/v1/pets')
-      .query({ limit: 20 })
-      .reply(401, errorBody(401, 'unauthorized', 'bad key'));
-    const r = await run(['list', '--verbose'], { env: serviceEnv() });
+    const fake = fakeClientFactory();
+    fake.answer('GET', '/v1/pets?limit=20', 401, JSON.stringify(errorBody(401, 'unauthorized', 'bad key')));
+    const r = await fake.main(['list', '--verbose']);
     expect({ code: r.code, stdout: r.stdout, stderr: withoutTimes(r.stderr) }).toEqual({
       code: 4,
       stdout: '',
@@ -65,10 +65,9 @@ describe('stack traces', () => {
   });
 
   test('--verbose on a 404 of get, with --json: JSON lines only, and none is a stack', async () => {
-    nock(BASE)
-      .get('/v1/pets/99')
-      .reply(404, errorBody(404, 'not_found', 'no animal with id 99'));
-    const r = await run(['get', '99', '--json', '--verbose'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
+    const fake = fakeClientFactory({ env: { PETSTORE_NO_DEPRECATION_WARNING: '1' } });
+    fake.answer('GET', '/v1/pets/99', 404, JSON.stringify(errorBody(404, 'not_found', 'no animal with id 99')));
+    const r = await fake.main(['get', '99', '--json', '--verbose']);
     expect(r.code).toBe(3);
     const lines = r.stderr
       .trimEnd()
@@ -79,11 +78,9 @@ describe('stack traces', () => {
   });
 
   test('PETSTORE_DEBUG=1 on a 401: the error, its hint, then the stack trace', async () => {
-    nock(BASE)
-      .get('/v1/pets')
-      .query({ limit: 20 })
-      .reply(401, errorBody(401, 'unauthorized', 'bad key'));
-    const r = await run(['list'], { env: serviceEnv({ PETSTORE_DEBUG: '1' }) });
+    const fake = fakeClientFactory({ env: { PETSTORE_DEBUG: '1' } });
+    fake.answer('GET', '/v1/pets?limit=20', 401, JSON.stringify(errorBody(401, 'unauthorized', 'bad key')));
+    const r = await fake.main(['list']);
     expect(r.code).toBe(4);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines.slice(0, 3).join('\n')).toBe(wrapped(`error: bad key (HTTP 401, code unauthorized)\n${KEY_HINT.trimEnd()}`));
@@ -91,10 +88,9 @@ describe('stack traces', () => {
   });
 
   test('PETSTORE_DEBUG=1 with --json: the stack trace is one more JSON object', async () => {
-    nock(BASE)
-      .get('/v1/pets/99')
-      .reply(404, errorBody(404, 'not_found', 'no animal with id 99'));
-    const r = await run(['get', '99', '--json'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1', PETSTORE_DEBUG: '1' }) });
+    const fake = fakeClientFactory({ env: { PETSTORE_NO_DEPRECATION_WARNING: '1', PETSTORE_DEBUG: '1' } });
+    fake.answer('GET', '/v1/pets/99', 404, JSON.stringify(errorBody(404, 'not_found', 'no animal with id 99')));
+    const r = await fake.main(['get', '99', '--json']);
     expect(r.code).toBe(3);
     const [error, stack, ...rest] = r.stderr
       .trimEnd()
@@ -133,12 +129,12 @@ describe('stack traces', () => {
 });
 
 describe('with --json, the error carries the hint the plain message prints', () => {
-  /** Each failure: its arguments, its environment, the request it sends (if any), the plain stderr. */
+  /** Each failure: its arguments, its environment (beyond the fake client's base URL and key), the answer to its request (if any), the plain stderr. */
   const cases: Array<{ name: string; argv: string[]; env: NodeJS.ProcessEnv; reply?: [number, unknown]; code: number; plain: string }> = [
     {
       name: 'a 401',
       argv: ['list'],
-      env: serviceEnv(),
+      env: {},
       reply: [401, errorBody(401, 'unauthorized', 'bad key')],
       code: 4,
       plain: `error: bad key (HTTP 401, code unauthorized)\n${KEY_HINT}`,
@@ -146,7 +142,7 @@ describe('with --json, the error carries the hint the plain message prints', () 
     {
       name: 'no base URL',
       argv: ['list'],
-      env: {},
+      env: { PETSTORE_BASE_URL: undefined, PETSTORE_API_KEY: undefined },
       code: 2,
       plain:
         'error: no base URL configured for environment "production"\n' +
@@ -155,30 +151,26 @@ describe('with --json, the error carries the hint the plain message prints', () 
     {
       name: 'no key',
       argv: ['list', '--env', 'staging'],
-      env: { PETSTORE_BASE_URL: serviceEnv().PETSTORE_BASE_URL },
+      env: { PETSTORE_API_KEY: undefined },
       code: 4,
       plain: 'error: no API key for environment "staging"\nLog in (or set PETSTORE_API_KEY):\n  petstore auth login --env staging\n',
     },
     {
       name: 'an unknown flag',
       argv: ['list', '--bogus'],
-      env: serviceEnv(),
+      env: {},
       code: 2,
       plain: 'error: unknown flag "--bogus" for "petstore list"\nFor its flags, run:\n  petstore list --help\n',
     },
   ];
 
   test.each(cases)('$name', async ({ argv, env, reply, code, plain }) => {
-    const mock = () =>
-      reply &&
-      nock(BASE)
-        .get('/v1/pets')
-        .query({ limit: 20 })
-        .reply(...reply);
-    mock();
-    expect(await run(argv, { env })).toEqual({ code, stdout: '', stderr: wrapped(plain), unmatched: [] });
-    mock();
-    const json = await run([...argv, '--json'], { env });
+    const fake = fakeClientFactory({ env });
+    const answer = () => reply && fake.answer('GET', '/v1/pets?limit=20', reply[0], JSON.stringify(reply[1]));
+    answer();
+    expect(await fake.main(argv)).toEqual({ code, stdout: '', stderr: plain, unmatched: [] });
+    answer();
+    const json = await fake.main([...argv, '--json']);
     expect({ ...json, stderr: json.stderr.split('\n').map((line) => line && JSON.parse(line)) }).toEqual({
       code,
       stdout: '',
@@ -194,10 +186,9 @@ describe('with --json, the error carries the hint the plain message prints', () 
   }
 
   test('an error without a hint has no hint field', async () => {
-    nock(BASE)
-      .get('/v1/pets/99')
-      .reply(404, errorBody(404, 'not_found', 'no animal with id 99'));
-    const r = await run(['get', '99', '--json'], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
+    const fake = fakeClientFactory({ env: { PETSTORE_NO_DEPRECATION_WARNING: '1' } });
+    fake.answer('GET', '/v1/pets/99', 404, JSON.stringify(errorBody(404, 'not_found', 'no animal with id 99')));
+    const r = await fake.main(['get', '99', '--json']);
     expect(r).toEqual({
       code: 3,
       stdout: '',
@@ -220,11 +211,9 @@ describe('a long Error message of the service: an excerpt in plain output, all o
   const words = (count: number) => Array.from({ length: count }, (_, i) => `w${i + 1}`).join(' ');
 
   async function listAnswered(message: string, json: boolean) {
-    nock(BASE)
-      .get('/v1/pets')
-      .query({ limit: 20 })
-      .reply(500, errorBody(500, 'internal', message));
-    return run(['list', ...(json ? ['--json'] : [])], { env: serviceEnv() });
+    const fake = fakeClientFactory();
+    fake.answer('GET', '/v1/pets?limit=20', 500, JSON.stringify(errorBody(500, 'internal', message)));
+    return fake.main(['list', ...(json ? ['--json'] : [])]);
   }
 
   test('over 1000 characters: about the first 300, cut at a space, and how many more --json shows', async () => {

@@ -1,5 +1,5 @@
 // The lock of --failed held through a long load: proper-lockfile renews it
-// every 15 seconds by the lock folder's mtime, which the owner's pid file
+// every 10 seconds by the lock folder's mtime, which the owner file
 // inside that folder must not disturb (a renewal that finds another mtime
 // reads the lock as taken over).
 import fs from 'node:fs';
@@ -21,7 +21,7 @@ test('a load longer than the lock renewal keeps its lock, refuses a second load,
   const folder = `${file}.lock`;
   for (let renewal = 0; renewal < 3; renewal += 1) {
     expect(vi.getTimerCount()).toBe(1);
-    vi.advanceTimersByTime(15_000);
+    vi.advanceTimersByTime(10_000);
     // The library stats the folder, sets a new mtime and only then plans the next renewal: wait for that plan.
     while (vi.getTimerCount() === 0) await turn();
   }

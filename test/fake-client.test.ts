@@ -2,7 +2,8 @@
 // Factory's client seam (test/support/fake-client.ts): the client sends
 // through undici's MockAgent, with no main, no nock and no server. What the user sees (stdout, stderr, the
 // error thrown, whose exit code main would use) and the requests that reached
-// the fake service are checked, for a listing (list) and one item (get).
+// the fake service are checked, for a listing (list) and one item (get); and what the fake client itself promises (every request
+// recorded, every answer used, main served by the same fake).
 import { afterEach, describe, expect, test } from 'vitest';
 import { STATUS } from '../src/commands/auth/status.js';
 import { GET } from '../src/commands/get/run.js';
@@ -13,7 +14,7 @@ import { wrapped } from './helpers.js';
 import { fakeClientFactory } from './support/fake-client.js';
 
 const DEPRECATION =
-  'warning: getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this\n';
+  'warning: getPet is deprecated, removed 2030-12-05; get then reads listPets pages\nPETSTORE_NO_DEPRECATION_WARNING=1 silences this warning\n';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -69,7 +70,7 @@ describe('a listing cut partway, through the fake client', () => {
       next: 'https://petstore.example/v1/pets?limit=100&cursor=b',
     });
     expect(written).toEqual({ stdout: '1\tRex\t2\tsold\n', stderr: '' });
-    expect(requests.map((r) => r.path)).toEqual(['/v1/pets?limit=100&cursor=b']);
+    expect(requests.map((r) => r.path)).toEqual(['/v1/pets?limit=100', '/v1/pets?limit=100&cursor=b']);
   });
 });
 
@@ -106,5 +107,39 @@ describe('auth status through the fake client: a record printed, then the error 
       stderr: '',
     });
     expect(requests).toEqual([{ method: 'GET', path: '/v1/pets?limit=1', authorization: 'Bearer test-key' }]);
+  });
+});
+
+describe('the fake client itself', () => {
+  test('a request no answer matches reaches `requests` and fails the run; a retry is a request of its own', async () => {
+    const { f, requests, answer } = fake({ globals: { retries: 1 } });
+    answer('GET', '/v1/pets?limit=20', 503, '');
+    const error = await runCommand(f, LIST).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ exitCode: ExitCode.failure, message: expect.stringContaining('UND_MOCK_ERR_MOCK_NOT_MATCHED') });
+    expect(requests.map((r) => r.path)).toEqual(['/v1/pets?limit=20', '/v1/pets?limit=20']);
+  });
+
+  test('an answer never asked for fails the test at close', async () => {
+    const made = fakeClientFactory();
+    made.answer('GET', '/v1/pets/1', 200, '{}');
+    await expect(made.close()).rejects.toThrow(/pending/i);
+  });
+
+  test('main runs with the same fake service, environment and config folder; its client closing leaves the service open', async () => {
+    const { f, main, answer, sent } = fake();
+    answer('GET', '/v1/pets?limit=20', 200, '[]');
+    answer('GET', '/v1/pets?limit=20', 200, '[{"id":1,"name":"Rex","categoryId":2}]');
+    expect(await main(['list'])).toEqual({ code: 0, stdout: '', stderr: '', unmatched: [] });
+    expect(await main(['list', '--json'])).toEqual({
+      code: 0,
+      stdout: '[{"id":1,"name":"Rex","categoryId":2}]\n',
+      stderr: '',
+      unmatched: [],
+    });
+    expect(sent.map((q) => [q.origin, q.path, q.headers.authorization])).toEqual([
+      ['https://petstore.example', '/v1/pets?limit=20', 'Bearer test-key'],
+      ['https://petstore.example', '/v1/pets?limit=20', 'Bearer test-key'],
+    ]);
+    expect((await main(['config', 'path'])).stdout).toBe(`${f.env.XDG_CONFIG_HOME}/petstore/config.json\n`);
   });
 });

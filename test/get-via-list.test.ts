@@ -5,10 +5,9 @@ import { type Faults, type PetService, pageFault, startPetService } from '../san
 import { BASE, errorBody, run, serviceEnv, until, wrapped, unwrapped } from './helpers.js';
 
 const DEPRECATED =
-  'warning: getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this\n';
-const GONE =
-  'warning: getPet has been removed from the service; looking the pet up through listPets, page by page (limit 100), which reads the catalogue\n';
-const FORCED = 'warning: PETSTORE_GET_VIA_LIST=1: looking the pet up through listPets, page by page (limit 100), instead of getPet\n';
+  'warning: getPet is deprecated, removed 2030-12-05; get then reads listPets pages\nPETSTORE_NO_DEPRECATION_WARNING=1 silences this warning\n';
+const GONE = 'warning: getPet is gone from the service: get reads listPets pages (limit 100) to find pets\n';
+const FORCED = 'warning: PETSTORE_GET_VIA_LIST=1: get reads listPets pages (limit 100), not getPet\n';
 const ROUTE_HINT =
   "Check the base URL https://api.petstore.test/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n";
 
@@ -231,7 +230,7 @@ describe('get through listPets against the fake service', () => {
     expect(missing.code).toBe(3);
     expect(missing.stdout).toBe('');
     expect(unwrapped(missing.stderr)).toMatch(
-      /^warning: getPet has been removed[^\n]*\nerror: no animal with id 99: none on the \d+ pages of listPets \(4 pets\)\n$/,
+      /^warning: getPet is gone from the service[^\n]*\nerror: no animal with id 99: none on the \d+ pages of listPets \(4 pets\)\n$/,
     );
   });
 });

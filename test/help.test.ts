@@ -1,7 +1,7 @@
 // Help as gh users expect it: every way of asking prints that command's help on
 // stdout and exits 0 with nothing on stderr; each command's help lists the
 // global flags it inherits and examples; an unknown command exits 2 with a
-// suggestion. In-process through main (no request is made: nock refuses any).
+// suggestion. In-process through main (no request is made: no base URL is set, and test/setup.ts refuses any connection).
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, test } from 'vitest';
 import { findCommand } from '../src/commands/help.js';
@@ -229,7 +229,7 @@ describe('what each help shows', () => {
     expect(flags).toEqual(['--status', '--limit', '--all', '--format', '--jq', '-h,']);
     expect(stdout).toContain('\n  --limit <n>        animals per page, 1 to 100 (default: 20)\n');
     expect(stdout).toContain(
-      '\n  --timeout <ms>     deadline of the whole command, in milliseconds\n                     (default: 30000)\n',
+      '\n  --timeout <ms>     deadline in milliseconds: of the command, of each page of a\n                     whole listing, of each request of add --file\n                     (default: 30000)\n',
     );
   });
 
@@ -256,7 +256,11 @@ describe('what each help shows', () => {
   test('get lists --json among its global flags, as its example uses it', async () => {
     const { stdout } = await run(['get', '--help']);
     expect(section(stdout, 'Global Options:')).toContain('  --json             print JSON: exactly what the service sent; messages on');
-    expect(section(stdout, 'Examples:')).toEqual(['  petstore get 42', '  petstore get 42 --json']);
+    expect(section(stdout, 'Examples:')).toEqual([
+      '  petstore get 42',
+      '  petstore get 42 43 44 --json',
+      "  petstore list --status sold --jq '.[].id' | petstore get - --format ndjson",
+    ]);
   });
 });
 

@@ -13,6 +13,7 @@ import { Readable } from 'node:stream';
 import nock from 'nock';
 import { onTestFinished } from 'vitest';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { Dispatcher } from 'undici';
 import type { Factory } from '../src/factory.js';
 import type { RunOptions } from '../src/main.js';
 import type { OutputSpec } from '../src/output/format.js';
@@ -31,7 +32,8 @@ export interface Result {
 
 export interface RunSetup {
   env?: NodeJS.ProcessEnv;
-  stdin?: string;
+  /** Standard input: its whole text, or a stream the test writes to as the command runs. */
+  stdin?: string | Readable;
   stdoutIsTTY?: boolean;
   stdinIsTTY?: boolean;
   signal?: AbortSignal;
@@ -44,14 +46,22 @@ export interface RunSetup {
   random?: () => number;
   /** What a --jq thread may hold, in MiB (1024 when not given). */
   jqMemoryLimitMb?: number;
-  /** A bulk load's lock stale time in milliseconds (30,000 when not given): renewed, and checked for a take-over, every half of it. */
+  /** A bulk load's lock stale time in milliseconds (30,000 when not given): renewed, and checked for a take-over, every third of it. */
   lockStaleMs?: number;
+  /** How a bulk load's journal writes (fs.writeSync when not given): a full disk injected at any byte. */
+  journalWrite?: (fd: number, data: Buffer, offset: number) => number;
+  /** How long a bulk load waits for a service that refuses every connection before it stops (5,000 ms when not given). */
+  unreachableMs?: number;
   /** The program's commands in place of the registry's: a command built with its runF, to see what reaches its run. */
   commands?: RunOptions['commands'];
   /** The launcher's leading command (src/launch.ts): only its declaration is built. */
   command?: string;
   /** Told each write to stderr as it happens, to wait for a message while the command runs. */
   onStderr?: (text: string) => void;
+  /** Told each write to stdout as it happens, to wait for output while the command runs. */
+  onStdout?: (text: string) => void;
+  /** The client seam (`Seams.dispatcher`): every request goes there, not to the network; the fake client's `main` sets it. */
+  dispatcher?: Dispatcher;
 }
 
 /** What one run of a command handed its runF: the options, and the output format settled before it (`api` settles none). */
@@ -70,8 +80,9 @@ function settledOutput(f: Factory): OutputSpec | undefined {
 
 /**
  * Runs `argv` in-process (see {@link run}) with the command `declare` makes, given a runF that records what reached it, as the
- * program's only command (gh's NewCmdX tests): the real parse and checks run, the command's run does not. Returns the result and
- * what reached the run.
+ * program's only command (gh's NewCmdX tests): the real parse and checks run, the command's run does not. Resolves to `{ code, stdout,
+ * stderr, unmatched, reached }`: `reached` holds one {@link Reached} (`{ options, output }`) per run reached, none for a command line
+ * refused before it ({@link refusedBeforeRun}). For a group's subcommand, `declare` hands runF on: `(f, runF) => newXCommand(f, { list: runF })`.
  */
 export async function parseCommand<T>(
   declare: (f: Factory, runF: (options: T) => Promise<void>) => CommandUnknownOpts,
@@ -128,14 +139,19 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
   try {
     const code = await main(argv, {
       io: {
-        stdout: { write: (t: string) => (stdout += t) },
+        stdout: {
+          write: (t: string) => {
+            stdout += t;
+            setup.onStdout?.(t);
+          },
+        },
         stderr: {
           write: (t: string) => {
             stderr += t;
             setup.onStderr?.(t);
           },
         },
-        stdin: Readable.from(setup.stdin === undefined ? [] : [setup.stdin]),
+        stdin: typeof setup.stdin === 'object' ? setup.stdin : Readable.from(setup.stdin === undefined ? [] : [setup.stdin]),
         stdoutIsTTY: setup.stdoutIsTTY ?? false,
         stderrIsTTY: setup.stdoutIsTTY ?? false,
         stdinIsTTY: setup.stdinIsTTY ?? false,
@@ -145,7 +161,14 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
       signal: setup.signal,
       haltSignal: setup.halt,
       version: '1.2.3',
-      seams: { random: setup.random, jqMemoryLimitMb: setup.jqMemoryLimitMb, lockStaleMs: setup.lockStaleMs },
+      seams: {
+        random: setup.random,
+        jqMemoryLimitMb: setup.jqMemoryLimitMb,
+        lockStaleMs: setup.lockStaleMs,
+        journalWrite: setup.journalWrite,
+        unreachableMs: setup.unreachableMs,
+        dispatcher: setup.dispatcher,
+      },
       commands: setup.commands,
       command: setup.command,
     });

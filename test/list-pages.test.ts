@@ -1,173 +1,179 @@
-// list --all (RFC 8288 Link rel="next") and the machine formats of list.
-import nock from 'nock';
+// list --all (RFC 8288 Link rel="next") and the machine formats of list: list's run through the fake client, its flags through
+// parseCommand.
+import { errors } from 'undici';
 import { describe, expect, test } from 'vitest';
-import { type Step, startPetService } from '../sandbox/pet-service.mjs';
-import { BASE, run, serviceEnv, wrapped } from './helpers.js';
+import { newListCommand } from '../src/commands/list/list.js';
+import { LIST } from '../src/commands/list/run.js';
+import { type Given, runCommand } from '../src/commands/runner.js';
+import type { ListingCutError } from '../src/errors.js';
+import { parseCommand, refusedBeforeRun, wrapped } from './helpers.js';
+import { FAKE_ORIGIN, type FakeClientOptions, fakeClientFactory, thrownBy } from './support/fake-client.js';
 
+const BASE = FAKE_ORIGIN;
 const pet = (id: number) => ({ id, name: `p${id}`, categoryId: 1, status: 'available' });
+const json = (value: unknown) => JSON.stringify(value);
 
-function threePages() {
-  nock(BASE)
-    .get('/v1/pets')
-    .query({ limit: '2' })
-    .reply(200, [pet(1), pet(2)], {
-      link: `<${BASE}/v1/pets?limit=2&cursor=b>; rel="next", <${BASE}/v1/pets?limit=2>; rel="first"`,
-    })
-    .get('/v1/pets')
-    .query({ limit: '2', cursor: 'b' })
-    .reply(200, [pet(3), pet(4)], {
-      link: '</v1/pets?limit=2&cursor=a>; rel="prev", </v1/pets?limit=2&cursor=c>; rel="next"',
-    })
-    .get('/v1/pets')
-    .query({ limit: '2', cursor: 'c' })
-    .reply(200, [pet(5)], { link: '</v1/pets?limit=2&cursor=b>; rel="prev"' });
+type Fake = ReturnType<typeof fakeClientFactory>;
+
+/** list's run on `fake` with `given`: what it wrote and what it threw. */
+async function listed(fake: Fake, given: Given) {
+  const error = await thrownBy(runCommand(fake.f, LIST, given));
+  return { ...fake.written, error };
 }
+
+function threePages(options: FakeClientOptions = {}): Fake {
+  const fake = fakeClientFactory(options);
+  fake.answer('GET', '/v1/pets?limit=2', 200, json([pet(1), pet(2)]), {
+    link: `<${BASE}/v1/pets?limit=2&cursor=b>; rel="next", <${BASE}/v1/pets?limit=2>; rel="first"`,
+  });
+  fake.answer('GET', '/v1/pets?limit=2&cursor=b', 200, json([pet(3), pet(4)]), {
+    link: '</v1/pets?limit=2&cursor=a>; rel="prev", </v1/pets?limit=2&cursor=c>; rel="next"',
+  });
+  fake.answer('GET', '/v1/pets?limit=2&cursor=c', 200, json([pet(5)]), { link: '</v1/pets?limit=2&cursor=b>; rel="prev"' });
+  return fake;
+}
+
+const ALL_BY_2 = { flags: { all: true, limit: '2' } };
 
 describe('list --all', () => {
   test('follows rel="next" over several pages, ignoring other relations', async () => {
-    threePages();
-    const r = await run(['list', '--all', '--limit', '2', '--json'], { env: serviceEnv() });
-    expect(r.code).toBe(0);
+    const r = await listed(threePages({ globals: { json: true } }), ALL_BY_2);
+    expect(r.error).toBeUndefined();
     expect(JSON.parse(r.stdout).map((p: { id: number }) => p.id)).toEqual([1, 2, 3, 4, 5]);
   });
 
   test('--json streams one array across pages, the same bytes as one page would print, int64 ids exact', async () => {
     const big = '{"id":9007199254740993,"name":"big","categoryId":1,"status":"available"}';
-    nock(BASE)
-      .get('/v1/pets')
-      .query({ limit: '2' })
-      .reply(200, `[${big},${JSON.stringify(pet(2))}]`, {
-        'content-type': 'application/json',
-        link: '</v1/pets?limit=2&cursor=b>; rel="next"',
-      })
-      .get('/v1/pets')
-      .query({ limit: '2', cursor: 'b' })
-      .reply(200, [], { link: '</v1/pets?limit=2&cursor=c>; rel="next"' })
-      .get('/v1/pets')
-      .query({ limit: '2', cursor: 'c' })
-      .reply(200, [pet(3)]);
-    const r = await run(['list', '--all', '--limit', '2', '--json'], { env: serviceEnv() });
-    expect(r).toEqual({ code: 0, stdout: `[${big},${JSON.stringify(pet(2))},${JSON.stringify(pet(3))}]\n`, stderr: '', unmatched: [] });
+    const fake = fakeClientFactory({ globals: { json: true } });
+    fake.answer('GET', '/v1/pets?limit=2', 200, `[${big},${json(pet(2))}]`, { link: '</v1/pets?limit=2&cursor=b>; rel="next"' });
+    fake.answer('GET', '/v1/pets?limit=2&cursor=b', 200, '[]', { link: '</v1/pets?limit=2&cursor=c>; rel="next"' });
+    fake.answer('GET', '/v1/pets?limit=2&cursor=c', 200, json([pet(3)]));
+    expect(await listed(fake, ALL_BY_2)).toEqual({ stdout: `[${big},${json(pet(2))},${json(pet(3))}]\n`, stderr: '', error: undefined });
   });
 
   test('--json of no pets at all is []', async () => {
-    nock(BASE).get('/v1/pets').query({ limit: '2' }).reply(200, []);
-    const r = await run(['list', '--all', '--limit', '2', '--json'], { env: serviceEnv() });
-    expect(r).toEqual({ code: 0, stdout: '[]\n', stderr: '', unmatched: [] });
+    const fake = fakeClientFactory({ globals: { json: true } });
+    fake.answer('GET', '/v1/pets?limit=2', 200, '[]');
+    expect(await listed(fake, ALL_BY_2)).toEqual({ stdout: '[]\n', stderr: '', error: undefined });
   });
 
-  test.each<[string, Step, (next: string) => unknown]>([
+  const NEXT = `${BASE}/v1/pets?limit=2&cursor=b`;
+  test.each<[string, (fake: Fake) => void, unknown]>([
     [
       'an error status',
-      { status: 503, json: { code: 'busy', message: 'come back later', status: 503 } },
-      (next) => ({
+      (fake) => fake.answer('GET', '/v1/pets?limit=2&cursor=b', 503, json({ code: 'busy', message: 'come back later', status: 503 })),
+      {
         code: 'busy',
         message: 'come back later',
         status: 503,
-        hint: `the rest of the listing starts at the page that failed: ${next}`,
+        hint: `the rest of the listing starts at the page that failed: ${NEXT}`,
         printed: 2,
-        next,
-      }),
+        next: NEXT,
+      },
     ],
     [
+      // What undici throws for a connection closed before the answer (test/list-whole-store.test.ts drops a real one).
       'a dropped connection',
-      { destroy: true },
-      (next) => ({
+      (fake) =>
+        fake.service
+          .intercept({ method: 'GET', path: '/v1/pets?limit=2&cursor=b' })
+          .replyWithError(new errors.SocketError('other side closed')),
+      {
         code: 'connection_closed',
         message: expect.stringContaining('closed'),
         status: null,
         hint: expect.any(String),
         printed: 2,
-        next,
-      }),
+        next: NEXT,
+      },
     ],
   ])(
     'a page failing midway (%s): the JSON written so far stays, cut there; exit 1, the count and the next link',
     async (_, fault, report) => {
-      const link = { link: '</v1/pets?limit=2&cursor=b>; rel="next"' };
-      const server = await startPetService({ key: 'k', faults: [{ status: 200, headers: link, json: [pet(1), pet(2)] }, fault] });
-      const r = await run(['list', '--all', '--limit', '2', '--json', '--retries', '0'], {
-        env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' },
-      });
-      await server.close();
-      expect(server.requests.map((q) => q.url)).toEqual(['/v1/pets?limit=2', '/v1/pets?limit=2&cursor=b']);
-      expect(r.code).toBe(1);
-      expect(r.stdout).toBe(`[${JSON.stringify(pet(1))},${JSON.stringify(pet(2))}`);
-      expect(r.stderr.endsWith('\n')).toBe(true);
-      expect(JSON.parse(r.stderr)).toEqual(report(`${server.baseUrl}/pets?limit=2&cursor=b`));
+      const fake = fakeClientFactory({ globals: { json: true, retries: 0 } });
+      fake.answer('GET', '/v1/pets?limit=2', 200, json([pet(1), pet(2)]), { link: '</v1/pets?limit=2&cursor=b>; rel="next"' });
+      fault(fake);
+      const r = await listed(fake, ALL_BY_2);
+      expect(fake.requests.map((q) => q.path)).toEqual(['/v1/pets?limit=2', '/v1/pets?limit=2&cursor=b']);
+      expect(r).toMatchObject({ stdout: `[${json(pet(1))},${json(pet(2))}`, stderr: '', error: { exitCode: 1 } });
+      expect((r.error as ListingCutError).report()).toEqual(report);
     },
   );
 
   test('--format ndjson prints one pet per line across pages', async () => {
-    threePages();
-    const r = await run(['list', '--all', '--limit', '2', '--format', 'ndjson'], { env: serviceEnv() });
-    expect(r.stdout).toBe([1, 2, 3, 4, 5].map((id) => `${JSON.stringify(pet(id))}\n`).join(''));
+    const r = await listed(threePages({ output: { format: 'ndjson' } }), ALL_BY_2);
+    expect(r.stdout).toBe([1, 2, 3, 4, 5].map((id) => `${json(pet(id))}\n`).join(''));
   });
 
   test('--format tsv prints rows across pages', async () => {
-    threePages();
-    const r = await run(['list', '--all', '--limit', '2', '--format', 'tsv'], { env: serviceEnv(), stdoutIsTTY: true });
+    const r = await listed(threePages({ output: { format: 'tsv' }, tty: true }), ALL_BY_2);
     expect(r.stdout).toBe([1, 2, 3, 4, 5].map((id) => `${id}\tp${id}\t1\tavailable\n`).join(''));
   });
 
   test('without --all only the first page is fetched', async () => {
-    nock(BASE)
-      .get('/v1/pets')
-      .query({ limit: '2' })
-      .reply(200, [pet(1)], { link: `<${BASE}/v1/pets?cursor=b>; rel="next"` });
-    const r = await run(['list', '--limit', '2', '--format', 'ndjson'], { env: serviceEnv() });
-    expect(r.stdout).toBe(`${JSON.stringify(pet(1))}\n`);
+    const fake = fakeClientFactory({ output: { format: 'ndjson' } });
+    fake.answer('GET', '/v1/pets?limit=2', 200, json([pet(1)]), { link: `<${BASE}/v1/pets?cursor=b>; rel="next"` });
+    expect((await listed(fake, { flags: { limit: '2' } })).stdout).toBe(`${json(pet(1))}\n`);
+    expect(fake.requests).toHaveLength(1);
   });
 
   test('a next link to another origin is refused, exit 1', async () => {
-    nock(BASE)
-      .get('/v1/pets')
-      .query(true)
-      .reply(200, [pet(1)], { link: '<https://evil.example/v1/pets?page=2>; rel="next"' });
-    const r = await run(['list', '--all', '--format', 'ndjson'], { env: serviceEnv() });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe(`${JSON.stringify(pet(1))}\n`);
-    expect(r.stderr).toBe(wrapped('error: refusing to follow the next page link to another origin: https://evil.example\n'));
+    const fake = fakeClientFactory({ output: { format: 'ndjson' } });
+    fake.answer('GET', '/v1/pets?limit=100', 200, json([pet(1)]), { link: '<https://evil.example/v1/pets?page=2>; rel="next"' });
+    expect(await listed(fake, { flags: { all: true } })).toMatchObject({
+      stdout: `${json(pet(1))}\n`,
+      stderr: '',
+      error: {
+        exitCode: 1,
+        message: 'stopped at page 1, after 1 pet: refusing to follow the next page link to another origin: https://evil.example',
+        hint: undefined,
+      },
+    });
   });
 
   test('no page cap: 1,050 pages of one pet are all read, exit 0', async () => {
-    const server = await startPetService({ key: 'k', seed: 1050, pageSize: 1, record: true });
-    const r = await run(['list', '--all', '--format', 'ndjson'], { env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' } });
-    await server.close();
-    expect(r.code).toBe(0);
-    expect(r.stderr).toBe('');
+    const fake = fakeClientFactory({ output: { format: 'ndjson' } });
+    // Page n holds pet n and links page n + 1, up to 1,050.
+    fake.service
+      // MockAgent matches a path with its query sorted: cursor=...&limit=100.
+      .intercept({ method: 'GET', path: (path) => path.startsWith('/v1/pets?') })
+      .reply(({ path }) => {
+        const page = Number(/cursor=(\d+)/.exec(path)?.[1] ?? 1);
+        const link = page < 1050 ? `</v1/pets?limit=100&cursor=${page + 1}>; rel="next"` : undefined;
+        return {
+          statusCode: 200,
+          data: json([pet(page)]),
+          responseOptions: { headers: { 'content-type': 'application/json', ...(link && { link }) } },
+        };
+      })
+      .persist();
+    const r = await listed(fake, { flags: { all: true } });
+    expect(r).toMatchObject({ stderr: '', error: undefined });
     const ids = r.stdout
       .trimEnd()
       .split('\n')
       .map((line) => JSON.parse(line).id);
     expect(ids).toEqual(Array.from({ length: 1050 }, (_, i) => i + 1));
-    expect(server.requests).toHaveLength(1050);
-  }, 60_000);
+    expect(fake.requests).toHaveLength(1050);
+  });
 });
 
 describe('list formats', () => {
   test('--format json equals --json; --format table draws a table even when piped', async () => {
-    nock(BASE)
-      .get('/v1/pets')
-      .query(true)
-      .twice()
-      .reply(200, [pet(1)]);
-    const json = await run(['list', '--format', 'json'], { env: serviceEnv() });
-    expect(json.stdout).toBe(`[${JSON.stringify(pet(1))}]\n`);
-    const table = await run(['list', '--format', 'table'], { env: serviceEnv() });
-    expect(table.stdout).toContain('│ 1  │ p1   │ 1           │ available │');
+    const asJson = fakeClientFactory({ output: { format: 'json' } });
+    asJson.answer('GET', '/v1/pets?limit=20', 200, json([pet(1)]));
+    expect((await listed(asJson, {})).stdout).toBe(`[${json(pet(1))}]\n`);
+    const table = fakeClientFactory({ output: { format: 'table' } });
+    table.answer('GET', '/v1/pets?limit=20', 200, json([pet(1)]));
+    expect((await listed(table, {})).stdout).toContain('│ 1  │ p1   │ 1           │ available │');
   });
 
   test('rejects an unknown format and a conflict with --json, exit 2, nothing sent', async () => {
-    const bad = await run(['list', '--format', 'xml'], { env: serviceEnv() });
-    expect(bad).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: wrapped('error: invalid value for --format: "xml": allowed values: table, kv, tsv, json, ndjson\n'),
-      unmatched: [],
-    });
-    const conflict = await run(['list', '--json', '--format', 'tsv'], { env: serviceEnv() });
-    expect(conflict.code).toBe(2);
+    expect(await parseCommand(newListCommand, ['list', '--format', 'xml'])).toEqual(
+      refusedBeforeRun('invalid value for --format: "xml": allowed values: table, kv, tsv, json, ndjson'),
+    );
+    const conflict = await parseCommand(newListCommand, ['list', '--json', '--format', 'tsv']);
+    expect(conflict).toMatchObject({ code: 2, reached: [] });
     expect(conflict.stderr).toContain('--json and --format tsv ask for different formats');
   });
 });
@@ -175,10 +181,16 @@ describe('list formats', () => {
 describe('a full last page is never a silent cut', () => {
   const pets = (n: number) => Array.from({ length: n }, (_, i) => pet(i + 1));
 
+  /** list with `given`, its first page `path` answered `body` (with a next link, when given). */
+  async function onePage(given: Given, path: string, body: unknown, next?: string, options: FakeClientOptions = {}) {
+    const fake = fakeClientFactory(options);
+    fake.answer('GET', path, 200, json(body), next ? { link: `<${next}>; rel="next"` } : {});
+    return listed(fake, given);
+  }
+
   test('one full page of the default 20 without a next link: rows on stdout, a warning suggesting --limit', async () => {
-    nock(BASE).get('/v1/pets').query({ limit: '20' }).reply(200, pets(20));
-    const r = await run(['list'], { env: serviceEnv() });
-    expect(r.code).toBe(0);
+    const r = await onePage({}, '/v1/pets?limit=20', pets(20));
+    expect(r.error).toBeUndefined();
     expect(r.stdout.split('\n')).toHaveLength(21);
     expect(r.stderr).toBe(
       wrapped('warning: showing 20 pets, as many as --limit 20 asks for; the service may have more: try --limit 100\n'),
@@ -186,53 +198,47 @@ describe('a full last page is never a silent cut', () => {
   });
 
   test('a first page with a next link, without --all: the warning suggests --all', async () => {
-    nock(BASE)
-      .get('/v1/pets')
-      .query({ limit: '20' })
-      .reply(200, pets(20), { link: `<${BASE}/v1/pets?limit=20&cursor=b>; rel="next"` });
-    const r = await run(['list'], { env: serviceEnv() });
+    const r = await onePage({}, '/v1/pets?limit=20', pets(20), `${BASE}/v1/pets?limit=20&cursor=b`);
     expect(r.stderr).toBe(wrapped('warning: showing one page of 20 pets; the service has more: --all fetches every page\n'));
   });
 
   test('counts are worded for one: --limit 1', async () => {
-    nock(BASE).get('/v1/pets').query({ limit: '1' }).reply(200, pets(1));
-    const r = await run(['list', '--limit', '1'], { env: serviceEnv() });
+    const r = await onePage({ flags: { limit: '1' } }, '/v1/pets?limit=1', pets(1));
     expect(r.stderr).toBe(wrapped('warning: showing 1 pet, as many as --limit 1 asks for; the service may have more: try --limit 100\n'));
   });
 
   test('a repeated next link stops the listing with exit 1', async () => {
-    nock(BASE)
-      .get('/v1/pets')
-      .query({ limit: '2' })
-      .reply(200, pets(2), { link: `<${BASE}/v1/pets?limit=2&cursor=b>; rel="next"` })
-      .get('/v1/pets')
-      .query({ limit: '2', cursor: 'b' })
-      .reply(200, [pet(3), pet(4)], { link: `<${BASE}/v1/pets?limit=2&cursor=b>; rel="next"` });
-    const r = await run(['list', '--all', '--limit', '2', '--format', 'ndjson'], { env: serviceEnv() });
-    expect(r.code).toBe(1);
+    const fake = fakeClientFactory({ output: { format: 'ndjson' } });
+    fake.answer('GET', '/v1/pets?limit=2', 200, json(pets(2)), { link: `<${BASE}/v1/pets?limit=2&cursor=b>; rel="next"` });
+    fake.answer('GET', '/v1/pets?limit=2&cursor=b', 200, json([pet(3), pet(4)]), {
+      link: `<${BASE}/v1/pets?limit=2&cursor=b>; rel="next"`,
+    });
+    const r = await listed(fake, ALL_BY_2);
     expect(r.stdout.trim().split('\n')).toHaveLength(4);
-    expect(r.stderr).toBe(
-      wrapped(`error: stopped at page 2: the next page link repeats a page already fetched (${BASE}/v1/pets?limit=2&cursor=b)\n`),
-    );
+    expect(r).toMatchObject({
+      stderr: '',
+      error: {
+        exitCode: 1,
+        message: `stopped at page 2, after 4 pets: the next page link repeats a page already fetched (${BASE}/v1/pets?limit=2&cursor=b)`,
+        hint: undefined,
+      },
+    });
   });
 
   test('--all whose last page is full and has no next link, after pages that linked on: the end, no warning', async () => {
-    nock(BASE)
-      .get('/v1/pets')
-      .query({ limit: '2' })
-      .reply(200, pets(2), { link: `<${BASE}/v1/pets?limit=2&cursor=b>; rel="next"` })
-      .get('/v1/pets')
-      .query({ limit: '2', cursor: 'b' })
-      .reply(200, [pet(3), pet(4)]);
-    const r = await run(['list', '--all', '--limit', '2', '--json'], { env: serviceEnv() });
-    expect(r.code).toBe(0);
+    const fake = fakeClientFactory({ globals: { json: true } });
+    fake.answer('GET', '/v1/pets?limit=2', 200, json(pets(2)), { link: `<${BASE}/v1/pets?limit=2&cursor=b>; rel="next"` });
+    fake.answer('GET', '/v1/pets?limit=2&cursor=b', 200, json([pet(3), pet(4)]));
+    const r = await listed(fake, ALL_BY_2);
+    expect(r.error).toBeUndefined();
     expect(JSON.parse(r.stdout)).toHaveLength(4);
     expect(r.stderr).toBe('');
   });
 
   test('a full page of 100 cannot be raised', async () => {
-    nock(BASE).get('/v1/pets').query({ limit: '100' }).reply(200, pets(100));
-    const r = await run(['list', '--all', '--limit', '100', '--format', 'ndjson'], { env: serviceEnv() });
+    const r = await onePage({ flags: { all: true, limit: '100' } }, '/v1/pets?limit=100', pets(100), undefined, {
+      output: { format: 'ndjson' },
+    });
     expect(r.stdout.split('\n')).toHaveLength(101);
     expect(r.stderr).toBe(
       wrapped('warning: the last page held 100 pets, the most one page holds; the service may have more but sent no next-page link\n'),
@@ -240,8 +246,7 @@ describe('a full last page is never a silent cut', () => {
   });
 
   test('a page shorter than --limit is everything: no warning', async () => {
-    nock(BASE).get('/v1/pets').query({ limit: '20' }).reply(200, pets(19));
-    const r = await run(['list', '--json'], { env: serviceEnv() });
-    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const r = await onePage({}, '/v1/pets?limit=20', pets(19), undefined, { globals: { json: true } });
+    expect(r).toMatchObject({ stderr: '', error: undefined });
   });
 });

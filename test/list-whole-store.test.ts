@@ -69,7 +69,7 @@ describe('list --all reads the whole store', () => {
     expect(service.requests).toHaveLength(6);
     expect(r.stderr).toBe(
       wrapped(
-        `error: stopped at page 6: 3 pages in a row were empty yet linked a next page (${service.baseUrl}/pets?limit=2&cursor=${cursorOf(8)})\n`,
+        `error: stopped at page 6, after 5 pets: 3 pages in a row were empty yet linked a next page (${service.baseUrl}/pets?limit=2&cursor=${cursorOf(8)})\n`,
       ),
     );
   });

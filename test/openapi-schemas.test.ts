@@ -198,10 +198,12 @@ function documented(op: NonNullable<ReturnType<typeof operationOf>>, part: Part)
   if (part === 'query') {
     const params = (op.parameters ?? []).map((p) => p as { name: string; in: string; required?: boolean; schema: Schema });
     const query = params.filter((p) => p.in === 'query');
+    const required = query.filter((p) => p.required).map((p) => p.name);
+    // A query whose parameters are all optional has no `required` list, as zod's object of optional keys has none.
     return normalise({
       type: 'object',
       properties: Object.fromEntries(query.map((p) => [p.name, p.schema])),
-      required: query.filter((p) => p.required).map((p) => p.name),
+      ...(required.length > 0 ? { required } : {}),
       additionalProperties: false,
     });
   }
@@ -228,11 +230,6 @@ const DEPARTURES: Record<string, (expected: Json) => void> = {
   'createPet answer': readsAnyStatus,
   'getPet answer': readsAnyStatus,
   'listPets answer': (pets) => readsAnyStatus(pets.items),
-  // No query parameter is required; zod's object then has no `required` at all.
-  'listPets query': (query) => {
-    expect(query.required).toEqual([]);
-    delete query.required;
-  },
 };
 
 /** Every operation a command of the registry declares, with the command's name. */

@@ -1,9 +1,12 @@
 // Property-based tests over flag values: every invalid value exits 2 without a
-// request; every valid one produces a request that matches the interface.
+// request; every valid one produces a request that matches the interface. list and add run through the fake client (their flags as
+// commander gives them to the runner, which checks them); get's argument through main with the fake client.
 import fc from 'fast-check';
-import nock from 'nock';
 import { describe, expect, test } from 'vitest';
-import { BASE, run, serviceEnv } from './helpers.js';
+import { ADD } from '../src/commands/add/run.js';
+import { LIST } from '../src/commands/list/run.js';
+import { type Given, runCommand } from '../src/commands/runner.js';
+import { fakeClientFactory, thrownBy } from './support/fake-client.js';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -33,25 +36,33 @@ const numberish = fc.oneof(
   ),
 );
 
-async function expectRejected(argv: string[]) {
-  const r = await run(argv, { env: serviceEnv() });
-  expect(r.code).toBe(2);
-  expect(r.stdout).toBe('');
-  expect(r.unmatched).toEqual([]);
+type Fake = ReturnType<typeof fakeClientFactory>;
+
+/** Runs `contract` with `given` on a fake client that `answer` sets up; resolves to what it threw and the fake, closed (every answer used). */
+async function ran(contract: Parameters<typeof runCommand>[1], given: Given, answer: (fake: Fake) => void = () => undefined) {
+  const fake = fakeClientFactory();
+  answer(fake);
+  const error = await thrownBy(runCommand(fake.f, contract, given));
+  await fake.close();
+  return { error, fake };
+}
+
+function expectRejected({ error, fake }: { error: unknown; fake: Fake }) {
+  expect(error).toMatchObject({ exitCode: 2 });
+  expect(fake.written.stdout).toBe('');
+  expect(fake.requests).toEqual([]);
 }
 
 describe('flag properties', () => {
   test('--limit: valid values reach the query as sent, others exit 2 with no request', async () => {
     await fc.assert(
       fc.asyncProperty(numberish, async (limit) => {
-        if (!isLimitText(limit)) return expectRejected(['list', `--limit=${limit}`]);
-        const scope = nock(BASE)
-          .get('/v1/pets')
-          .query({ limit: String(Number(limit)) })
-          .reply(200, []);
-        const r = await run(['list', `--limit=${limit}`], { env: serviceEnv() });
-        expect(r.code).toBe(0);
-        expect(scope.isDone()).toBe(true);
+        if (!isLimitText(limit)) return expectRejected(await ran(LIST, { flags: { limit } }));
+        const { error, fake } = await ran(LIST, { flags: { limit } }, (fake) =>
+          fake.answer('GET', `/v1/pets?limit=${Number(limit)}`, 200, '[]'),
+        );
+        expect(error).toBeUndefined();
+        expect(fake.requests.map((q) => q.path)).toEqual([`/v1/pets?limit=${Number(limit)}`]);
       }),
       { numRuns: 60 },
     );
@@ -60,10 +71,12 @@ describe('flag properties', () => {
   test('--status: only PetStatus values are sent', async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.string(), fc.constantFrom(...STATUSES, 'Available', 'sold ', '')), async (status) => {
-        if (!STATUSES.includes(status)) return expectRejected(['list', `--status=${status}`]);
-        const scope = nock(BASE).get('/v1/pets').query({ limit: '20', status }).reply(200, []);
-        expect((await run(['list', `--status=${status}`], { env: serviceEnv() })).code).toBe(0);
-        expect(scope.isDone()).toBe(true);
+        if (!STATUSES.includes(status)) return expectRejected(await ran(LIST, { flags: { status } }));
+        const { error, fake } = await ran(LIST, { flags: { status } }, (fake) =>
+          fake.answer('GET', `/v1/pets?limit=20&status=${status}`, 200, '[]'),
+        );
+        expect(error).toBeUndefined();
+        expect(fake.requests.map((q) => q.path)).toEqual([`/v1/pets?limit=20&status=${status}`]);
       }),
       { numRuns: 40 },
     );
@@ -72,36 +85,42 @@ describe('flag properties', () => {
   test('--category-id: int64 values reach the body with the same digits, others exit 2', async () => {
     await fc.assert(
       fc.asyncProperty(numberish, fc.string({ minLength: 1 }), async (id, name) => {
-        if (!isInt64Text(id)) return expectRejected(['add', `--name=${name}`, `--category-id=${id}`]);
-        let sent: unknown;
-        const scope = nock(BASE, { reqheaders: { 'content-type': 'application/json' } })
-          .post('/v1/pets', (body) => {
-            sent = body;
-            return true;
-          })
-          .reply(201, { id: 1, name, categoryId: 1 });
-        const r = await run(['add', `--name=${name}`, `--category-id=${id}`], { env: serviceEnv() });
-        expect(r.code).toBe(0);
-        expect(scope.isDone()).toBe(true);
-        expect(Object.keys(sent as object)).toEqual(['name', 'categoryId']);
-        expect((sent as { name: string }).name).toBe(name);
+        const flags = { name, categoryId: id };
+        if (!isInt64Text(id)) return expectRejected(await ran(ADD, { flags }));
+        const { error, fake } = await ran(ADD, { flags }, (fake) =>
+          fake.answer('POST', '/v1/pets', 201, JSON.stringify({ id: 1, name, categoryId: 1 })),
+        );
+        expect(error).toBeUndefined();
+        expect(fake.sent.map((q) => q.headers['content-type'])).toEqual(['application/json']);
+        const body = fake.sent[0]!.body;
+        expect(Object.keys(JSON.parse(body))).toEqual(['name', 'categoryId']);
+        expect(JSON.parse(body).name).toBe(name);
+        expect(body.endsWith(`"categoryId":${BigInt(id)}}`)).toBe(true);
       }),
       { numRuns: 60 },
     );
   });
 
-  test('petId: int64 values reach the path as decimal digits, others exit 2', async () => {
+  test('petId: int64 values reach the path as decimal digits, "-" reads standard input, others exit 2', async () => {
     await fc.assert(
       fc.asyncProperty(numberish, async (id) => {
-        if (!isInt64Text(id)) return expectRejected(['get', '--', id]);
-        const canonical = BigInt(id).toString();
-        const scope = nock(BASE).get(`/v1/pets/${canonical}`).reply(200, `{"id":${canonical},"name":"x","categoryId":1}`, {
-          'content-type': 'application/json',
-        });
-        const r = await run(['get', '--json', '--', id], { env: serviceEnv({ PETSTORE_NO_DEPRECATION_WARNING: '1' }) });
-        expect(r.code).toBe(0);
-        expect(r.stdout).toBe(`{"id":${canonical},"name":"x","categoryId":1}\n`);
-        expect(scope.isDone()).toBe(true);
+        const fake = fakeClientFactory({ env: { PETSTORE_NO_DEPRECATION_WARNING: '1' } });
+        if (id === '-') {
+          // "-" reads the ids from standard input (empty here): nothing sent, nothing printed.
+          expect(await fake.main(['get', '--', id])).toMatchObject({ code: 0, stdout: '' });
+          expect(fake.requests).toEqual([]);
+        } else if (!isInt64Text(id)) {
+          expect(await fake.main(['get', '--', id])).toMatchObject({ code: 2, stdout: '' });
+          expect(fake.requests).toEqual([]);
+        } else {
+          const canonical = BigInt(id).toString();
+          fake.answer('GET', `/v1/pets/${canonical}`, 200, `{"id":${canonical},"name":"x","categoryId":1}`);
+          const r = await fake.main(['get', '--json', '--', id]);
+          expect(r.code).toBe(0);
+          expect(r.stdout).toBe(`{"id":${canonical},"name":"x","categoryId":1}\n`);
+          expect(fake.requests.map((q) => q.path)).toEqual([`/v1/pets/${canonical}`]);
+        }
+        await fake.close();
       }),
       { numRuns: 60 },
     );

@@ -84,7 +84,8 @@ describe('a slow answer shows a spinner on a terminal', () => {
     const run = await runPastSpinner(['get', '1'], 160);
     expectSpinnerGoneBefore(run.output(), 'id:');
     expect(await run.text()).toEqual([
-      'warning: getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this',
+      'warning: getPet is deprecated, removed 2030-12-05; get then reads listPets pages',
+      'PETSTORE_NO_DEPRECATION_WARNING=1 silences this warning',
       'id:         1',
       'name:       Rex',
       'categoryId: 2',
@@ -121,9 +122,9 @@ describe('no spinner', () => {
     const lines = await run.text();
     expect(lines.map((line) => JSON.parse(line))).toEqual([
       {
-        warning:
-          'getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this',
+        warning: 'getPet is deprecated, removed 2030-12-05; get then reads listPets pages',
         code: 'deprecated_operation',
+        hint: 'PETSTORE_NO_DEPRECATION_WARNING=1 silences this warning',
       },
       { code: 'not_found', message: 'no pet 99999', status: 404 },
     ]);

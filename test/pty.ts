@@ -32,6 +32,8 @@ export interface PtyOptions {
   rows?: number;
   /** A shell command line around petstore, `$PETSTORE` standing for it (redirections, pipes). */
   shell?: string;
+  /** A script Node runs in place of petstore (test/pty-confirm.test.ts: a build of test/fixtures/kit-cli.ts). */
+  script?: string;
 }
 
 /** A petstore process on a pseudo-terminal. */
@@ -66,7 +68,7 @@ export function runInPty(args: string[], options: PtyOptions = {}): PtyRun {
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
-  const { command, prefix } = petstoreInvocation();
+  const { command, prefix } = options.script ? { command: process.execPath, prefix: [options.script] } : petstoreInvocation();
   const [file, argv] = options.shell
     ? ['/bin/sh', ['-c', options.shell.replace('$PETSTORE', [command, ...prefix, ...args].map(quote).join(' '))]]
     : [command, [...prefix, ...args]];

@@ -28,7 +28,7 @@ const stored = () => {
 };
 
 /** Faults by POST: the n-th POST (from 1) takes `steps[n]`; every other request is served. */
-function byPost(steps: Record<number, Step>): Faults {
+function byPost(steps: Record<number, Step>): Extract<Faults, (...args: never[]) => unknown> {
   let n = 0;
   return (request) => (request.method === 'POST' ? steps[++n] : undefined);
 }
@@ -198,6 +198,91 @@ describe('--resolve-unknown given only on a later run', () => {
     expect(r.stderr).toContain('sending again: line 2 of pets.ndjson "B": no pet in the store is it');
     expect(readNdjson(again).map((record) => [record.line, record.item.name, record.store_ids])).toEqual([[1, 'A', ['1']]]);
     expect(stored()).toEqual({ 'A/1/available': 1, 'B/2/available': 1 });
+  });
+});
+
+/**
+ * Faults of a store listed newest first in pages of two by `offset`, where another writer adds a pet ("Other", from id 1000) as the
+ * first POST arrives and while the first page of each listing after it is read, so that the next page repeats the last pet of that
+ * one; POSTs by `byPost`.
+ */
+function frontInserts(steps: Record<number, Step>): Faults {
+  const post = byPost(steps);
+  let posted = false;
+  let otherId = 1000n;
+  return (request, index) => {
+    const addOther = () => {
+      server!.pets.set(otherId, { id: otherId, name: 'Other', categoryId: 9n, status: 'sold' });
+      otherId += 1n;
+    };
+    if (request.method === 'POST') {
+      if (!posted) addOther();
+      posted = true;
+      return post(request, index);
+    }
+    const url = new URL(request.url, 'http://sandbox');
+    if (!posted || request.method !== 'GET' || url.pathname !== '/v1/pets') return undefined;
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const newestFirst = [...server!.pets.values()].sort((a, b) => (a.id < b.id ? 1 : -1));
+    const page = newestFirst.slice(offset, offset + 2);
+    const more = offset + 2 < newestFirst.length;
+    if (offset === 0) addOther();
+    return { status: 200, json: page, headers: more ? { link: `</v1/pets?limit=100&offset=${offset + 2}>; rel="next"` } : {} };
+  };
+}
+
+describe('a listing that shows a pet twice (issue 38 item 1)', () => {
+  test('two identical lines, one stored with its answer dropped, one never stored: the stored pet settles one of them, the other is sent again', async () => {
+    // Old1 and Old2 are in the store before the load; a third pet, Other, comes from another writer during the load.
+    server = await startPetService({
+      key: 'k',
+      seed: [
+        { name: 'Old1', categoryId: 5n, status: 'sold' },
+        { name: 'Old2', categoryId: 5n, status: 'sold' },
+      ],
+      faults: frontInserts({ 1: { serveThenDestroy: true }, 2: { hang: true } }),
+    });
+    const dir = folder();
+    const input = path.join(dir, 'twins.ndjson');
+    fs.writeFileSync(input, pets(['Twin', 1], ['Twin', 1]));
+    const failed = path.join(dir, 'failed.ndjson');
+    const args = ['--file', input, '--failed', failed, '--resolve-unknown', '--concurrency', '1', '--timeout', '1000'];
+    const r = await add(args);
+    const lines = unwrapped(r.stderr).split('\n');
+    // The settling's listing shows, newest first: Other 1000, Twin 3, then (Other 1001 added meanwhile) Twin 3 again and Old2, then Old1.
+    expect(lines.slice(2)).toEqual([
+      'settling 2 unknown items against the store (--resolve-unknown)',
+      "warning: the store's listing showed 1 pet more than once (the store changed while it was read); each pet settled one unknown item at most",
+      'settled: line 1 "Twin" was created: pet 3',
+      'sending again: line 2 "Twin": no pet in the store is it',
+      // Other 1001, added at the front after the first page, is never shown: offset pages move past it.
+      "warning: 1 pet that this load did not create and no unknown item matches appeared in the store during the load (another writer's), not claimed: 1000",
+      'created 2 of 2 pets; 0 failed; unknown outcomes settled: 1 created, 1 sent again, 0 left unknown',
+      '',
+    ]);
+    expect(r.code).toBe(0);
+    expect(stored()).toEqual({ 'Old1/5/sold': 1, 'Old2/5/sold': 1, 'Twin/1/available': 2, 'Other/9/sold': 2 });
+  });
+
+  test('given only on a later run, two identical unknown lines and one pet with their fields: one stays unknown naming it, the other, which no pet can be, is sent again', async () => {
+    server = await startPetService({ key: 'k', seed: false, faults: byPost({ 1: { serveThenDestroy: true }, 2: { destroy: true } }) });
+    const dir = folder();
+    const input = path.join(dir, 'twins.ndjson');
+    fs.writeFileSync(input, pets(['Twin', 1], ['Twin', 1]));
+    const failed = path.join(dir, 'failed.ndjson');
+    const args = ['--file', input, '--failed', failed, '--concurrency', '1', '--timeout', '1000'];
+    expect((await add(args)).code).toBe(1);
+    const r = await add([...args, '--resolve-unknown']);
+    expect(unwrapped(r.stderr).split('\n').slice(1)).toEqual([
+      'settling 2 unknown items against the store (--resolve-unknown)',
+      'unknown: line 1 "Twin": not settled: sent before the store was first listed, and pet 1 in the store carries its name, categoryId and status; see whether it is it',
+      'sending again: line 2 "Twin": no pet in the store is it',
+      `created 1 of 2 pets; 0 failed, 1 unknown (written to ${failed}); unknown outcomes settled: 0 created, 1 sent again, 1 left unknown`,
+      'error: 1 of 2 pets may not have been created: its outcome is unknown',
+      '',
+    ]);
+    expect(r.code).toBe(1);
+    expect(stored()).toEqual({ 'Twin/1/available': 2 });
   });
 });
 

@@ -1,5 +1,6 @@
-// Every test runs with real network connections refused: only nock mocks and
-// loopback servers started by the tests themselves answer.
+// Every test runs with real network connections refused: only loopback servers started by the tests themselves (and the nock mocks
+// test/get.test.ts and test/get-via-list.test.ts still set) answer. Command tests answer through the fake client (MockAgent), which
+// opens no socket; nock's hold on every socket of the process is the guard (docs/testing.md, "nock").
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';

@@ -74,7 +74,7 @@ describe.each([
     expect(json.stderr.trimEnd().split('\n')).toHaveLength(2);
     expect(json.stderr.split('\n')[0]!.length).toBeGreaterThan(width);
     expect(words(r.stderr)).toEqual(
-      words(`warning: ${warning.warning} error: ${error.message} (HTTP 401, code unauthorized) ${error.hint}`),
+      words(`warning: ${warning.warning} ${warning.hint} error: ${error.message} (HTTP 401, code unauthorized) ${error.hint}`),
     );
     expect(r.stderr).toContain('\n  petstore auth login\n');
   });

@@ -3,8 +3,8 @@ import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { RequestError } from '../errors.js';
 import { BodyReadError, exchange, type Exchange, type ExchangeLimits } from './exchange.js';
-import { PageWalk } from './pages.js';
-import { deprecationNotice, parseBody } from './response.js';
+import { type KeyOf, PageWalk, Repeats } from './pages.js';
+import { deprecationNotice, encodingFailure, parseBody } from './response.js';
 import { backoffMs, neverConnectedCode, retryInterceptor } from './retry.js';
 import { describeIssue, quickCheckOf } from './schemas.js';
 import { failureOf, type NotFound } from './failures.js';
@@ -21,14 +21,35 @@ export interface Expectation<T extends z.ZodMiniType> {
   ok: readonly number[];
   schema: T;
   root: string;
-  /** What a 404 means: a missing item (getPet) or, by default, a wrong base URL. */
+  /**
+   * What a 404 of this operation means ({@link NotFound}): `'route'`, the default, a wrong base URL (exit 1); `{ missing: 'animal' }`,
+   * no such item (exit 3), with `routeMayBeGone` for a deprecated route the service may have removed; `'pet'`, getPet's (that, for
+   * animals); `'as-sent'`, `petstore api`'s, the service's answer as it is (exit 3).
+   */
   notFound?: NotFound;
 }
 
-/** How far {@link PetstoreClient.pages} walks: the first page, or with `all` every page; `ahead` asks for each next page early. */
-export interface PagesOptions {
+/**
+ * How far {@link PetstoreClient.pages} walks: the first page, or with `all` every page; `ahead` asks for each next page early; `keyOf`
+ * (a pet's id) drops each item whose key came before, and stops the walk at a page of nothing new that links on ({@link Repeats}).
+ */
+export interface PagesOptions<T = unknown> {
   all: boolean;
   ahead?: boolean;
+  keyOf?: KeyOf<T>;
+}
+
+/** One page of {@link PetstoreClient.pages}: its items (without repeats, with `keyOf`), whether it links a next page, and the repeats dropped. */
+export interface WalkedPage<T> {
+  items: T;
+  hasNext: boolean;
+  /** Items of this page dropped as passed on before (0 without `keyOf`). */
+  repeats: number;
+}
+
+/** Does `headers` name `name` (lower case), in any case? */
+function hasHeader(headers: Record<string, string>, name: string): boolean {
+  return Object.keys(headers).some((key) => key.toLowerCase() === name);
 }
 
 export class PetstoreClient {
@@ -78,8 +99,9 @@ export class PetstoreClient {
   }
 
   /**
-   * Sends one request and resolves with the response, whatever its status. Throws RequestError for another origin, a network failure or
-   * a timeout, the InterruptedError of Ctrl-C, and BodyReadError (wrapping the cause) when the status came but the body could not be read.
+   * Sends one request and resolves with the response, whatever its status. Throws RequestError for another origin, a network failure, a
+   * timeout or a compressed body (`unexpected_encoding`, with the status), the InterruptedError of Ctrl-C, and BodyReadError (wrapping
+   * the cause) when the status came but the body could not be read.
    */
   async send(request: SendRequest): Promise<Exchange> {
     const target = typeof request.path === 'string' ? this.url(request.path) : request.path;
@@ -113,6 +135,8 @@ export class PetstoreClient {
       response.url = url.href;
       log?.(`< HTTP ${response.status} (${Math.round(performance.now() - started)} ms, ${Buffer.byteLength(response.text)} bytes)`);
       this.noticeDeprecation(response.headers);
+      const encoded = encodingFailure(response, request.headers !== undefined && hasHeader(request.headers, 'accept-encoding'));
+      if (encoded) throw encoded;
       return response;
     } catch (error) {
       if (error instanceof BodyReadError) {
@@ -122,17 +146,34 @@ export class PetstoreClient {
     }
   }
 
+  /** Sends `request` and returns its body checked by `expected` ({@link expect}); throws {@link send}'s and {@link expect}'s errors. */
   async sendFor<T extends z.ZodMiniType>(request: SendRequest, expected: Expectation<T>): Promise<z.infer<T>> {
     return this.expect(await this.send(request), expected);
   }
 
-  /** GETs `first` and, with `all`, its next pages (`ahead`: asked early), each via {@link expect}; throws PageTrail's, ListingCutError. */
+  /**
+   * Sends `request` and expects a status of `expected.ok` whose body is not read (204 No Content: RFC 9110, section 15.3.5); resolves
+   * with that status. Throws {@link send}'s errors, and {@link failureOf}'s for any other status (a 404 as `expected.notFound` says).
+   */
+  async sendForStatus(request: SendRequest, expected: Omit<Expectation<z.ZodMiniType>, 'schema' | 'root'>): Promise<number> {
+    const response = await this.send(request);
+    const failure = this.failureOf(response, expected.ok, expected.notFound);
+    if (failure) throw failure;
+    return response.status;
+  }
+
+  /**
+   * GETs `first` and, with `all`, its next pages (`ahead`: asked early), each via {@link expect}. A page whose Link cannot be read is
+   * passed on, then its ListingStopError thrown; so is a guard's (PageTrail's, {@link Repeats}'); a page after the first that fails, a
+   * ListingCutError.
+   */
   async *pages<T extends z.ZodMiniType>(
     first: string,
     expected: Expectation<T>,
-    { all, ahead = false }: PagesOptions,
-  ): AsyncGenerator<{ items: z.infer<T>; hasNext: boolean }> {
+    { all, ahead = false, keyOf }: PagesOptions<z.infer<T> extends readonly (infer I)[] ? I : never>,
+  ): AsyncGenerator<WalkedPage<z.infer<T>>> {
     const walk = this.walk(this.url(first));
+    const repeats = keyOf && new Repeats(keyOf);
     for (;;) {
       const response = await walk.fetch();
       // Sent before this page is parsed, so that it travels meanwhile; a page that turns out unreadable leaves it unread.
@@ -143,10 +184,24 @@ export class PetstoreClient {
       } catch (error) {
         throw walk.cut(error);
       }
-      const hasNext = walk.nextOf(response) !== undefined;
+      let next: URL | undefined;
+      let linkError: unknown;
+      try {
+        next = walk.nextOf(response);
+      } catch (error) {
+        linkError = walk.stopHere(error);
+      }
       const count = Array.isArray(items) ? items.length : undefined;
-      yield { items, hasNext };
-      if (!all || !hasNext) return;
+      let kept: unknown = items;
+      if (repeats && Array.isArray(items)) {
+        const fresh = repeats.fresh(items);
+        if (all && next && items.length > 0 && fresh.length === 0) throw walk.repeatedPage(next, expected.root);
+        kept = fresh;
+      }
+      const dropped = count === undefined ? 0 : count - (kept as unknown[]).length;
+      yield { items: kept as z.infer<T>, hasNext: next !== undefined, repeats: dropped };
+      if (linkError) throw linkError;
+      if (!all || !next) return;
       walk.advance(response, count);
     }
   }
@@ -191,7 +246,7 @@ export class PetstoreClient {
     if (!this.destroyed) await this.dispatcher.close();
   }
 
-  /** The RequestError or ServiceError of an answer outside `ok`; undefined when in `ok`. */
+  /** The RequestError or ServiceError of an answer outside `ok` (a 404 as `notFound` says: see {@link NotFound}); undefined when in `ok`. */
   failureOf(response: Exchange, ok: readonly number[], notFound: NotFound = 'route'): Error | undefined {
     return failureOf(response, ok, notFound, this.options);
   }

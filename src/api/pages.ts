@@ -1,20 +1,29 @@
 /**
- * Following RFC 8288 `Link: <url>; rel="next"` until the service links no next page: no cap, only guards against a loop (another
- * origin, a page already fetched, {@link MAX_EMPTY_PAGES} empty pages in a row that link on), each an error.
+ * Following RFC 8288 `Link: <url>; rel="next"` until the service links no next page: no cap, only guards against a loop, each an error
+ * that keeps what was printed ({@link ListingStopError}): another origin, a link among the last {@link RECENT_LINKS} followed, a page of
+ * items all printed before that links on ({@link Repeats}: a link that changes on every page, `?nonce=N`, over the same pets), and
+ * {@link MAX_EMPTY_PAGES} empty pages in a row that link on.
  */
-import { CliError, InterruptedError, ListingCutError, RequestError } from '../errors.js';
+import { CliError, InterruptedError, isCutListing, ListingCutError, ListingStopError, RequestError } from '../errors.js';
 import type { Exchange } from './exchange.js';
+import { Int64Set } from './int64-set.js';
 import type { SendRequest } from './requests.js';
 import { nextLink } from './response.js';
 
 /** Empty pages in a row, each still linking a next page, after which a listing stops. */
 export const MAX_EMPTY_PAGES = 3;
 
+/**
+ * Links kept to refuse one followed again: the last few, not all (a link that changes on every page would grow the list without end);
+ * a loop over longer ones repeats its items, which {@link Repeats} stops.
+ */
+export const RECENT_LINKS = 16;
+
 const EMPTY_ARRAY = /^\s*\[\s*\]\s*$/;
 
 export class PageTrail {
-  // Every href followed: a Set of 50,000 links (1,000,000 pets at limit 20) holds a few MiB.
-  private readonly seen = new Set<string>();
+  /** The last {@link RECENT_LINKS} hrefs followed, oldest first. */
+  private readonly recent: string[] = [];
   private emptyInRow = 0;
   /** The page number of the last page followed (1: the first). */
   page = 1;
@@ -23,17 +32,17 @@ export class PageTrail {
     private readonly origin: string,
     first: URL,
   ) {
-    this.seen.add(first.href);
+    this.recent.push(first.href);
   }
 
   /**
-   * Records and returns `next`, the link of a page that held `items` items (undefined: not a list). Throws RequestError (exit 1):
+   * Records and returns `next`, the link of a page that held `items` items (undefined: not a list). Throws ListingStopError (exit 1):
    * `cross_origin_link`, `repeated_page`, or `empty_pages` after {@link MAX_EMPTY_PAGES} empty pages in a row that linked a next page.
    */
   follow(next: URL, items?: number): URL {
     this.check(next, items);
     this.emptyInRow = items === 0 ? this.emptyInRow + 1 : 0;
-    this.seen.add(next.href);
+    if (this.recent.push(next.href) > RECENT_LINKS) this.recent.shift();
     this.page += 1;
     return next;
   }
@@ -50,20 +59,42 @@ export class PageTrail {
 
   private check(next: URL, items?: number): void {
     if (next.origin !== this.origin) {
-      throw new RequestError(`refusing to follow the next page link to another origin: ${next.origin}`, 'cross_origin_link');
+      throw new ListingStopError(`refusing to follow the next page link to another origin: ${next.origin}`, 'cross_origin_link', this.page);
     }
-    if (this.seen.has(next.href)) {
-      throw new RequestError(
-        `stopped at page ${this.page}: the next page link repeats a page already fetched (${next.href})`,
-        'repeated_page',
-      );
+    if (this.recent.includes(next.href)) {
+      throw new ListingStopError(`the next page link repeats a page already fetched (${next.href})`, 'repeated_page', this.page, next.href);
     }
     if (items === 0 && this.emptyInRow + 1 >= MAX_EMPTY_PAGES) {
-      throw new RequestError(
-        `stopped at page ${this.page}: ${MAX_EMPTY_PAGES} pages in a row were empty yet linked a next page (${next.href})`,
+      throw new ListingStopError(
+        `${MAX_EMPTY_PAGES} pages in a row were empty yet linked a next page (${next.href})`,
         'empty_pages',
+        this.page,
+        next.href,
       );
     }
+  }
+}
+
+/** An int64 key of a listing's item (a pet's id), or undefined for an item without one. */
+export type KeyOf<T> = (item: T) => number | bigint | undefined;
+
+/**
+ * The keys of the items a walk has passed on, so that none is printed twice when the store changes while it is read (another writer
+ * inserts at the front of offset pages), in an {@link Int64Set}: under a byte a key for consecutive ids, 11 to 22 bytes for ids far apart.
+ */
+export class Repeats<T> {
+  private readonly seen = new Int64Set();
+
+  constructor(private readonly keyOf: KeyOf<T>) {}
+
+  /** The items of `items` whose key was not passed on before (and those without a key), in order; each key is then passed on. */
+  fresh(items: readonly T[]): T[] {
+    const kept: T[] = [];
+    for (const item of items) {
+      const key = this.keyOf(item);
+      if (key === undefined || this.seen.add(key)) kept.push(item);
+    }
+    return kept;
   }
 }
 
@@ -127,7 +158,7 @@ export class PageWalk {
     await new Promise((resolve) => setImmediate(resolve));
   }
 
-  /** Moves to the page `response` links as next, which held `items` items (undefined: not a list); false when it links none. Throws PageTrail's RequestError. */
+  /** Moves to the page `response` links as next, which held `items` items (undefined: not a list); false when it links none. Throws PageTrail's ListingStopError. */
   advance(response: Exchange, items?: number): boolean {
     const next = this.nextOf(response);
     if (!next) return false;
@@ -141,10 +172,28 @@ export class PageWalk {
     return this.linked.next;
   }
 
-  /** `error` of reading the current page: after the first page a CliError becomes a ListingCutError (not Ctrl-C); else as it is. */
+  /** `error` of reading the current page: after the first page a CliError becomes a ListingCutError (not Ctrl-C, nor a guard's stop). */
   cut(error: unknown): unknown {
-    if (this.page === 1 || !(error instanceof CliError) || error instanceof InterruptedError || error instanceof ListingCutError)
-      return error;
+    if (this.page === 1 || !(error instanceof CliError) || error instanceof InterruptedError || isCutListing(error)) return error;
     return new ListingCutError(error, this.page, this.url.href);
+  }
+
+  /** `error` of reading the Link header of a page that arrived whole ({@link nextOf}), as the stop of the walk at this page. */
+  stopHere(error: unknown): unknown {
+    if (!(error instanceof RequestError) || isCutListing(error)) return error;
+    return new ListingStopError(error.message, error.code, this.page);
+  }
+
+  /**
+   * The stop at this page, which held `noun` ("pets") all passed on before and links `next`: its pages go round (a link that changes
+   * on every page), or the store changed by a page or more while it was read.
+   */
+  repeatedPage(next: URL, noun: string): ListingStopError {
+    return new ListingStopError(
+      `every one of its ${noun} was printed before, yet it links another page (${next.href}): the service repeats its pages, or the store changed by a page or more while it was read`,
+      'repeated_page',
+      this.page,
+      next.href,
+    );
   }
 }

@@ -1,6 +1,7 @@
 /** Reading the service's answers: Link, Retry-After, Deprecation and Sunset headers, body excerpts, error classification. */
 import LinkHeader from 'http-link-header';
 import { RequestError } from '../errors.js';
+import { sanitizeText } from '../text.js';
 import { first, type Exchange } from './exchange.js';
 import { parseAnswerJson } from '../json.js';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from './retry.js';
@@ -15,18 +16,41 @@ export function retryHint(response: Exchange): string | undefined {
   return `The service asks to retry after ${when}${capped}; try again then.`;
 }
 
-/** The RFC 8288 `rel="next"` target of a Link header, resolved against the request URL. */
+/** The RFC 8288 `rel="next"` target of a Link header, resolved against the request URL; throws RequestError for one it cannot read. */
 export function nextLink(headers: Exchange['headers'], requestUrl: URL): URL | undefined {
   const values = headers.link;
   const text = Array.isArray(values) ? values.join(', ') : values;
   if (!text) return undefined;
-  let target: string | undefined;
   try {
-    target = LinkHeader.parse(text).rel('next')[0]?.uri;
+    const target = LinkHeader.parse(text).rel('next')[0]?.uri;
+    return target === undefined ? undefined : new URL(target, requestUrl);
   } catch {
+    // Not RFC 8288, or a next target that is no URL (`<http://[::1/>`).
     throw new RequestError(`unexpected response: unreadable Link header: "${text.slice(0, 120)}"`, 'unexpected_response');
   }
-  return target === undefined ? undefined : new URL(target, requestUrl);
+}
+
+/**
+ * The RequestError (exit 1, `unexpected_encoding`) of an answer whose body came with a content coding (RFC 9110 §8.4) other than
+ * `identity`: petstore asks for none (no Accept-Encoding, unless `api -H` gives one) and decodes none, so its bytes are never shown;
+ * undefined for a body as sent, or none.
+ */
+export function encodingFailure(response: Exchange, asked: boolean): RequestError | undefined {
+  if (response.text === '') return undefined;
+  const value = response.headers['content-encoding'];
+  const codings = (Array.isArray(value) ? value.join(',') : (value ?? ''))
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== '' && coding.toLowerCase() !== 'identity');
+  if (codings.length === 0) return undefined;
+  const named = sanitizeText(codings.join(', ')).slice(0, 60);
+  const why = asked ? 'which petstore does not decode' : 'which petstore did not ask for and does not decode';
+  return new RequestError(
+    `the service answered HTTP ${response.status} with a body compressed as ${named} (Content-Encoding), ${why}; the body is not shown`,
+    'unexpected_encoding',
+    response.status,
+    asked ? 'Leave out the Accept-Encoding header: petstore reads bodies as they are sent, uncompressed.' : undefined,
+  );
 }
 
 /** JSON text parsed with exact integers, or undefined when it is not JSON. */

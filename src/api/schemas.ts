@@ -185,6 +185,16 @@ export function wholeNumberText<T extends z.ZodMiniType<number, number>>(schema:
   );
 }
 
+/**
+ * A paged operation's `limit` query parameter from `min` to `max` (listPets: 1 to 100): `number`, the query's schema in OPERATIONS (with
+ * `z._default` for the default the document states), and `text`, its `--limit` flag's (digits only, then the bounds).
+ */
+export function pageLimit({ min, max }: { min: number; max: number }) {
+  const range = `must be a whole number from ${min} to ${max}`;
+  const number = z.number().check(z.int(range), z.gte(min, range), z.lte(max, range));
+  return { number, text: wholeNumberText(number, range) };
+}
+
 /** Where a value departs from a schema, first field named: "pets[0].id: required field missing". */
 export function describeIssue(error: z.core.$ZodError, root: string): string {
   const issue = error.issues[0];

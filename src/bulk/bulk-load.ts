@@ -7,6 +7,7 @@ import type { JqStream } from '../output/jq.js';
 import { BatchedOutput } from './batched-output.js';
 import type { FailedFile } from './failed-file.js';
 import type { LoadJournal } from './journal.js';
+import { lossAtRenewal } from './lock-lease.js';
 import { LoadRecorder } from './load-recorder.js';
 import { type CreatePet, LoadSending } from './load-sending.js';
 import { LoadStateMachine } from './load-state.js';
@@ -155,22 +156,7 @@ export class BulkLoad {
 
   /** Another process took the lock of --failed over: nothing more is sent, the rest is recorded not sent (never committed over theirs). */
   private lockLost(error: Error): void {
-    // Its new owner writes the journal now.
-    this.setup.journal?.abandon();
-    const file = this.setup.failed!.path;
-    if (!this.machine.stop)
-      this.recorder.message(
-        `stopping: another process took over the lock of --failed ${file}; no more pets are sent`,
-        'lock_lost_stopping',
-      );
-    this.machine.recordStop({
-      reason: 'lock',
-      error: new CliError(
-        `another process took over the lock of --failed ${file} (${(error as NodeJS.ErrnoException).code ?? error.message}); this load stopped sending`,
-        ExitCode.failure,
-        'lock_lost',
-      ),
-    });
+    this.recorder.leaseLost(lossAtRenewal(this.setup.failed!.path, error));
   }
 
   /** A --jq run that could not finish (a second Ctrl-C, --timeout, memory) stops the load as a stdout write error does. */

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { stringifyJson } from '../json.js';
 import { UsageError, type ErrorReport } from '../errors.js';
-import { errnoCode, type HeldLock, LockedError, LockPathError, lockFor } from './load-lock.js';
+import { errnoCode, type HeldLock, LockedError, LockPathError, lockFor, OwnerWriteError } from './load-lock.js';
+import { LeaseLostError } from './lock-lease.js';
 
 /** An item not created: `failed` (error status or invalid item), `not_sent`, or `unknown` (sent, no usable answer: maybe created). */
 export type Outcome = 'failed' | 'not_sent' | 'unknown';
@@ -39,10 +40,15 @@ export class FailedWriteError extends Error {
 /** Source texts longer than this (in UTF-16 units) are written in slices. */
 const SLICE = 1 << 20;
 
-/** Writes `text` whole to `fd` (writeSync until every byte is taken); throws the file system's error. */
-export function writeAll(fd: number, text: string): void {
+/** `fs.writeSync(fd, data, offset)`: the bytes it took (a full disk may take fewer, then throw ENOSPC); tests inject faults through it. */
+export type WriteSync = (fd: number, data: Buffer, offset: number) => number;
+
+const writeSync: WriteSync = (fd, data, offset) => fs.writeSync(fd, data, offset);
+
+/** Writes `text` whole to `fd` (writeSync until every byte is taken) through `write`; throws the file system's error. */
+export function writeAll(fd: number, text: string, write: WriteSync = writeSync): void {
   const data = Buffer.from(text);
-  for (let offset = 0; offset < data.length; ) offset += fs.writeSync(fd, data, offset);
+  for (let offset = 0; offset < data.length; ) offset += write(fd, data, offset);
 }
 
 /** Where `given` leads when it is a link (or chain) to a path that does not exist yet; else `given`. */
@@ -112,6 +118,11 @@ export class FailedFile {
     return this.lock.compromised();
   }
 
+  /** Throws LeaseLostError unless this load still holds the lock (lock-lease.ts): asked before each POST and journal write. */
+  confirmLease(): void {
+    this.lock.confirm(this.path);
+  }
+
   /** Calls `listener` as soon as another process takes the lock over. */
   onLockLost(listener: (error: Error) => void): void {
     this.lock.onCompromised(listener);
@@ -148,6 +159,8 @@ export class FailedFile {
         );
       }
       if (error instanceof LockPathError) throw new UsageError(`cannot lock --failed ${file}: ${error.message}`);
+      if (error instanceof OwnerWriteError)
+        throw new UsageError(`cannot lock --failed ${file}: ${error.message}; the lock was removed again and nothing was sent`);
       throw new UsageError(`cannot write --failed ${file}: ${errnoCode(error)}`);
     }
     removeTemporaries(file);
@@ -188,6 +201,8 @@ export class FailedFile {
       // Another load took the lock over (this one stopped past the stale time): its file is not replaced.
       const compromised = this.lock.compromised();
       if (compromised) throw new FailedWriteError(this.path, `${errnoCode(compromised)}: another process took over its lock`);
+      // Nor when this load's lease ran out (a pause): the file may be another load's by now.
+      this.confirmLease();
       fs.fsyncSync(this.fd);
       fs.closeSync(this.fd);
       this.closed = true;
@@ -196,6 +211,13 @@ export class FailedFile {
       if (now && !now.isFile() && !now.isSymbolicLink()) throw new FailedWriteError(this.path, `it is now ${kindOf(now)}`);
       fs.renameSync(this.temporary, this.target);
     } catch (error) {
+      if (error instanceof LeaseLostError)
+        throw new FailedWriteError(
+          this.path,
+          { expired: 'its lock went unrenewed too long', taken: 'another process took over its lock', gone: 'its lock was removed' }[
+            error.kind
+          ],
+        );
       throw error instanceof FailedWriteError ? error : new FailedWriteError(this.path, errnoCode(error));
     } finally {
       await this.dispose();

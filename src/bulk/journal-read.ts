@@ -1,7 +1,9 @@
-/** Reads a load journal (journal.ts) without trusting it: the first invalid record ends it, and the items it may name count as unknown. */
-
-import * as z from 'zod/mini';
-import { parseJson } from '../json.js';
+/**
+ * Reads a load journal (journal-codec.ts) without trusting it. A line that is no valid record (cut off by a crash or a full disk,
+ * garbage) is set aside, the items it may name count as unknown (possibly sent, never unsent), and the reading goes on with the next
+ * line: the records of the runs after it are read whatever came before.
+ */
+import { decodeRecord, highestIndexIn, isAnswerPrefix, type JournalRecord } from './journal-codec.js';
 import type { Tally } from './load-summary.js';
 
 export const NONE = 0;
@@ -12,29 +14,6 @@ export const DECIDED = 4;
 /** Seen and not sent: invalid, or an earlier `unknown` carried over (s=0). */
 export const PASSED_OVER = 5;
 
-const Index = z.bigint().check(z.gte(0n), z.lte(BigInt(Number.MAX_SAFE_INTEGER)));
-const Header = z.object({
-  petstore_journal: z.union([z.literal(1n), z.literal(2n)]),
-  input: z.string(),
-  identity: z.optional(z.string()),
-  started: z.string(),
-});
-const Seen = z.strictObject({ i: Index, h: z.string().check(z.regex(/^[0-9a-f]{8}$/)), s: z.union([z.literal(0n), z.literal(1n)]) });
-// With --resolve-unknown a created record carries the pet's id (store-ids.ts reads it).
-const Created = z.strictObject({ c: Index, id: z.optional(z.string().check(z.regex(/^-?\d{1,19}$/))) });
-const NotTaken = z.strictObject({ n: Index });
-const Decided = z.strictObject({
-  o: Index,
-  r: z.looseObject({ outcome: z.enum(['failed', 'unknown', 'not_sent']), line: z.unknown() }),
-});
-const Damaged = z.strictObject({ u: Index });
-const Count = z.bigint().check(z.gte(0n));
-const Ended = z.strictObject({
-  ended: z.iso.datetime(),
-  complete: z.boolean(),
-  tally: z.strictObject({ read: Count, created: Count, failed: Count, unknown: Count, notSent: Count, skipped: Count }),
-});
-
 export interface EarlierLoad {
   started: string;
   /** When it ended in order, its --failed file written (a stopped load too). */
@@ -44,14 +23,16 @@ export interface EarlierLoad {
   tally?: Tally;
   created: number;
   decided: { failed: number; unknown: number; notSent: number };
-  /** Sent with no answer recorded (or named by a damaged record): they become unknown. */
+  /** Sent with no answer recorded (or named by a record set aside): they become unknown. */
   noAnswer: number;
   /** Seen and not sent: invalid, or an earlier `unknown` carried over. */
   passedOver: number;
   /** Items the journal knows of, in input order. */
   known: number;
-  /** Items below this index not recorded are unknown: the journal was damaged there (0: not damaged). */
+  /** Items below this index not recorded are unknown: a record set aside may name them (0: none). */
   unknownBelow: number;
+  /** Lines set aside: records cut off by a crash or a full disk, or garbage. */
+  setAside: number;
 }
 
 export interface ReadJournal {
@@ -60,29 +41,24 @@ export interface ReadJournal {
   identity?: string;
   earlier: EarlierLoad;
   states: Uint8Array;
+  /** Each known item's hash; '' for an item an earlier petstore journaled without one (its text is not compared). */
   hashes: string[];
   records: Map<number, Record<string, unknown>>;
-  /** Bytes of whole, valid records: the rest is cut off before the journal is written again. */
-  goodBytes: number;
-  /** Why the reading stopped early, for messages. */
-  damage?: string;
+  /** The journal does not end with a newline (its last record was cut off): the next record must start on a line of its own. */
+  endsCut: boolean;
 }
 
-const INDEX_IN_TEXT = /"[icnou]":\s*(\d{1,20})/g;
-
-/** The highest item index named in unreadable text, parsed as a number only (never allocated for). */
-function highestIndexIn(text: string): number {
-  let highest = -1;
-  for (const match of text.matchAll(INDEX_IN_TEXT)) highest = Math.max(highest, Number(match[1]));
-  return highest;
+/** The journal's first line is no header, yet records follow it: it is not read as no journal (that would send everything again). */
+export class JournalUnreadableError extends Error {
+  override name = 'JournalUnreadableError';
 }
 
-/** The journal in `data`; undefined when it holds no valid header (a load that died before writing one). */
-export function readJournal(data: Buffer): ReadJournal | undefined {
-  let states = new Uint8Array(1024);
-  const hashes: string[] = [];
-  const records = new Map<number, Record<string, unknown>>();
-  const earlier: EarlierLoad = {
+/** What one record does to the items read so far; false when it cannot stand where it is (set aside). */
+class Reading {
+  states = new Uint8Array(1024);
+  readonly hashes: string[] = [];
+  readonly records = new Map<number, Record<string, unknown>>();
+  readonly earlier: EarlierLoad = {
     started: '',
     created: 0,
     decided: { failed: 0, unknown: 0, notSent: 0 },
@@ -90,117 +66,128 @@ export function readJournal(data: Buffer): ReadJournal | undefined {
     passedOver: 0,
     known: 0,
     unknownBelow: 0,
+    setAside: 0,
   };
-  let header: z.infer<typeof Header> | undefined;
-  let offset = 0;
-  let goodBytes = 0;
-  let damage: string | undefined;
-  let lineNumber = 1;
-  const set = (i: number, state: number) => {
-    if (i >= states.length) {
-      const grown = new Uint8Array(Math.max(states.length * 2, i + 1));
-      grown.set(states);
-      states = grown;
+
+  private set(i: number, state: number): void {
+    if (i >= this.states.length) {
+      const grown = new Uint8Array(Math.max(this.states.length * 2, i + 1));
+      grown.set(this.states);
+      this.states = grown;
     }
-    states[i] = state;
-  };
-  while (offset < data.length) {
-    const newline = data.indexOf(0x0a, offset);
-    if (newline === -1) {
-      damage = 'its last record was cut off';
-      break;
-    }
-    const line = data.toString('utf8', offset, newline);
-    let value: unknown;
-    try {
-      value = parseJson(line);
-    } catch {
-      damage = `its record on line ${lineNumber} is not JSON`;
-      break;
-    }
+    this.states[i] = state;
+  }
+
+  /** Marks the next item known (its hash '' when unknown). */
+  private see(i: number, hash: string): void {
+    if (i === this.earlier.known) this.earlier.known += 1;
+    this.hashes[i] = hash;
+  }
+
+  apply(record: JournalRecord): boolean {
+    const { earlier } = this;
     const known = earlier.known;
-    const ok = (() => {
-      if (!header) {
-        const parsed = Header.safeParse(value);
-        if (parsed.success) header = parsed.data;
-        return parsed.success;
-      }
-      let parsed: { success: boolean; data?: unknown } = Seen.safeParse(value);
-      if (parsed.success) {
-        const seen = parsed.data as z.infer<typeof Seen>;
-        const [i, h, s] = [Number(seen.i), seen.h, seen.s];
-        // Items are seen in order: the next one, or one seen before (a resumed load) with the same source.
-        if (i > known || (i < known && hashes[i] !== h)) return false;
-        if (i === known) earlier.known += 1;
-        hashes[i] = h;
-        set(i, s === 1n ? SENDING : PASSED_OVER);
+    switch (record.kind) {
+      case 'header':
+        return false;
+      case 'seen':
+        // Items are seen in order: the next one, or one seen before (a resumed load) with the same text (or one whose hash is not known).
+        if (record.i > known || (record.i < known && this.hashes[record.i] !== record.hash && this.hashes[record.i] !== '')) return false;
+        this.see(record.i, record.hash);
+        this.set(record.i, record.sending ? SENDING : PASSED_OVER);
+        break;
+      case 'decided':
+        // petstore before issue 38 journaled an item that a damaged journal made unknown without its "seen" record: taken as seen.
+        if (record.i === known && record.i < earlier.unknownBelow) this.see(record.i, '');
+        if (record.i >= earlier.known) return false;
+        this.set(record.i, DECIDED);
+        this.records.set(record.i, record.record);
+        break;
+      case 'created':
+      case 'not_taken':
+        if (record.i >= known) return false;
+        this.set(record.i, record.kind === 'created' ? CREATED : NOT_SENT);
+        break;
+      case 'damaged':
+        earlier.unknownBelow = Math.max(earlier.unknownBelow, record.below);
+        break;
+      case 'ended':
+        earlier.ended = record.ended;
+        earlier.finished = record.complete ? record.ended : undefined;
+        earlier.tally = record.tally;
         return true;
-      }
-      for (const [schema, state] of [
-        [Created, CREATED],
-        [NotTaken, NOT_SENT],
-        [Decided, DECIDED],
-      ] as const) {
-        parsed = schema.safeParse(value);
-        if (!parsed.success) continue;
-        const record = parsed.data as { c?: bigint; n?: bigint; o?: bigint; r?: Record<string, unknown> };
-        const i = Number(record.c ?? record.n ?? record.o!);
-        if (i >= known) return false;
-        set(i, state);
-        if (record.r) records.set(i, record.r);
-        return true;
-      }
-      parsed = Damaged.safeParse(value);
-      if (parsed.success) {
-        earlier.unknownBelow = Math.max(earlier.unknownBelow, Number((parsed.data as { u: bigint }).u));
-        return true;
-      }
-      parsed = Ended.safeParse(value);
-      if (!parsed.success) return false;
-      const ended = parsed.data as z.infer<typeof Ended>;
-      earlier.ended = ended.ended;
-      earlier.finished = ended.complete ? ended.ended : undefined;
-      earlier.tally = Object.fromEntries(Object.entries(ended.tally).map(([k, v]) => [k, Number(v)])) as unknown as Tally;
-      return true;
-    })();
-    if (!ok) {
-      damage = `its record on line ${lineNumber} is not valid`;
-      break;
     }
     // A record after an "ended" one: that load was resumed.
-    if (!(typeof value === 'object' && value !== null && 'ended' in value)) earlier.ended = earlier.finished = undefined;
-    offset = newline + 1;
-    goodBytes = offset;
-    lineNumber += 1;
+    earlier.ended = earlier.finished = undefined;
+    return true;
   }
-  if (!header) return undefined;
-  if (damage !== undefined) {
-    // What the bad record and those after it may name was perhaps sent: unknown up to the highest index they hold (the next item at least).
-    const rest = data.subarray(goodBytes, goodBytes + (1 << 20) * 64).toString('latin1');
-    earlier.unknownBelow = Math.max(earlier.unknownBelow, earlier.known + 1, highestIndexIn(rest) + 1);
+
+  /**
+   * A line that is no valid record where it stands: the items it may name are unknown. Cut off as an answer, it is about an item seen
+   * before it; otherwise it may be the next item's "seen" record, its index cut short, so the next item is unknown too.
+   */
+  setAside(line: string): void {
+    const { earlier } = this;
+    earlier.setAside += 1;
+    earlier.unknownBelow = Math.max(earlier.unknownBelow, highestIndexIn(line) + 1, isAnswerPrefix(line) ? 0 : earlier.known + 1);
     earlier.ended = earlier.finished = undefined;
   }
-  earlier.started = header.started;
-  for (let i = 0; i < earlier.known; i += 1) {
-    const state = states[i];
-    if (state === CREATED) earlier.created += 1;
-    else if (state === SENDING) earlier.noAnswer += 1;
-    else if (state === PASSED_OVER) earlier.passedOver += 1;
-    else if (state === DECIDED) {
-      const outcome = records.get(i)?.outcome;
-      if (outcome === 'unknown') earlier.decided.unknown += 1;
-      else if (outcome === 'not_sent') earlier.decided.notSent += 1;
-      else earlier.decided.failed += 1;
+
+  /** The counts of the items known. */
+  count(): void {
+    const { earlier, states, records } = this;
+    for (let i = 0; i < earlier.known; i += 1) {
+      const state = states[i];
+      if (state === CREATED) earlier.created += 1;
+      else if (state === SENDING) earlier.noAnswer += 1;
+      else if (state === PASSED_OVER) earlier.passedOver += 1;
+      else if (state === DECIDED) {
+        const outcome = records.get(i)?.outcome;
+        if (outcome === 'unknown') earlier.decided.unknown += 1;
+        else if (outcome === 'not_sent') earlier.decided.notSent += 1;
+        else earlier.decided.failed += 1;
+      }
     }
   }
+}
+
+/**
+ * The journal in `data`; undefined when it holds no header and nothing after it (a load that died before its first record). Throws
+ * JournalUnreadableError when its first line is no header and more lines follow. Memory grows with the records read, never with a
+ * number in one.
+ */
+export function readJournal(data: Buffer): ReadJournal | undefined {
+  const reading = new Reading();
+  let header: Extract<JournalRecord, { kind: 'header' }> | undefined;
+  let offset = 0;
+  while (offset < data.length) {
+    const newline = data.indexOf(0x0a, offset);
+    const end = newline === -1 ? data.length : newline;
+    const line = data.toString('utf8', offset, end);
+    offset = end + 1;
+    // A last line without its newline is read as it stands: whole but for it, it records what it says; else it is set aside.
+    const record = decodeRecord(line, header === undefined);
+    if (header === undefined) {
+      if (record?.kind === 'header') {
+        header = record;
+        continue;
+      }
+      if (offset >= data.length) return undefined;
+      throw new JournalUnreadableError('its first line is not the header of a petstore journal');
+    }
+    if (!record || !reading.apply(record)) reading.setAside(line);
+  }
+  if (!header) return undefined;
+  reading.count();
+  const { earlier } = reading;
+  earlier.started = header.started;
   return {
     input: header.input,
-    identity: header.identity,
+    ...(header.identity === undefined ? {} : { identity: header.identity }),
     earlier,
-    states: states.subarray(0, earlier.known),
-    hashes,
-    records,
-    goodBytes,
-    damage,
+    states: reading.states.subarray(0, earlier.known),
+    hashes: reading.hashes,
+    records: reading.records,
+    endsCut: data.length > 0 && data[data.length - 1] !== 0x0a,
   };
 }

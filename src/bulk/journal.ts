@@ -1,25 +1,19 @@
 /**
- * The journal of a bulk load with `--failed F`: append-only NDJSON `F.journal`, so the same command resumes after any death. Each record
- * is written whole (`fs.writeSync` until every byte is taken) before what it records goes on; a write error stops the load, and the
- * item it was about is not sent. Items are numbered from 0 in input order and seen in order. Read back by journal-read.ts.
- *
- *   {"petstore_journal":2,"input":"/abs/pets.ndjson","identity":"file:<dev>:<ino>","started":"<ISO 8601>"}   ("stream" for stdin, a pipe)
- *   {"i":0,"h":"<hash of the item>","s":1}     seen; s=1: its POST is about to leave, s=0: not sent (invalid, carried over)
- *   {"c":0}                                    item 0 was created
- *   {"c":0,"id":"7"}                           item 0 was created as pet 7 (with --resolve-unknown: settle-unknown.ts; also once settled)
- *   {"o":3,"r":{<its --failed record>}}        item 3 ended failed, unknown or not_sent
- *   {"n":5}                                    item 5, refused with Retry-After, was not sent again: a resumed load sends it
- *   {"u":9}                                    the journal was damaged here (cut off, garbage): items below 9 not recorded are unknown
- *   {"ended":"<ISO 8601>","complete":true,"tally":{...}}   the load ended (written before F replaces the old one); complete: false when stopped
+ * The journal of a bulk load with `--failed F`: append-only NDJSON `F.journal` (its format: journal-codec.ts), so the same command
+ * resumes after any death. Each record is written whole (`fs.writeSync` until every byte is taken) before what it records goes on; a
+ * write error stops the load, and the item it was about is not sent. Items are numbered from 0 in input order and seen in order. Read
+ * back by journal-read.ts: a record cut off by a crash or a full disk is left where it is, and this run's records start after it.
  */
 import fs from 'node:fs';
-import { stringifyJson } from '../json.js';
 import { UsageError } from '../errors.js';
-import { CREATE_NEW, kindOf, writeAll } from './failed-file.js';
+import { CREATE_NEW, writeAll, type WriteSync } from './failed-file.js';
 import { errnoCode } from './load-lock.js';
-import { CREATED, DECIDED, type EarlierLoad, NONE, NOT_SENT, PASSED_OVER, readJournal } from './journal-read.js';
+import { encodeCreated, encodeDecided, encodeEnded, encodeHeader, encodeNotTaken, encodeSeen } from './journal-codec.js';
+import { cannotWrite, JournalWriteError, openExisting, refuseOdd } from './journal-file.js';
+import { CREATED, DECIDED, type EarlierLoad, NONE, NOT_SENT, PASSED_OVER } from './journal-read.js';
 import type { Tally } from './load-summary.js';
 
+export { JournalWriteError } from './journal-file.js';
 export type { EarlierLoad } from './journal-read.js';
 
 export type JournalState =
@@ -29,44 +23,23 @@ export type JournalState =
   | { kind: 'decided'; record: Record<string, unknown> }
   | { kind: 'no_answer' };
 
-/** Writing the journal failed (a full disk, say): the item it was about is not sent, and the load stops. */
-export class JournalWriteError extends Error {
-  override name = 'JournalWriteError';
-
-  constructor(
-    readonly file: string,
-    readonly code: string,
-  ) {
-    super(`cannot write the journal ${file}: ${code}`);
-  }
-}
-
 /** What the load's input is, for its journal: `input` shown in messages, `identity` compared (file:<dev>:<ino>, or stream). */
 export interface InputIdentity {
   input: string;
   identity: string;
 }
 
-// O_APPEND: after a damaged end is cut off (ftruncate), records go at the new end.
-const OPEN_EXISTING = fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
-
-/** Refuses a link, folder or FIFO at the journal's path with a clean message (never followed, never waited on). */
-function refuseOdd(path: string, restart: boolean): void {
-  const found = fs.lstatSync(path, { throwIfNoEntry: false });
-  if (!found || found.isFile() || (restart && found.isSymbolicLink())) return;
-  throw new UsageError(
-    `the journal ${path} is ${kindOf(found)}; refusing to ${found.isSymbolicLink() ? 'write through it' : 'use it'}`,
-    found.isSymbolicLink()
-      ? 'Remove it, or add --restart to replace the link with a new journal.'
-      : 'Move it away, or give another --failed.',
-    'journal_unusable',
-  );
+/** How a journal is written: `write` (fs.writeSync unless a test injects faults), `guard` run before each write (throws to forbid it). */
+export interface JournalWriting {
+  write?: WriteSync;
+  /** Confirms the load still holds the lock of --failed (lock-lease.ts); throws LeaseLostError when it does not. */
+  guard?: () => void;
 }
 
 export class LoadJournal {
   private states: Uint8Array = new Uint8Array(1024);
   private hashes: string[] = [];
-  private readonly records = new Map<number, Record<string, unknown>>();
+  private records = new Map<number, Record<string, unknown>>();
   /** Records not yet written, in order: items seen and answers (see {@link itemSeen}, {@link created}). */
   private pending = '';
   /** The header's time of a journal this run started. */
@@ -75,6 +48,7 @@ export class LoadJournal {
     readonly path: string,
     private readonly fd: number,
     readonly earlier: EarlierLoad | undefined,
+    private readonly writing: JournalWriting,
   ) {}
 
   /** Items the earlier load saw, in input order: this run must see the same ones first. */
@@ -83,20 +57,14 @@ export class LoadJournal {
   }
 
   /**
-   * Opens `F.journal` for `input`: resumes one of the same identity, replaces one of another input that ended, or starts anew (always
-   * with `restart`). Throws UsageError (exit 2, nothing sent) for an unfinished journal of another input, an odd file, or unwritable.
+   * Opens `F.journal` for `input`: resumes one of the same identity (appending after what its runs wrote, a record cut off included),
+   * replaces one of another input that ended, or starts anew (always with `restart`). Throws UsageError (exit 2, nothing sent) for an
+   * unfinished journal of another input, one whose first line is no header, an odd file, or unwritable.
    */
-  static open(path: string, input: InputIdentity, restart: boolean): LoadJournal {
+  static open(path: string, input: InputIdentity, restart: boolean, writing: JournalWriting = {}): LoadJournal {
     refuseOdd(path, restart);
     if (!restart && fs.existsSync(path)) {
-      let fd: number;
-      let read: ReturnType<typeof readJournal>;
-      try {
-        fd = fs.openSync(path, OPEN_EXISTING);
-        read = readJournal(fs.readFileSync(fd));
-      } catch (error) {
-        throw new UsageError(`cannot read the journal ${path}: ${errnoCode(error)}`);
-      }
+      const { fd, read } = openExisting(path);
       const same = read && (read.identity === undefined ? read.input === input.input : read.identity === input.identity);
       if (read && !same && !read.earlier.ended) {
         fs.closeSync(fd);
@@ -107,17 +75,17 @@ export class LoadJournal {
         );
       }
       if (read && same) {
+        const journal = new LoadJournal(path, fd, read.earlier, writing);
+        journal.states = read.states;
+        journal.hashes = read.hashes;
+        journal.records = read.records;
         try {
-          fs.ftruncateSync(fd, read.goodBytes);
-          const journal = new LoadJournal(path, fd, read.earlier);
-          journal.states = read.states;
-          journal.hashes = read.hashes;
-          for (const [i, record] of read.records) journal.records.set(i, record);
-          if (read.damage !== undefined) journal.append(`{"u":${read.earlier.unknownBelow}}\n`);
+          // A record cut off at the end stays (the reader sets it aside): this run's records start on a line of their own.
+          if (read.endsCut) journal.append('\n');
           return journal;
         } catch (error) {
           fs.closeSync(fd);
-          throw new UsageError(`cannot write the journal ${path}: ${errnoCode(error)}`);
+          throw cannotWrite(path, error);
         }
       }
       fs.closeSync(fd);
@@ -125,20 +93,21 @@ export class LoadJournal {
     try {
       fs.rmSync(path, { force: true });
       const fd = fs.openSync(path, CREATE_NEW, 0o600);
-      const journal = new LoadJournal(path, fd, undefined);
+      const journal = new LoadJournal(path, fd, undefined, writing);
       const started = new Date().toISOString();
-      journal.append(`${stringifyJson({ petstore_journal: 2, ...input, started })}\n`);
+      journal.append(encodeHeader(input, started));
       journal.begun = started;
       return journal;
     } catch (error) {
-      throw new UsageError(`cannot write the journal ${path}: ${errnoCode(error)}`);
+      throw cannotWrite(path, error);
     }
   }
 
   /** What the journal knows of item `index`. Throws UsageError (exit 2) when it knew another item there (the input changed). */
   state(index: number, hash: string, line: number): JournalState {
     const state = index < this.known ? this.states[index]! : NONE;
-    if (index < this.known && this.hashes[index] !== hash) throw this.differs(`at line ${line}`);
+    const known = index < this.known ? this.hashes[index] : undefined;
+    if (known !== undefined && known !== '' && known !== hash) throw this.differs(`at line ${line}`);
     // A finished load's input had no more items than it saw.
     if (index >= this.known && this.earlier?.finished) throw this.differs(`at line ${line} (the finished load saw ${this.known} items)`);
     if (state === NONE) return index < (this.earlier?.unknownBelow ?? 0) ? { kind: 'no_answer' } : { kind: 'new' };
@@ -159,12 +128,12 @@ export class LoadJournal {
 
   /** Records item `index` seen (`sending`: its POST leaves once {@link flush} has written this), kept in order with the answers. */
   itemSeen(index: number, hash: string, sending: boolean): void {
-    this.pending += `{"i":${index},"h":"${hash}","s":${sending ? 1 : 0}}\n`;
+    this.pending += encodeSeen(index, hash, sending);
   }
 
   /** Takes back item `index`'s record as being sent, not yet written (the load stopped before its POST left): it is not journaled. */
   withdraw(index: number, hash: string): void {
-    this.pending = this.pending.replace(`{"i":${index},"h":"${hash}","s":1}\n`, '');
+    this.pending = this.pending.replace(encodeSeen(index, hash, true), '');
   }
 
   /** Writes the records kept since the last write, whole, before the items they record as being sent leave. Throws JournalWriteError. */
@@ -177,7 +146,7 @@ export class LoadJournal {
 
   /** Records item `index` created, written by the next {@link flush} or the end: a death loses only answers, making items unknown. */
   created(index: number, id?: bigint): void {
-    this.pending += id === undefined ? `{"c":${index}}\n` : `{"c":${index},"id":"${id}"}\n`;
+    this.pending += encodeCreated(index, id);
   }
 
   /** When this load started: its first run's header (store-ids.ts ties the store's ids to it). */
@@ -187,17 +156,17 @@ export class LoadJournal {
 
   /** Records item `index`, refused with Retry-After (429 or 503), not sent again by this run (kept as {@link created} is). */
   notTaken(index: number): void {
-    this.pending += `{"n":${index}}\n`;
+    this.pending += encodeNotTaken(index);
   }
 
   /** Records item `index`'s --failed record (kept as {@link created} is). */
   decided(index: number, record: object): void {
-    this.pending += `{"o":${index},"r":${stringifyJson(record)}}\n`;
+    this.pending += encodeDecided(index, record);
   }
 
   /** Records the end (before --failed is put in place: a rerun then writes it again); `complete` when not stopped. Throws JournalWriteError. */
   end(tally: Tally, complete: boolean): void {
-    this.append(`${this.pending}${stringifyJson({ ended: new Date().toISOString(), complete, tally })}\n`);
+    this.append(`${this.pending}${encodeEnded(tally, complete)}`);
     this.pending = '';
   }
 
@@ -222,14 +191,20 @@ export class LoadJournal {
     this.pending = '';
   }
 
-  /** Set by a write error: nothing more is written (a record after a partial one would be read as damage). */
+  /** Set by a write error or a failed guard: nothing more is written (a record after a partial one would join it on its line). */
   private broken = false;
 
-  /** Appends `text` whole; throws JournalWriteError. */
+  /** Appends `text` whole; throws JournalWriteError, or the guard's error (then nothing more is written). */
   private append(text: string): void {
     if (this.broken) throw new JournalWriteError(this.path, 'an earlier write failed');
     try {
-      writeAll(this.fd, text);
+      this.writing.guard?.();
+    } catch (error) {
+      this.abandon();
+      throw error;
+    }
+    try {
+      writeAll(this.fd, text, this.writing.write);
     } catch (error) {
       this.broken = true;
       throw new JournalWriteError(this.path, errnoCode(error));

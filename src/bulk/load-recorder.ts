@@ -4,6 +4,7 @@ import type { IOStreams } from '../iostreams.js';
 import type { BatchedOutput } from './batched-output.js';
 import { type FailedFile, type FailedRecord, FailedWriteError, type Outcome } from './failed-file.js';
 import { JournalWriteError, type LoadJournal } from './journal.js';
+import { LeaseLostError } from './lock-lease.js';
 import type { Tally } from './load-summary.js';
 import { isUnrecordable, type LoadStateMachine } from './load-state.js';
 import type { ResolvedItem } from './outcomes.js';
@@ -88,15 +89,19 @@ export class LoadRecorder {
     this.journal!.itemSeen(index, hash, sending);
   }
 
-  /** Writes the journal's records kept since its last write (true without a journal); false, the load stopped, when it cannot. */
+  /**
+   * Writes the journal's records kept since its last write (true without a journal); false, the load stopped, when it cannot, or when
+   * this load no longer holds the lock of --failed (the journal's guard asks before every write).
+   */
   flushJournal(): boolean {
     if (!this.journal) return true;
     try {
       this.journal.flush();
       return true;
     } catch (error) {
-      if (!(error instanceof JournalWriteError)) throw error;
-      this.journalFailed(error);
+      if (error instanceof LeaseLostError) this.leaseLost(error);
+      else if (error instanceof JournalWriteError) this.journalFailed(error);
+      else throw error;
       return false;
     }
   }
@@ -107,14 +112,38 @@ export class LoadRecorder {
     try {
       this.journal?.end(this.tally, !this.machine.stop);
     } catch (error) {
-      if (!(error instanceof JournalWriteError)) throw error;
-      this.journalFailed(error);
+      if (error instanceof LeaseLostError) this.leaseLost(error);
+      else if (error instanceof JournalWriteError) this.journalFailed(error);
+      else throw error;
     }
   }
 
-  /** Puts --failed in place, unless it could not be written; a failure makes every line written unrecorded. */
+  /** Whether this load still holds the lock of --failed (true without one): asked before a POST that no journal write precedes. */
+  confirmLease(): boolean {
+    try {
+      this.failed?.confirmLease();
+      return true;
+    } catch (error) {
+      if (!(error instanceof LeaseLostError)) throw error;
+      this.leaseLost(error);
+      return false;
+    }
+  }
+
+  /** The lock of --failed is no longer this load's: it sends and records nothing more (the journal is another load's now), said once. */
+  leaseLost(error: LeaseLostError): void {
+    this.journal?.abandon();
+    if (!this.machine.stop) this.message(error.stopping, `${error.code}_stopping`);
+    this.machine.recordStop({ reason: error.kind === 'expired' ? 'lease' : 'lock', error });
+  }
+
+  /** Puts --failed in place, unless it could not be written or is no longer this load's; then every line written is unrecorded. */
   async commitFailed(): Promise<void> {
     if (!this.failed || this.machine.stop?.reason === 'failed_file') return;
+    if (!this.confirmLease()) {
+      this.unrecorded.push(...this.written);
+      return;
+    }
     try {
       await this.failed.commit();
     } catch (error) {

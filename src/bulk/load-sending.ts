@@ -1,7 +1,6 @@
 /** A bulk load's items one by one: checked against the journal, sent (journaled first), each answer classified and recorded. */
 import { setTimeout } from 'node:timers/promises';
 import type { PetstoreClient, SendRequest } from '../api/client.js';
-import { MAX_RETRY_AFTER_MS } from '../api/retry.js';
 import { describeIssue, int64Of, NewPet, type Pet, plainNewPet } from '../api/schemas.js';
 import type { ErrorReport } from '../errors.js';
 import type { Factory } from '../factory.js';
@@ -14,6 +13,8 @@ import { notSentReport } from './load-summary.js';
 import { classifySendError, itemName, resolveItem, where, type ResolvedItem } from './outcomes.js';
 import { type InputItem, itemHash } from './input-item.js';
 import { loadSideOf } from './load-side.js';
+import { Reachability, UNREACHABLE_MS } from './reachability.js';
+import { NO_TRIES, nextTry, type Tries } from './resend.js';
 import { RequestPool } from './request-pool.js';
 import { type Outgoing, SendBatch } from './send-batch.js';
 import type { HeldItem, LoadSide } from './settle-unknown.js';
@@ -26,6 +27,8 @@ export type CreatePet = (client: PetstoreClient, pet: NewPet, limits: Pick<SendR
 /** The sending side of one load. */
 export class LoadSending {
   private readonly pool: RequestPool;
+  /** Whether the service is reached: every connection failing for a while stops the load. */
+  private readonly reach: Reachability;
   private readonly batch: SendBatch;
   /** Items read so far; the next item's index. */
   itemsRead = 0;
@@ -42,6 +45,7 @@ export class LoadSending {
     private readonly createPet: CreatePet,
   ) {
     this.pool = new RequestPool(options.concurrency);
+    this.reach = new Reachability(f.bulkSeams.unreachableMs ?? UNREACHABLE_MS);
     this.batch = new SendBatch({
       recorder,
       machine,
@@ -102,6 +106,8 @@ export class LoadSending {
         return this.recorder.repeatEarlierOutcome(item, state.record);
       }
       noAnswer = state.kind === 'no_answer';
+      // Made unknown by a record set aside, it has no "seen" record yet: one marks it possibly sent before its answer is recorded.
+      if (noAnswer && index >= journal.known) this.recorder.journalItemSeen(index, hash, true);
       if (noAnswer && !this.options.retryUnknown) {
         const record = this.recorder.failedRecord(item, 'unknown', NO_ANSWER);
         if (this.holding.hold(item, index, hash, record, 0)) {
@@ -151,13 +157,14 @@ export class LoadSending {
     } else this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop!));
   }
 
-  /** Sends item `index`; `resent` times after a Retry-After so far, and `reconnects` after a connection that never opened. */
-  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, resent = 0, reconnects = 0): Promise<void> {
+  /** Sends item `index`, journaled before; `tries`: how often it was sent again so far (resend.ts decides when it is). */
+  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, tries: Tries = NO_TRIES): Promise<void> {
     const { journal, tally } = this.recorder;
     try {
       this.holding.resent(index);
       // Own deadline per POST (a second Ctrl-C ends them all: BulkLoad.run); never retried once sent (docs/internals.md).
       const created = await this.createPet(client, pet, { signal: null, deadlineMs: this.f.globals.timeout, retry: false });
+      this.reach.contact();
       if (this.holding.settler) {
         journal?.created(index, int64Of(created.id));
         this.holding.settler.created(int64Of(created.id));
@@ -167,18 +174,21 @@ export class LoadSending {
       this.output.push(this.f.exporter.streamText([created], PET_VIEW));
     } catch (error) {
       const result = classifySendError(error);
-      // Never connected, or a 429 or 503 with Retry-After: sent again after a wait, at most --retries times, unless the load stops.
-      const reconnect = client.reconnectDelay(error, reconnects + 1);
-      const retryAfter =
-        'retryAfterMs' in result && result.retryAfterMs !== undefined && resent < this.f.globals.retries
-          ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS)
-          : undefined;
-      const wait = reconnect ?? retryAfter;
-      if (wait !== undefined) {
-        if (await this.waitUnlessStopped(wait))
-          return reconnect === undefined
-            ? this.send(client, item, pet, index, resent + 1, reconnects)
-            : this.send(client, item, pet, index, resent, reconnects + 1);
+      const { unreachable, stop } = this.reach.observe(error);
+      // Every connection failed for a while: the load stops (said once, at its end), rather than trying each pet in turn.
+      if (stop && !this.machine.stop) this.machine.recordStop(stop);
+      if (this.machine.stop?.reason === 'unreachable' && result.outcome === 'not_sent')
+        return this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop), index);
+      const next = nextTry(error, result, tries, unreachable, {
+        client,
+        reach: this.reach,
+        retries: this.f.globals.retries,
+        debug: (line) => this.f.io.debug(line),
+      });
+      if (next) {
+        // No journal write goes before a resend: the lease is confirmed here.
+        if ((await this.waitUnlessStopped(next.waitMs)) && this.recorder.confirmLease())
+          return this.send(client, item, pet, index, next.tries);
         if (this.machine.stop) {
           journal?.notTaken(index);
           return this.recordNotCreated(item, 'not_sent', notSentReport(this.machine.stop));

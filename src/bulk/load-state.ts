@@ -21,9 +21,9 @@ export const TRANSITIONS: Readonly<Record<LoadState, Partial<Record<LoadEvent, L
   done: { stop: 'done', lost: 'done' },
 };
 
-const UNRECORDABLE: readonly Stop['reason'][] = ['failed_file', 'journal', 'lock'];
+const UNRECORDABLE: readonly Stop['reason'][] = ['failed_file', 'journal', 'lock', 'lease'];
 
-/** A stop after which nothing more can be recorded: --failed or the journal unwritable, or the lock taken over. */
+/** A stop after which nothing more can be recorded: --failed or the journal unwritable, or the lock taken over or its lease run out. */
 export function isUnrecordable(stop: Stop | undefined): boolean {
   return stop !== undefined && UNRECORDABLE.includes(stop.reason);
 }

@@ -2,23 +2,22 @@
 import { CliError, ExitCode, type ErrorReport, type InterruptedError } from '../errors.js';
 import type { IOStreams } from '../iostreams.js';
 import { petCount } from '../text.js';
+import type { Tally } from './journal-codec.js';
 import { describeLines } from './outcomes.js';
 import type { SettleCounts } from './settle-unknown.js';
 
-export interface Tally {
-  read: number;
-  created: number;
-  failed: number;
-  unknown: number;
-  notSent: number;
-  /** Unknown-outcome items of an earlier --failed file, not sent again. */
-  skipped: number;
-}
+/** A load's counts, as its journal's end record keeps them (journal-codec.ts). */
+export type { Tally } from './journal-codec.js';
 
 /** Why a load stopped early (notSentReport says each reason in words). */
 export type Stop =
   | { reason: 'signal'; error: InterruptedError }
-  | { reason: 'auth' | 'no_such_path' | 'proxy' | 'stdout' | 'failed_file' | 'journal' | 'lock' | 'jq'; error: CliError };
+  | {
+      reason: 'unreachable';
+      error: CliError /** The last connection's failure: "cannot reach 127.0.0.1:4010: ECONNREFUSED". */;
+      cause: string;
+    }
+  | { reason: 'auth' | 'no_such_path' | 'proxy' | 'stdout' | 'failed_file' | 'journal' | 'lock' | 'lease' | 'jq'; error: CliError };
 
 export interface LoadEnd {
   tally: Tally;
@@ -45,7 +44,9 @@ export function notSentReport(stop: Stop): ErrorReport {
     stdout: 'standard output could not be written',
     failed_file: '--failed could not be written',
     journal: 'the journal could not be written',
+    unreachable: `the service could not be reached (${stop.reason === 'unreachable' ? stop.cause : ''})`,
     lock: 'another process took over the lock of --failed',
+    lease: 'the lock of --failed went unrenewed past its lease (this process was paused)',
     jq: '--jq could not finish',
   }[stop.reason];
   return { code: 'not_sent', message: `not sent: ${why}`, status: null };

@@ -56,6 +56,8 @@ export interface SettleActions {
   listingFailed(error: unknown): void;
   /** New pets that no unknown item claimed (another writer's), reported once at the end. */
   others(ids: readonly bigint[]): void;
+  /** A listing showed `count` pets more than once (the store changed while it was read): each settled one item at most. */
+  repeats(count: number): void;
 }
 
 /** The key an item and a pet match on: name, categoryId and status (absent when absent). */
@@ -118,6 +120,7 @@ export class UnknownSettler {
       }
       this.held = [];
       others = result.others;
+      if (result.repeats > 0) actions.repeats(result.repeats);
       for (const { held, pet } of result.settled) {
         this.options.created.add(int64Of(pet.id));
         actions.settled(held, pet);
@@ -141,11 +144,16 @@ export class UnknownSettler {
     return counts;
   }
 
-  /** One listing of the store against `round`. */
+  /**
+   * One listing of the store against `round`. A pet settles one item at most, however often the listing shows it (by id), and the
+   * items of one name, categoryId and status are matched one to one with such pets: with a listing from before the load, each new pet
+   * claims the next of them; without one, as many of them as pets carry their fields stay unknown, and the rest (which no pet can be)
+   * are sent again.
+   */
   private async match(round: readonly HeldItem[]): Promise<Matches> {
     const { before, created } = this.options;
     const claimable = new Map<string, HeldItem[]>();
-    const exact = new Map<string, { items: HeldItem[]; ids: bigint[] }>();
+    const exact = new Map<string, { items: HeldItem[]; ids: Set<bigint> }>();
     for (const held of round) {
       const key = petKey(held.pet.name, held.pet.categoryId, held.pet.status);
       if (held.afterListing && before) {
@@ -155,33 +163,43 @@ export class UnknownSettler {
       } else {
         const entry = exact.get(key);
         if (entry) entry.items.push(held);
-        else exact.set(key, { items: [held], ids: [] });
+        else exact.set(key, { items: [held], ids: new Set() });
       }
     }
     const settled: Matches['settled'] = [];
-    const others: bigint[] = [];
-    for await (const pets of this.options.list()) {
-      for (const pet of pets) {
+    // The listing leaves out a pet it showed before; should one come again all the same, it settles nothing more.
+    const claimed = new Set<bigint>();
+    const others = new Set<bigint>();
+    let repeats = 0;
+    for await (const page of this.options.list()) {
+      repeats += page.repeats;
+      for (const pet of page.pets) {
         const id = int64Of(pet.id);
         const key = petKey(pet.name, int64Of(pet.categoryId), pet.status);
-        exact.get(key)?.ids.push(id);
-        if (!before || before.has(id) || created.has(id)) continue;
+        exact.get(key)?.ids.add(id);
+        if (!before || before.has(id) || created.has(id) || claimed.has(id)) continue;
         const queue = claimable.get(key);
         const held = queue?.shift();
         if (held) {
           settled.push({ held, pet });
+          claimed.add(id);
+          others.delete(id);
           if (queue!.length === 0) claimable.delete(key);
-        } else others.push(id);
+        } else others.add(id);
       }
     }
     const resend = [...claimable.values()].flat();
     const stay: Matches['stay'] = [];
     for (const { items, ids } of exact.values()) {
-      if (ids.length === 0) resend.push(...items);
-      else for (const held of items) stay.push({ held, ids });
+      const carriers = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      items.sort((a, b) => a.index - b.index);
+      for (const [n, held] of items.entries()) {
+        if (n < carriers.length) stay.push({ held, ids: carriers });
+        else resend.push(held);
+      }
     }
     resend.sort((a, b) => a.index - b.index);
-    return { settled, resend, stay, others };
+    return { settled, resend, stay, others: [...others], repeats };
   }
 }
 
@@ -190,4 +208,6 @@ interface Matches {
   resend: HeldItem[];
   stay: { held: HeldItem; ids: bigint[] }[];
   others: bigint[];
+  /** Pets the listing showed more than once. */
+  repeats: number;
 }

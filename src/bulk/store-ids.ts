@@ -15,9 +15,13 @@ import readline from 'node:readline';
 import { int64Of, type Pet } from '../api/schemas.js';
 import { UsageError } from '../errors.js';
 import { parseJson, stringifyJson } from '../json.js';
+import { decodeRecord, isAnswerPrefix } from './journal-codec.js';
 
-/** A whole listing of the store, page by page (`listPets` with its next links, from the command layer). */
-export type ListStore = () => AsyncIterable<readonly Pet[]>;
+/**
+ * A whole listing of the store, page by page (`listPets` with its next links, from the command layer): each page's pets not shown
+ * before, and `repeats`, how many it showed again (the store changed while it was read) and were left out.
+ */
+export type ListStore = () => AsyncIterable<{ pets: readonly Pet[]; repeats: number }>;
 
 /** A set of int64 ids at 8 bytes each: sorted on the first look-up after ids were added. */
 export class IdSet {
@@ -39,11 +43,15 @@ export class IdSet {
     this.sorted = false;
   }
 
-  has(id: bigint): boolean {
+  private sort(): void {
     if (!this.sorted) {
       this.ids.subarray(0, this.length).sort();
       this.sorted = true;
     }
+  }
+
+  has(id: bigint): boolean {
+    this.sort();
     let low = 0;
     let high = this.length - 1;
     while (low <= high) {
@@ -64,8 +72,11 @@ export function storeIdsPath(journalPath: string): string {
 
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
-/** Lists the store's ids to `file` (tied to the journal `journalStarted`), resolving with them; throws what `list` throws or UsageError. */
-export async function recordStoreIds(file: string, journalStarted: string, list: ListStore): Promise<IdSet> {
+/**
+ * Lists the store's ids to `file` (tied to the journal `journalStarted`), resolving with them; `guard` runs before the file is put in
+ * place. Throws what `list` or `guard` throws, or UsageError.
+ */
+export async function recordStoreIds(file: string, journalStarted: string, list: ListStore, guard?: () => void): Promise<IdSet> {
   const ids = new IdSet();
   const temporary = `${file}.tmp`;
   let fd: number;
@@ -78,7 +89,7 @@ export async function recordStoreIds(file: string, journalStarted: string, list:
   try {
     const header = { petstore_store_ids: 1, journal: journalStarted, listed: new Date().toISOString() };
     fs.writeSync(fd, `${stringifyJson(header)}\n`);
-    for await (const pets of list()) {
+    for await (const { pets } of list()) {
       let text = '';
       for (const pet of pets) {
         const id = int64Of(pet.id);
@@ -89,14 +100,16 @@ export async function recordStoreIds(file: string, journalStarted: string, list:
     }
     fs.writeSync(fd, `{"count":${ids.size}}\n`);
     fs.fsyncSync(fd);
-    fs.closeSync(fd);
+    // F.store-ids is the load's: replaced only while this load holds the lock of --failed.
+    guard?.();
     fs.renameSync(temporary, file);
   } catch (error) {
-    fs.closeSync(fd);
     fs.rmSync(temporary, { force: true });
     if (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('E'))
       throw new UsageError(`cannot write ${temporary}: ${error.code}`);
     throw error;
+  } finally {
+    fs.closeSync(fd);
   }
   return ids;
 }
@@ -132,10 +145,11 @@ export async function addCreatedIds(journalPath: string, ids: IdSet): Promise<vo
   } catch {
     return;
   }
-  const created = /^\{"c":\d+,"id":"(-?\d+)"/;
   for await (const line of readline.createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY })) {
-    const match = created.exec(line);
-    if (match) ids.add(BigInt(match[1]!));
+    // Only created records carry an id: the others are not parsed.
+    if (!isAnswerPrefix(line) || !line.includes('"id"')) continue;
+    const record = decodeRecord(line, false);
+    if (record?.kind === 'created' && record.id !== undefined) ids.add(record.id);
   }
 }
 

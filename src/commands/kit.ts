@@ -65,6 +65,20 @@ export function withJqFlag<A extends unknown[], O extends OptionValues, G extend
   );
 }
 
+/**
+ * Adds a paged listing's `--limit <n>` (`many` per page, from `min` to `max`, `default` shown) and `--all` (every next page), as `list`
+ * has them; the run's contract is `pagedListing` (paged-listing.ts).
+ */
+export function withPagingFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+  many: string,
+  { min, max, default: byDefault }: { min: number; max: number; default: number },
+) {
+  return command
+    .addOption(valueOption('--limit <n>', `${many} per page, ${min} to ${max}`, { defaultText: String(byDefault) }))
+    .option('--all', 'follow the service\'s next-page links (Link rel="next") to the last page');
+}
+
 /** An "Examples:" section for help, one command a line. */
 export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}`;
@@ -91,18 +105,22 @@ export function globalFlagsOf(command: CommandUnknownOpts): readonly GlobalFlag[
   return undefined;
 }
 
-/** The action of a command declared by a contract: loads it (the lazy-load boundary), makes the options, calls `runF` or the runner. */
-export function contractAction<I extends Inputs, O>(
+/**
+ * The action of a command declared by a contract: loads it (the lazy-load boundary), makes the options, calls `runF` or the runner.
+ * Commander (@commander-js/extra-typings) takes it only for a command whose flags are the contract's `F`: a flag the contract reads
+ * that the command declares with another type fails to compile.
+ */
+export function contractAction<I extends Inputs, O, F>(
   f: Factory,
-  load: () => Promise<CommandContract<I, O>>,
+  load: () => Promise<CommandContract<I, O, F>>,
   runF?: (options: O) => Promise<void>,
-): (...args: unknown[]) => Promise<void> {
+): (...args: [...unknown[], F, CommandUnknownOpts]) => Promise<void> {
   return async (...args) => {
     // Commander calls an action with the command's arguments, its flags, and the command.
     const command = args[args.length - 1] as CommandUnknownOpts;
     const contract = await load();
     const { runContract, settleOptions } = await import('./runner.js');
-    const options = await settleOptions(f, contract, { flags: command.opts(), arguments: args.slice(0, -2) as string[] });
+    const options = await settleOptions(f, contract, { flags: command.opts(), arguments: args.slice(0, -2) as Array<string | string[]> });
     return runF ? runF(options) : runContract(f, contract, options);
   };
 }

@@ -1,41 +1,55 @@
 /** The one run of a command declared by a contract: format, options, pager, fetch, print, full-page warning; kit.ts holds the runF seam. */
 import type * as z from 'zod/mini';
 import type { PetstoreClient } from '../api/client.js';
-import { ListingCutError } from '../errors.js';
+import { isCutListing } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { OutputShape } from '../output/format.js';
 import type { Item, View } from '../output/render.js';
+import { REPEATS_DROPPED, repeatsWarning } from '../text.js';
 import { parseFlag } from './parse-flag.js';
 
 /** A command's value flags and arguments with their zod schemas; the runner checks each one given, a usage error naming it. */
 export interface Inputs {
   /** By commander's key for the flag (`limit` for `--limit`, `categoryId` for `--category-id`). */
   flags?: Readonly<Record<string, z.ZodMiniType>>;
-  /** In the order of the command's arguments, each with the name its errors give it (`argument <petId>`). */
-  arguments?: ReadonlyArray<readonly [name: string, schema: z.ZodMiniType]>;
+  /**
+   * In the order of the command's arguments, each with the name its errors give it (`argument <petId>`); a variadic one (`<petId...>`,
+   * the last) is marked `'variadic'`, and each of its words is checked by the schema.
+   */
+  arguments?: ReadonlyArray<readonly [name: string, schema: z.ZodMiniType] | readonly [name: string, schema: z.ZodMiniType, 'variadic']>;
 }
 
-/** What the runner hands `options`: the flags (the checked ones as their schemas' output, the others as given) and the arguments. */
-export interface Checked<I extends Inputs> {
-  flags: { [K in keyof I['flags']]?: I['flags'][K] extends z.ZodMiniType ? z.output<I['flags'][K]> : never } & Record<string, unknown>;
+/**
+ * What the runner hands `options`: the flags and the arguments. A flag of `inputs` is its schema's output; the others are as commander
+ * gives them, typed `F`: the contract's flags type (by default any key, its value unknown), which the command's declaration must fit
+ * (`contractAction` takes only a command whose flags, as @commander-js/extra-typings infers them, are an `F`).
+ */
+export interface Checked<I extends Inputs, F = Record<string, unknown>> {
+  flags: { [K in keyof I['flags']]?: I['flags'][K] extends z.ZodMiniType ? z.output<I['flags'][K]> : never } & Omit<F, keyof I['flags']>;
   arguments: CheckedArguments<NonNullable<I['arguments']>>;
 }
 
-/** Each argument's schema output, in order. */
+/** Each argument's schema output, in order (an array of them for a variadic argument). */
 type CheckedArguments<T> = {
-  -readonly [K in keyof T]: T[K] extends readonly [string, infer S extends z.ZodMiniType] ? z.output<S> : never;
+  -readonly [K in keyof T]: T[K] extends readonly [string, infer S extends z.ZodMiniType, 'variadic']
+    ? Array<z.output<S>>
+    : T[K] extends readonly [string, infer S extends z.ZodMiniType]
+      ? z.output<S>
+      : never;
 };
 
-/** A command line as commander hands it to an action: its flags by key, and its arguments' text. */
+/** A command line as commander hands it to an action: its flags by key, and its arguments' text (a variadic one's as an array). */
 export interface Given {
   flags?: Record<string, unknown>;
-  arguments?: readonly string[];
+  arguments?: ReadonlyArray<string | readonly string[]>;
 }
 
-/** One page of a listing: its records, and whether the service linked a next page. */
+/** One page of a listing: its records, whether the service linked a next page, and the records dropped as printed before. */
 export interface Page {
   items: readonly Item[];
   hasNext: boolean;
+  /** Records of this page left out because an earlier page had them (the store changed while it was read). */
+  repeats?: number;
 }
 
 /** How a listing ended: the pages read, the length of the last, and whether it linked a next one (for the full-page warning). */
@@ -53,18 +67,18 @@ export class RecordThen {
   ) {}
 }
 
-interface Declared<I extends Inputs, O> {
+interface Declared<I extends Inputs, O, F> {
   /** Its value flags and arguments, with their zod schemas. */
   inputs: I;
   /** The checked flags and arguments (and `f`: terminals, environment, stdin) to the run's options; throws UsageError naming a flag. */
-  options(checked: Checked<I>, f: Factory): O | Promise<O>;
+  options(checked: Checked<I, F>, f: Factory): O | Promise<O>;
   /** The output shape, settled once the options are made (in place of `shape`), when it depends on them (add: a record, or a stream). */
   shapeOf?(options: O): OutputShape;
   /** A run of its own for these options (add --file's streaming load), which the runner calls in place of its own; undefined: none. */
   ownRun?(options: O): ((f: Factory) => Promise<void>) | undefined;
 }
 
-interface Printed<I extends Inputs, O> extends Declared<I, O> {
+interface Printed<I extends Inputs, O, F> extends Declared<I, O, F> {
   /** The columns a record prints with (a table's, or a record's keys). */
   view: View;
   /** False for output never paged at a terminal (add: the pet created, after a prompt perhaps); paged by default. */
@@ -72,7 +86,7 @@ interface Printed<I extends Inputs, O> extends Declared<I, O> {
 }
 
 /** A command that prints one record: fetched through the client, or `read` without one (auth status: the settings). */
-export interface RecordContract<I extends Inputs, O> extends Printed<I, O> {
+export interface RecordContract<I extends Inputs, O, F = Record<string, unknown>> extends Printed<I, O, F> {
   /** `record`: key/value lines on a terminal, a row when piped; `fields`: key/value lines everywhere (output/format.ts). */
   shape: 'record' | 'fields';
   /** The record; throws the client's errors. `f` gives what a fetch may need besides the client (the environment, warnings). */
@@ -82,7 +96,7 @@ export interface RecordContract<I extends Inputs, O> extends Printed<I, O> {
 }
 
 /** A command that prints a listing, page by page as the pages come: fetched through the client, or `read` without one (config list). */
-export interface ListingContract<I extends Inputs, O> extends Printed<I, O> {
+export interface ListingContract<I extends Inputs, O, F = Record<string, unknown>> extends Printed<I, O, F> {
   shape: 'records';
   /** The pages; throws the client's errors (a ListingCutError for one cut partway). */
   fetch?(client: PetstoreClient, options: O, f: Factory): AsyncIterable<Page>;
@@ -97,31 +111,39 @@ export interface ListingContract<I extends Inputs, O> extends Printed<I, O> {
 }
 
 /** A command that prints no record through a view (messages, or one line of text: config set, auth token); `run` does its work. */
-export interface TaskContract<I extends Inputs, O> extends Declared<I, O> {
+export interface TaskContract<I extends Inputs, O, F = Record<string, unknown>> extends Declared<I, O, F> {
   shape?: undefined;
   /** The work; throws the errors main reports. */
   run(f: Factory, options: O): Promise<void>;
 }
 
-/** What a command declares for the runner: its options, how it fetches, its view and its output shape. */
-export type CommandContract<I extends Inputs, O> = RecordContract<I, O> | ListingContract<I, O> | TaskContract<I, O>;
+/** What a command declares for the runner: its options (from its inputs and flags `F`), how it fetches, its view and its output shape. */
+export type CommandContract<I extends Inputs, O, F = Record<string, unknown>> =
+  | RecordContract<I, O, F>
+  | ListingContract<I, O, F>
+  | TaskContract<I, O, F>;
 
 /** Settles `contract`'s output format, checks the flags and arguments `given`, makes the options; throws UsageError (exit 2) naming one. */
-export async function settleOptions<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, given: Given): Promise<O> {
+export async function settleOptions<I extends Inputs, O, F>(f: Factory, contract: CommandContract<I, O, F>, given: Given): Promise<O> {
   if (contract.shape !== undefined && !contract.shapeOf) f.exporter.choose(contract.shape);
   const flags: Record<string, unknown> = { ...given.flags };
   for (const [key, schema] of Object.entries(contract.inputs.flags ?? {})) {
     const value = flags[key];
     if (value !== undefined) flags[key] = parseFlag(schema, String(value), `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   }
-  const args = (contract.inputs.arguments ?? []).map(([name, schema], i) => parseFlag(schema, given.arguments?.[i] ?? '', name));
-  const options = await contract.options({ flags, arguments: args } as Checked<I>, f);
+  const args = (contract.inputs.arguments ?? []).map(([name, schema, variadic], i) => {
+    const text = given.arguments?.[i];
+    if (variadic) return (typeof text === 'string' ? [text] : (text ?? [])).map((word) => parseFlag(schema, word, name));
+    return parseFlag(schema, typeof text === 'string' ? text : '', name);
+  });
+  // Each flag of `inputs` is its schema's output now; commander's declaration of the command made the others an F (contractAction).
+  const options = await contract.options({ flags, arguments: args } as Checked<I, F>, f);
   if (contract.shapeOf) f.exporter.choose(contract.shapeOf(options));
   return options;
 }
 
 /** Runs `contract` with `options`: paged, fetched through `f.client()`, printed; throws what they throw (a cut listing with its count). */
-export async function runContract<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, options: O): Promise<void> {
+export async function runContract<I extends Inputs, O, F>(f: Factory, contract: CommandContract<I, O, F>, options: O): Promise<void> {
   const own = contract.ownRun?.(options);
   if (own) return own(f);
   if (contract.shape === undefined) return contract.run(f, options);
@@ -133,26 +155,26 @@ export async function runContract<I extends Inputs, O>(f: Factory, contract: Com
 }
 
 /** {@link settleOptions}, then {@link runContract}: a command run from the flags and arguments given, as its action runs it without runF. */
-export async function runCommand<I extends Inputs, O>(f: Factory, contract: CommandContract<I, O>, given: Given = {}): Promise<void> {
+export async function runCommand<I extends Inputs, O, F>(f: Factory, contract: CommandContract<I, O, F>, given: Given = {}): Promise<void> {
   return runContract(f, contract, await settleOptions(f, contract, given));
 }
 
-/** A listing's contract as declared, the parameter of its `options` typed from its inputs. */
-export function listing<I extends Inputs, O>(declared: ListingContract<I, O>): ListingContract<I, O> {
+/** A listing's contract as declared, the parameter of its `options` typed from its inputs (and flags `F`, when given). */
+export function listing<I extends Inputs, O, F = Record<string, unknown>>(declared: ListingContract<I, O, F>): ListingContract<I, O, F> {
   return declared;
 }
 
-/** A record's contract as declared, the parameter of its `options` typed from its inputs. */
-export function record<I extends Inputs, O>(declared: RecordContract<I, O>): RecordContract<I, O> {
+/** A record's contract as declared, the parameter of its `options` typed from its inputs (and flags `F`, when given). */
+export function record<I extends Inputs, O, F = Record<string, unknown>>(declared: RecordContract<I, O, F>): RecordContract<I, O, F> {
   return declared;
 }
 
-/** A task's contract as declared, the parameter of its `options` typed from its inputs. */
-export function task<I extends Inputs, O>(declared: TaskContract<I, O>): TaskContract<I, O> {
+/** A task's contract as declared, the parameter of its `options` typed from its inputs (and flags `F`, when given). */
+export function task<I extends Inputs, O, F = Record<string, unknown>>(declared: TaskContract<I, O, F>): TaskContract<I, O, F> {
   return declared;
 }
 
-async function runListing<I extends Inputs, O>(f: Factory, contract: ListingContract<I, O>, options: O): Promise<void> {
+async function runListing<I extends Inputs, O, F>(f: Factory, contract: ListingContract<I, O, F>, options: O): Promise<void> {
   // Before the client is made: it takes the command's deadline when made.
   if (contract.readsWholeListing?.(options)) f.readsWholeListing();
   const pages = contract.read ? contract.read(f, options) : contract.fetch?.(await f.client(), options, f);
@@ -163,19 +185,23 @@ async function runListing<I extends Inputs, O>(f: Factory, contract: ListingCont
       ? f.io.waitingForListing(() => `reading the whole listing: ${contract.count(printer.gatheredCount)} so far`)
       : undefined;
   const end: ListingEnd = { pages: 0, lastLength: 0, hasNext: false };
+  let repeats = 0;
   try {
-    for await (const { items, hasNext } of pages ?? []) {
-      Object.assign(end, { pages: end.pages + 1, lastLength: items.length, hasNext });
+    for await (const { items, hasNext, repeats: dropped = 0 } of pages ?? []) {
+      Object.assign(end, { pages: end.pages + 1, lastLength: items.length + dropped, hasNext });
+      repeats += dropped;
       await printer.add(items);
     }
   } catch (error) {
     waited?.();
     const printed = await printer.cut();
-    if (error instanceof ListingCutError) error.setPrinted(printed, contract.count(printed));
+    if (repeats > 0) f.io.warn(repeatsWarning(contract.count(repeats)), REPEATS_DROPPED);
+    if (isCutListing(error)) error.setPrinted(printed, contract.count(printed));
     throw error;
   }
   waited?.();
   await printer.end();
+  if (repeats > 0) f.io.warn(repeatsWarning(contract.count(repeats)), REPEATS_DROPPED);
   const warning = contract.fullPage(options, end);
   if (warning !== undefined) f.io.warn(warning, 'full_page');
 }

@@ -44,12 +44,17 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
     if (options.failed) {
       failed = await FailedFile.open(options.failed, f.lockStaleMs);
       journalWritten = fs.statSync(failed.journalPath, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-      journal = LoadJournal.open(failed.journalPath, { input: source, identity: input.identity }, options.restart ?? false);
+      const lockOf = failed;
+      journal = LoadJournal.open(failed.journalPath, { input: source, identity: input.identity }, options.restart ?? false, {
+        write: f.bulkSeams.journalWrite,
+        // Each record only while this load holds the lock of --failed (bulk/lock-lease.ts).
+        guard: () => lockOf.confirmLease(),
+      });
     }
     if (journal?.earlier) sayResuming(f, journal.earlier, journal.path, options.file);
     if (typed && f.io.std.stderrIsTTY)
       f.io.info('reading pets from the terminal, one JSON object per line; Ctrl-D ends the input', 'reading_terminal');
-    const settler = options.resolveUnknown ? await openSettler(f, client, journal, journalWritten) : undefined;
+    const settler = options.resolveUnknown ? await openSettler(f, client, journal, journalWritten, failed) : undefined;
     const load = new BulkLoad({
       f,
       options,
@@ -92,10 +97,13 @@ function sayResuming(f: Factory, earlier: EarlierLoad, journalPath: string, file
     );
     return;
   }
+  const setAside = earlier.setAside
+    ? `; ${earlier.setAside === 1 ? '1 record' : `${earlier.setAside} records`} cut off by a crash or a full disk set aside (what they may be about counts as unknown)`
+    : '';
   f.io.info(
     `resuming the load started at ${earlier.started} (journal ${journalPath}): of its first ${petCount(earlier.known)}, ${parts.join(', ')}` +
-      `${earlier.noAnswer ? ` (${earlier.noAnswer} sent with no answer recorded: unknown, not sent again without --retry-unknown)` : ''}; the items left are sent now`,
+      `${earlier.noAnswer ? ` (${earlier.noAnswer} sent with no answer recorded: unknown, not sent again without --retry-unknown)` : ''}${setAside}; the items left are sent now`,
     'resuming',
-    fields,
+    { ...fields, ...(earlier.setAside ? { setAside: earlier.setAside } : {}) },
   );
 }

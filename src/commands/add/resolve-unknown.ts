@@ -1,6 +1,7 @@
 /** `add --file --resolve-unknown` wired to the load: the store's ids (bulk/store-ids.ts) and the settling (bulk/settle-unknown.ts). */
 import { setTimeout } from 'node:timers/promises';
 import type { PetstoreClient } from '../../api/client.js';
+import type { FailedFile } from '../../bulk/failed-file.js';
 import type { LoadJournal } from '../../bulk/journal.js';
 import type { HeldItem, LoadSide, SettleCounts } from '../../bulk/settle-unknown.js';
 import { UnknownSettler } from '../../bulk/settle-unknown.js';
@@ -14,19 +15,21 @@ import { listPetPages } from '../list/http.js';
 /** The whole store in pages of 100 (issue 29 item 2), each page with its own --timeout. */
 function wholeStore(client: PetstoreClient): ListStore {
   return async function* () {
-    for await (const { pets } of listPetPages(client, { limit: 100 }, { all: true, ahead: true })) yield pets;
+    for await (const { pets, repeats } of listPetPages(client, { limit: 100 }, { all: true, ahead: true })) yield { pets, repeats };
   };
 }
 
 /**
- * The settler of this load: before its first POST the store's ids are listed to `F.store-ids`, later runs read them back. Throws
- * UsageError without a journal, and what the listing throws (exit 1, nothing sent).
+ * The settler of this load: before its first POST the store's ids are listed to `F.store-ids` (put in place only while this load holds
+ * the lock of `failed`), later runs read them back. Throws UsageError without a journal, and what the listing throws (exit 1, nothing
+ * sent).
  */
 export async function openSettler(
   f: Factory,
   client: PetstoreClient,
   journal: LoadJournal | undefined,
   journalWritten: number,
+  failed?: FailedFile,
 ): Promise<UnknownSettler> {
   if (!journal)
     throw new UsageError(`--resolve-unknown needs --failed to be a regular file: the journal and the store's ids are kept beside it`);
@@ -36,7 +39,7 @@ export async function openSettler(
   let before: IdSet | undefined;
   if (!journal.earlier || journal.earlier.known === 0) {
     f.io.info('listing the store before the first pet is sent (--resolve-unknown)', 'listing_store');
-    before = await recordStoreIds(file, journal.started, list);
+    before = await recordStoreIds(file, journal.started, list, () => failed?.confirmLease());
     f.io.info(`the store holds ${petCount(before.size)} before this load; their ids are in ${file}`, 'store_listed', {
       pets: before.size,
       file,
@@ -99,6 +102,13 @@ export async function settleActions(settler: UnknownSettler, load: LoadSide): Pr
       const why = error instanceof CliError || error instanceof Error ? error.message : String(error);
       load.f.io.warn(`cannot list the store to settle the unknown items: ${why}; they stay unknown`, 'settle_failed');
     },
+    repeats: (count) =>
+      load.f.io.warn(
+        `the store's listing showed ${count === 1 ? '1 pet' : `${count} pets`} more than once (the store changed while it was read); ` +
+          'each pet settled one unknown item at most',
+        'listing_repeats',
+        { repeats: count },
+      ),
     others: (ids) => {
       const shown = ids.slice(0, 20).join(', ');
       const more = ids.length > 20 ? ` and ${ids.length - 20} more` : '';

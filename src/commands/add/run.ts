@@ -1,7 +1,7 @@
 /** `petstore add`'s contract for the runner (../runner.ts): flags checked, then one pet created (asked for at a terminal), or a bulk load's own run; those two load only when used. */
 import type { PetstoreClient } from '../../api/client.js';
 import { Int64Text, NewPet, PetStatus } from '../../api/schemas.js';
-import { RequestError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { CONCURRENCY } from '../../flag-bounds.js';
 import { PET_VIEW } from '../../output/views.js';
@@ -9,9 +9,10 @@ import { parseFlag, parseWholeNumber } from '../parse-flag.js';
 import { record } from '../runner.js';
 import type { AddFileOptions } from './add-file.js';
 import { createPet } from './http.js';
+import { afterCreateFailed } from './maybe-created.js';
 import type { GivenFields } from './prompt-pet.js';
 
-/** The flags of `add` as commander parses them. */
+/** The flags of `add` as commander parses them (add.ts declares them; `contractAction` holds the two to one type). */
 export interface AddFlags {
   name?: string;
   categoryId?: string;
@@ -42,16 +43,19 @@ const FLAG_NAMES: Record<string, string> = {
 
 const flagName = (key: string) => FLAG_NAMES[key] ?? `--${key}`;
 
+/** add checks its flags itself (`addOptions`): a refused combination is named before a bad value. */
+const ADD_INPUTS = {};
+
 /** add: one pet created and printed, or with --file a bulk load (add-file.ts); a refused flag combination named before a bad value. */
-export const ADD = record({
+export const ADD = record<typeof ADD_INPUTS, AddOptions, AddFlags>({
   shape: 'record',
   shapeOf: (options: AddOptions) => (options.kind === 'file' ? 'stream' : 'record'),
   view: PET_VIEW,
   // One pet created, maybe after a prompt: never paged.
   paged: false,
-  inputs: {},
+  inputs: ADD_INPUTS,
   options: ({ flags }, f): AddOptions =>
-    addOptions(flags as AddFlags, {
+    addOptions(flags, {
       stdinIsTTY: f.io.std.stdinIsTTY,
       stdoutIsTTY: f.io.std.stdoutIsTTY,
       noPromptEnv: f.env.PETSTORE_NO_PROMPT === '1',
@@ -116,7 +120,7 @@ function checkName(name: string): void {
   if (!checked.success) throw new UsageError(`invalid value for --name: "${name}": ${checked.error.issues[0]?.message ?? 'invalid'}`);
 }
 
-/** The NewPet of the flags, or asked for at the terminal, created; throws createPet's errors (a POST maybe sent: with a hint). */
+/** The NewPet of the flags, or asked for at the terminal, created; throws createPet's errors, saying whether the pet may exist (maybe-created.ts). */
 async function createOne(f: Factory, client: PetstoreClient, options: AddOptions) {
   if (options.kind === 'file') throw new Error('add --file runs its own load (ownRun)');
   // The client first (made by the runner): a missing key or base URL fails before anything is asked.
@@ -124,18 +128,6 @@ async function createOne(f: Factory, client: PetstoreClient, options: AddOptions
   try {
     return await createPet(client, pet);
   } catch (error) {
-    throw withMaybeCreatedHint(error);
+    throw afterCreateFailed(error, pet);
   }
-}
-
-/** A POST sent that got no answer (a timeout, a dropped connection) may have created the pet, and petstore never sends it again: say how to look. */
-function withMaybeCreatedHint(error: unknown): unknown {
-  if (!(error instanceof RequestError) || error.notSent || error.hint || !['timeout', 'connection_closed'].includes(error.code))
-    return error;
-  return new RequestError(
-    error.message,
-    error.code,
-    error.status,
-    'The pet may have been created; petstore does not send it again. See whether it was before adding it again:\n  petstore list',
-  );
 }

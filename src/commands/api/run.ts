@@ -7,24 +7,29 @@ import type { PetstoreClient } from '../../api/client.js';
 import type { Exchange } from '../../api/exchange.js';
 import { parseAnswerJson, stringifyJson } from '../../json.js';
 import { describeBody, isJsonType } from '../../api/response.js';
-import { CliError, ListingCutError, RequestError, UsageError } from '../../errors.js';
+import { CliError, isCutListing, RequestError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { IOStreams } from '../../iostreams.js';
-import { sanitizeLines } from '../../text.js';
+import { REPEATS_DROPPED, repeatsWarning, sanitizeLines } from '../../text.js';
 import * as z from 'zod/mini';
 import { task } from '../runner.js';
+import { PageRepeats } from './page-repeats.js';
 import { type ApiFlags, type ApiOptions, apiOptions, type FieldArg } from './request.js';
 
 const API_INPUTS = { arguments: [['argument <path>', z.string()]] as const };
 
+/** The flags of `api` as commander parses them (api.ts declares them; `contractAction` holds the two to one type). */
+interface ApiCommandFlags extends Omit<ApiFlags, 'fields'> {
+  /** -f and -F share one list, in the order given (api.ts): either flag's value is all of them. */
+  rawField?: FieldArg[];
+  field?: FieldArg[];
+}
+
 /** api for the runner: `<path>` and the flags to a request (stdin read for `--input -` or `-F key=@-`), then {@link runApi}. */
-export const API = task<typeof API_INPUTS, ApiOptions>({
+export const API = task<typeof API_INPUTS, ApiOptions, ApiCommandFlags>({
   inputs: API_INPUTS,
-  options: ({ flags, arguments: [path] }, f): Promise<ApiOptions> => {
-    // -f and -F share one list, in the order given (api.ts): either flag's value is all of them.
-    const fields = (flags.rawField ?? flags.field ?? []) as FieldArg[];
-    return apiOptions(path, { ...flags, fields } as ApiFlags, f.io.std.stdin, f.signal);
-  },
+  options: ({ flags, arguments: [path] }, f): Promise<ApiOptions> =>
+    apiOptions(path, { ...flags, fields: flags.rawField ?? flags.field ?? [] }, f.io.std.stdin, f.signal),
   run: (f, options: ApiOptions) => runApi(f, options),
 });
 
@@ -51,6 +56,8 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
   const jq = f.exporter.jq !== undefined;
   const sink = new BodySink(f, options.paginate && !options.include && !jq);
   const bodies: Body[] = [];
+  const repeats = new PageRepeats();
+  let dropped = 0;
   try {
     for (;;) {
       const response = await walk.fetch();
@@ -67,26 +74,47 @@ export async function runApi(f: Factory, options: ApiOptions): Promise<void> {
       }
       // Asked for before this page is parsed, so that it travels meanwhile.
       if (options.paginate) await walk.lookAhead(response);
-      const body = response.text === '' ? undefined : bodyOf(response);
+      let body = response.text === '' ? undefined : bodyOf(response);
       const items = body === undefined ? 0 : 'json' in body && Array.isArray(body.json) ? body.json.length : undefined;
+      let linkError: unknown;
+      if (options.paginate) {
+        let next: URL | undefined;
+        try {
+          next = walk.nextOf(response);
+        } catch (error) {
+          // The page arrived whole: it is printed, then the walk stops here.
+          linkError = walk.stopHere(error);
+        }
+        const passed = body && repeats.pass('json' in body ? body.json : undefined, response.text);
+        if (passed && !passed.fresh && next) throw walk.repeatedPage(next, 'items');
+        if (passed && body && 'json' in body) body = { json: passed.json };
+        dropped += passed ? passed.dropped : 0;
+      }
       if (body && jq) bodies.push(body);
       else if (body) {
         sink.add(body);
         // The page after next waits for stdout to take this one.
         await f.io.drained();
       }
+      if (linkError) throw linkError;
       if (!options.paginate || !walk.advance(response, items)) break;
     }
   } catch (error) {
-    if (error instanceof ListingCutError)
-      error.setPrinted(
-        sink.items,
-        `${sink.items === 1 ? '1 item' : `${sink.items} items`} on ${sink.pages === 1 ? '1 page' : `${sink.pages} pages`}`,
-      );
+    warnRepeats(f, dropped);
+    if (isCutListing(error))
+      error.setPrinted(sink.items, `${itemCount(sink.items)} on ${sink.pages === 1 ? '1 page' : `${sink.pages} pages`}`);
     throw error;
   }
+  warnRepeats(f, dropped);
   sink.end();
   if (jq) await printBodies(f, options.paginate ? merged(bodies) : bodies);
+}
+
+const itemCount = (n: number) => (n === 1 ? '1 item' : `${n} items`);
+
+/** The warning of items left out as printed before, if any. */
+function warnRepeats(f: Factory, dropped: number): void {
+  if (dropped > 0) f.io.warn(repeatsWarning(itemCount(dropped)), REPEATS_DROPPED);
 }
 
 /**

@@ -1,7 +1,7 @@
 /** listPets (`GET /pets?limit=&status=`, openapi/petstore.yaml): its query and its answer, through the generic client. */
 import * as z from 'zod/mini';
 import type { PagesOptions, PetstoreClient } from '../../api/client.js';
-import { type OperationSchemas, type Pet, Pets, PetStatus, wholeNumberText } from '../../api/schemas.js';
+import { int64Of, type OperationSchemas, type Pet, Pets, PetStatus, wholeNumberText } from '../../api/schemas.js';
 import { LIMIT } from '../../interface-values.js';
 
 const LIMIT_RANGE = `must be a whole number from ${LIMIT.min} to ${LIMIT.max}`;
@@ -28,15 +28,20 @@ export const OPERATIONS: readonly OperationSchemas[] = [{ operationId: 'listPets
 /** `--limit` text: digits only, then the limit bounds. */
 export const LimitText = wholeNumberText(Limit, LIMIT_RANGE);
 
-/** listPets page by page: each Pets array as sent, and whether a next page is linked; throws as PetstoreClient.pages. */
+/** A pet's id as the key of {@link listPetPages}' repeats: a number or bigint as parsed (`1.0` as its bigint). */
+export const petKey = (pet: Pet): number | bigint => (typeof pet.id === 'object' ? int64Of(pet.id) : pet.id);
+
+/**
+ * listPets page by page: each page's pets as sent, but those already passed on (by id: the store changed while it was read), whether a
+ * next page is linked, and how many repeats were dropped; throws as PetstoreClient.pages, a page of nothing new that links on included.
+ */
 export async function* listPetPages(
   client: PetstoreClient,
   query: ListPetsQuery,
   walk: PagesOptions,
-): AsyncGenerator<{ pets: Pet[]; hasNext: boolean }> {
+): AsyncGenerator<{ pets: Pet[]; hasNext: boolean; repeats: number }> {
   const params = new URLSearchParams({ limit: String(query.limit) });
   if (query.status) params.set('status', query.status);
-  for await (const { items, hasNext } of client.pages(`pets?${params}`, { ok: [200], schema: Pets, root: 'pets' }, walk)) {
-    yield { pets: items, hasNext };
-  }
+  const pages = client.pages(`pets?${params}`, { ok: [200], schema: Pets, root: 'pets' }, { ...walk, keyOf: petKey });
+  for await (const { items, hasNext, repeats } of pages) yield { pets: items, hasNext, repeats };
 }

@@ -1,0 +1,167 @@
+#!/usr/bin/env node
+// Many ids in one process (issue 37 item 8): `petstore get - --format ndjson`
+// of 10,000 ids on 8 connections against bench/undici-pool-get.mjs (one undici
+// Pool dispatching the same GETs and printing each body as a line), both
+// against bench/minimal-service.mjs, a service that only answers. Alternating
+// rounds (5; BENCH_GET_ROUNDS), medians: whole-process wall time as a pace
+// ratio (undici's time / petstore's, target >= 0.9x) and the service's own
+// clock beside it, peak RSS as a ratio (target <= 1.3x); then the peak RSS of
+// 100,000 ids (BENCH_GET_LARGE, 3 rounds: BENCH_GET_LARGE_ROUNDS; target
+// <= 150 MiB). Every run is a fresh process reading its ids from a file on
+// stdin and writing into a pipe this process reads (each line counted); every
+// figure is printed with the load average. Run by hand: npm run bench
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { median } from './median.mjs';
+
+const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
+const SERVICE = fileURLToPath(new URL('./minimal-service.mjs', import.meta.url));
+const POOL_GET = fileURLToPath(new URL('./undici-pool-get.mjs', import.meta.url));
+const USER_AGENT = `petstore/${JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}`;
+const COUNT = Number(process.env.BENCH_GET_COUNT ?? 10_000);
+const ROUNDS = Number(process.env.BENCH_GET_ROUNDS ?? 5);
+const LARGE = Number(process.env.BENCH_GET_LARGE ?? 100_000);
+const LARGE_ROUNDS = Number(process.env.BENCH_GET_LARGE_ROUNDS ?? 3);
+const CONCURRENCY = 8;
+const PACE_TARGET = 0.9;
+const RSS_TARGET = 1.3;
+const LARGE_RSS_MIB = 150;
+const load = () =>
+  `load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`;
+
+/** The minimal service as a process of its own: its base URL, and `clock()`: requests and seconds since the last call. */
+async function startService() {
+  const child = spawn(process.execPath, [SERVICE], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const baseUrl = (await lines.next()).value;
+  const clock = async () => {
+    child.stdin.write('\n');
+    return JSON.parse((await lines.next()).value);
+  };
+  return { baseUrl, clock, stop: () => child.stdin.end() };
+}
+
+function writeIds(count) {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bench-ids-')), `ids-${count}.txt`);
+  let text = '';
+  for (let id = 1; id <= count; id += 1) text += `${id}\n`;
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+/**
+ * Runs a fresh `node <args>` under GNU time with `idsFile` on stdin and stdout a pipe read here; returns its wall time in seconds (start
+ * to exit), peak RSS in MiB and the lines it printed. Throws naming `name` when it fails.
+ */
+function runNode(name, args, env, idsFile) {
+  const input = fs.openSync(idsFile, 'r');
+  const started = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], {
+    env,
+    stdio: [input, 'pipe', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  fs.closeSync(input);
+  if (r.error) throw new Error(`/usr/bin/time: ${r.error.message} (apt-get install time)`);
+  if (r.status !== 0) throw new Error(`${name} exited ${r.status}: ${r.stderr.slice(-400)}`);
+  const rssMiB = Number(r.stderr.trim().split('\n').pop()) / 1024;
+  let lines = 0;
+  for (let i = r.stdout.indexOf('\n'); i !== -1; i = r.stdout.indexOf('\n', i + 1)) lines += 1;
+  return { seconds, rssMiB, lines };
+}
+
+function petstoreGet(baseUrl, idsFile) {
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PETSTORE_BASE_URL: baseUrl,
+    PETSTORE_API_KEY: 'bench',
+    PETSTORE_NO_DEPRECATION_WARNING: '1',
+  };
+  const args = [BIN, 'get', '-', '--format', 'ndjson', '--concurrency', String(CONCURRENCY)];
+  return runNode('petstore get -', args, env, idsFile);
+}
+
+function poolGet(baseUrl, idsFile) {
+  return runNode('undici-pool-get', [POOL_GET, baseUrl, String(CONCURRENCY), USER_AGENT], process.env, idsFile);
+}
+
+/** One run of `side` against a fresh service; checks it printed a line per id. */
+async function round(side, idsFile, count) {
+  const service = await startService();
+  try {
+    const run = side === 'petstore' ? petstoreGet(service.baseUrl, idsFile) : poolGet(service.baseUrl, idsFile);
+    if (run.lines !== count) throw new Error(`${side} printed ${run.lines} lines for ${count} ids`);
+    const { requests, seconds } = await service.clock();
+    if (requests !== count) throw new Error(`${side} sent ${requests} requests for ${count} ids`);
+    return { ...run, serviceSeconds: seconds };
+  } finally {
+    service.stop();
+  }
+}
+
+const ms = (seconds) => `${(seconds * 1000).toFixed(0)} ms`;
+const all = (values, unit = (v) => v.toFixed(2)) => values.map(unit).join(' ');
+
+console.log(`node ${process.version}, ${os.cpus().length} CPUs, ${load()}`);
+let failed = false;
+const idsFile = writeIds(COUNT);
+// Warm-up, not counted: the first run of a command writes its code cache.
+await round('petstore', idsFile, COUNT);
+await round('undici', idsFile, COUNT);
+const runs = { petstore: [], undici: [] };
+for (let i = 0; i < ROUNDS; i += 1) {
+  // The order within a round alternates, so that neither side always runs second.
+  for (const side of i % 2 ? ['undici', 'petstore'] : ['petstore', 'undici']) runs[side].push(await round(side, idsFile, COUNT));
+}
+const wall = (side) => median(runs[side].map((r) => r.seconds));
+const served = (side) => median(runs[side].map((r) => r.serviceSeconds));
+const rss = (side) => median(runs[side].map((r) => r.rssMiB));
+const pace = wall('undici') / wall('petstore');
+const rssRatio = rss('petstore') / rss('undici');
+const paceOk = pace >= PACE_TARGET && rssRatio <= RSS_TARGET;
+failed ||= !paceOk;
+console.log(
+  `get - of ${COUNT} ids, ${CONCURRENCY} connections: ${ms(wall('petstore'))} vs undici Pool ${ms(wall('undici'))} = ${pace.toFixed(2)}x the pace ` +
+    `(target >= ${PACE_TARGET}x); service clock ${ms(served('petstore'))} vs ${ms(served('undici'))} = ${(served('undici') / served('petstore')).toFixed(2)}x; ` +
+    `peak RSS ${rss('petstore').toFixed(1)} vs ${rss('undici').toFixed(1)} MiB = ${rssRatio.toFixed(2)}x (target <= ${RSS_TARGET}x) ` +
+    `${paceOk ? 'ok' : 'MISSED'}; medians of ${ROUNDS} rounds, ${load()}`,
+);
+console.log(
+  `  each round (s): petstore ${all(runs.petstore.map((r) => r.seconds))}, undici ${all(runs.undici.map((r) => r.seconds))}; ` +
+    `peak RSS (MiB): petstore ${all(
+      runs.petstore.map((r) => r.rssMiB),
+      (v) => v.toFixed(1),
+    )}, undici ${all(
+      runs.undici.map((r) => r.rssMiB),
+      (v) => v.toFixed(1),
+    )}`,
+);
+if (LARGE > 0) {
+  const largeFile = writeIds(LARGE);
+  const large = { petstore: [], undici: [] };
+  for (let i = 0; i < LARGE_ROUNDS; i += 1) {
+    for (const side of i % 2 ? ['undici', 'petstore'] : ['petstore', 'undici']) large[side].push(await round(side, largeFile, LARGE));
+  }
+  const peak = median(large.petstore.map((r) => r.rssMiB));
+  const ok = peak <= LARGE_RSS_MIB;
+  failed ||= !ok;
+  console.log(
+    `get - of ${LARGE} ids: peak RSS ${peak.toFixed(1)} MiB (target <= ${LARGE_RSS_MIB} MiB) ${ok ? 'ok' : 'MISSED'}; undici Pool ` +
+      `${median(large.undici.map((r) => r.rssMiB)).toFixed(1)} MiB; wall ${ms(median(large.petstore.map((r) => r.seconds)))} vs ` +
+      `${ms(median(large.undici.map((r) => r.seconds)))} = ${(median(large.undici.map((r) => r.seconds)) / median(large.petstore.map((r) => r.seconds))).toFixed(2)}x; ` +
+      `medians of ${LARGE_ROUNDS} rounds, ${load()}`,
+  );
+  fs.rmSync(path.dirname(largeFile), { recursive: true, force: true });
+}
+fs.rmSync(path.dirname(idsFile), { recursive: true, force: true });
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,83 @@
+/**
+ * A listing read page by page as listPets is (`limit` per page, next-page links): its contract for the runner from the operation's pages,
+ * with `--all`'s whole listing, and the warning of a full page in the command's own noun. Its flags: `withPagingFlags` (kit.ts).
+ */
+import type { PagesOptions, PetstoreClient } from '../api/client.js';
+import { type Inputs, type ListingContract, type ListingEnd, listing, type Page } from './runner.js';
+
+/** The `limit` of a listing's operation: its bounds, and the default the service applies (listPets: 1 to 100, default 20). */
+export interface LimitBounds {
+  min: number;
+  max: number;
+  default: number;
+}
+
+/** How a paged listing reads: `limit` records a page, and with `all` every next page. */
+export interface Paging {
+  limit: number;
+  all: boolean;
+}
+
+/** What the listing holds, as counts say it: `{ one: 'order', many: 'orders' }` gives "1 order", "3 orders". */
+export interface Noun {
+  one: string;
+  many: string;
+}
+
+/** A count in `noun`'s words: "1 order", "3 orders". */
+export function countOf(noun: Noun): (n: number) => string {
+  return (n) => `${n} ${n === 1 ? noun.one : noun.many}`;
+}
+
+/** `--limit` and `--all` as checked to a Paging: without `--limit`, the most a page holds with `--all` (fewer requests), else the default. */
+export function pagingOf(limit: number | undefined, all: unknown, bounds: LimitBounds): Paging {
+  return { limit: limit ?? (all === true ? bounds.max : bounds.default), all: all === true };
+}
+
+/** A paged listing's declaration: a listing's, less what the helper says (its shape, fetch, whole listing, full-page warning, count). */
+export interface PagedDeclared<I extends Inputs, O>
+  extends Omit<ListingContract<I, O>, 'shape' | 'fetch' | 'read' | 'readsWholeListing' | 'fullPage' | 'count'> {
+  /** What the records are, for counts and the full-page warning. */
+  noun: Noun;
+  /** The operation's `limit` bounds: the warning suggests `--limit max`. */
+  bounds: LimitBounds;
+  /** The options' Paging (often the options themselves). */
+  paging(options: O): Paging;
+  /**
+   * The operation's pages as the client walks them: `client.pages(path, { ok: [200], schema, root }, walk)`; throws the client's errors
+   * (a ListingCutError for a page after the first).
+   */
+  pages(client: PetstoreClient, options: O, walk: PagesOptions): AsyncIterable<Page>;
+}
+
+/**
+ * The contract of a paged listing (shape `records`): the pages `declared.pages` reads (every one with `--all`, each next page asked for
+ * while the last is printed, `--timeout` per page), then a warning when a full page may not be the end, in `declared.noun`'s words.
+ */
+export function pagedListing<I extends Inputs, O>(declared: PagedDeclared<I, O>): ListingContract<I, O> {
+  const { noun, bounds, paging, pages, ...rest } = declared;
+  const count = countOf(noun);
+  return listing<I, O>({
+    ...rest,
+    shape: 'records',
+    readsWholeListing: (options) => paging(options).all,
+    async *fetch(client, options) {
+      yield* pages(client, options, { all: paging(options).all, ahead: true });
+    },
+    // A full page may not be the end when the service links no pages; a next link not followed (no --all) is not. A service that linked
+    // pages ends its listing by linking none.
+    fullPage: (options, end) => {
+      const asked = paging(options);
+      return (end.pages === 1 && end.lastLength >= asked.limit) || end.hasNext ? fullPageWarning(count, bounds, asked, end) : undefined;
+    },
+    count,
+  });
+}
+
+function fullPageWarning(count: (n: number) => string, bounds: LimitBounds, { limit, all }: Paging, last: ListingEnd): string {
+  if (last.hasNext) return `showing one page of ${count(last.lastLength)}; the service has more: --all fetches every page`;
+  const where = all ? 'the last page held' : 'showing';
+  return limit < bounds.max
+    ? `${where} ${count(limit)}, as many as --limit ${limit} asks for; the service may have more: try --limit ${bounds.max}`
+    : `${where} ${count(limit)}, the most one page holds; the service may have more but sent no next-page link`;
+}

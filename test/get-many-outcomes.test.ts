@@ -1,0 +1,271 @@
+// get of several ids against a service that misbehaves (issue 37 items 4 and 6): missing ids, other failures, a 401
+// midway, refused connections, 503 and 429 with Retry-After, getPet gone (410, a route 404, PETSTORE_GET_VIA_LIST=1)
+// and the one listPets pass for all the ids; in-process against the fake service.
+import http from 'node:http';
+import nock from 'nock';
+import { Readable } from 'node:stream';
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  type Faults,
+  type PetService,
+  type PetServiceOptions,
+  pageFault,
+  type Recorded,
+  startPetService,
+  toJson,
+} from '../sandbox/pet-service.mjs';
+import { type RunSetup, run, until, wrapped, unwrapped } from './helpers.js';
+
+let service: PetService | undefined;
+afterEach(async () => {
+  await service?.close();
+  service = undefined;
+});
+
+async function serve(options: Partial<PetServiceOptions> = {}): Promise<PetService> {
+  service = await startPetService({ key: 'k', seed: 20, ...options });
+  return service;
+}
+
+const env = (extra: NodeJS.ProcessEnv = {}) => ({
+  PETSTORE_BASE_URL: service!.baseUrl,
+  PETSTORE_API_KEY: 'k',
+  PETSTORE_NO_DEPRECATION_WARNING: '1',
+  ...extra,
+});
+const get = (args: string[], setup: RunSetup = {}) => run(['get', ...args], { random: () => 0, ...setup, env: { ...env(), ...setup.env } });
+const json = (id: number | bigint) => toJson(service!.pets.get(BigInt(id)));
+const row = (id: number | bigint) => {
+  const pet = service!.pets.get(BigInt(id))!;
+  return `${pet.id}\t${pet.name}\t${pet.categoryId}\t${pet.status}\n`;
+};
+const getPets = () => service!.requests.filter((r: Recorded) => /^\/v1\/pets\/\d+$/.test(r.url));
+const listings = () => service!.requests.filter((r: Recorded) => r.url.startsWith('/v1/pets?'));
+const lines = (text: string) => text.trimEnd().split('\n');
+/** Faults: `step` for getPet of the ids in `ids` (all of them when undefined); the rest served. */
+const onGetPet =
+  (step: ReturnType<Extract<Faults, (...args: never[]) => unknown>>, ids?: readonly number[]): Faults =>
+  (request) => {
+    const id = /^\/v1\/pets\/(\d+)$/.exec(request.url)?.[1];
+    return id !== undefined && (!ids || ids.includes(Number(id))) ? step : undefined;
+  };
+
+const GONE = 'warning: getPet is gone from the service: get reads listPets pages (limit 100) to find pets\n';
+const FORCED = 'warning: PETSTORE_GET_VIA_LIST=1: get reads listPets pages (limit 100), not getPet\n';
+
+describe('missing ids and other failures', () => {
+  test('missing ids are named on stderr as they come and the pets found printed; exit 3', async () => {
+    await serve();
+    const r = await get(['1', '99999', '2', '99998']);
+    expect(r).toMatchObject({ code: 3, stdout: row(1) + row(2) });
+    expect(r.stderr).toBe(
+      'warning: id 99999: no animal with id 99999 (HTTP 404, code not_found)\n' +
+        'warning: id 99998: no animal with id 99998 (HTTP 404, code not_found)\n' +
+        'error: no animals with ids 99999, 99998 (2 of 4 ids; 2 pets printed)\n',
+    );
+  });
+
+  test('with --json: the array of the pets found on stdout; the final error lists the missing ids, exactly', async () => {
+    await serve();
+    const r = await get(['1', '9223372036854775807', '2', '--json']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe(`[${json(1)},${json(2)}]\n`);
+    const [each, error] = lines(r.stderr);
+    expect(JSON.parse(each!)).toMatchObject({ code: 'not_found', error: { code: 'not_found', status: 404 } });
+    expect(each).toContain('"id":9223372036854775807,');
+    expect(error).toBe(
+      '{"code":"not_found","message":"no animal with id 9223372036854775807 (1 of 3 ids; 2 pets printed)","status":null,' +
+        '"read":3,"printed":2,"missing":[9223372036854775807],"notFound":1,"invalid":0,"failed":0}',
+    );
+  });
+
+  test('a failure other than a missing pet (a 502 after its retries) is named; the others printed; exit 1', async () => {
+    await serve({ faults: onGetPet({ status: 502, json: { code: 'bad_gateway', message: 'store offline', status: 502 } }, [2]) });
+    const r = await get(['1', '2', '99999', '3', '--retries', '1']);
+    expect(r).toMatchObject({ code: 1, stdout: row(1) + row(3) });
+    expect(r.stderr).toBe(
+      'warning: id 2: store offline (HTTP 502, code bad_gateway)\n' +
+        'warning: id 99999: no animal with id 99999 (HTTP 404, code not_found)\n' +
+        'error: 2 of 4 ids not printed (1 not found: 99999; 1 failed); 2 pets printed\n',
+    );
+    // The 502 was retried as get retries it (--retries 1).
+    expect(getPets().filter((r) => r.url === '/v1/pets/2')).toHaveLength(2);
+  });
+
+  test.each([
+    [503, 'Service Unavailable'],
+    [429, 'Too Many Requests'],
+  ])('a %i with Retry-After is retried as get does; every pet printed, exit 0', async (status) => {
+    let refused = 0;
+    await serve({
+      faults: (request) =>
+        request.url === '/v1/pets/2' && refused++ === 0
+          ? { status, headers: { 'retry-after': '0' }, json: { code: 'busy', message: 'later', status } }
+          : undefined,
+    });
+    const r = await get(['1', '2', '3']);
+    expect(r).toMatchObject({ code: 0, stdout: row(1) + row(2) + row(3), stderr: '' });
+    expect(getPets().map((q) => q.url)).toEqual(expect.arrayContaining(['/v1/pets/2', '/v1/pets/2']));
+    expect(getPets()).toHaveLength(4);
+  });
+});
+
+describe('a run that stops', () => {
+  test('a 401 midway stops at once: exit 4, the pets before it printed whole, nothing sent after the requests in flight', async () => {
+    const unauthorized = { status: 401, json: { code: 'unauthorized', message: 'key revoked', status: 401 } };
+    await serve({ seed: 40, faults: (_request, index) => (index >= 4 ? unauthorized : undefined) });
+    const ids = Array.from({ length: 40 }, (_, i) => String(i + 1));
+    const r = await get([...ids, '--concurrency', '2', '--format', 'ndjson']);
+    expect(r.code).toBe(4);
+    const printed = r.stdout === '' ? [] : lines(r.stdout).map((line) => JSON.parse(line).id);
+    expect(printed).toEqual([1, 2, 3, 4].slice(0, printed.length));
+    expect(r.stderr).toBe(
+      wrapped(
+        `error: key revoked (HTTP 401, code unauthorized) (stopped: ${printed.length === 1 ? '1 pet' : `${printed.length} pets`} printed of 40 ids read)\n` +
+          'The key came from PETSTORE_API_KEY: check it, or unset it and log in:\n  petstore auth login\n',
+      ),
+    );
+    expect(service!.requests.length).toBeLessThanOrEqual(4 + 2);
+  });
+
+  test('with --json a 401 midway leaves a valid JSON array on stdout; the error says what was printed of how many read', async () => {
+    const unauthorized = { status: 401, json: { code: 'unauthorized', message: 'key revoked', status: 401 } };
+    await serve({ faults: (_request, index) => (index >= 2 ? unauthorized : undefined) });
+    const r = await get(['-', '--json', '--concurrency', '1'], { stdin: '1 2 3 4 5\n' });
+    expect(r.code).toBe(4);
+    expect(JSON.parse(r.stdout)).toEqual([JSON.parse(json(1)), JSON.parse(json(2))]);
+    expect(JSON.parse(r.stderr)).toMatchObject({ code: 'unauthorized', message: 'key revoked', status: 401, printed: 2, read: 5 });
+  });
+
+  test('a service that refuses connections: one message naming the address and where the base URL comes from, exit 1', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise((resolve) => closed.close(resolve));
+    const ids = Array.from({ length: 200 }, (_, i) => i + 1).join('\n');
+    const r = await run(['get', '-'], {
+      stdin: ids,
+      random: () => 0,
+      env: { PETSTORE_BASE_URL: `http://127.0.0.1:${port}/v1`, PETSTORE_API_KEY: 'k', PETSTORE_NO_DEPRECATION_WARNING: '1' },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(unwrapped(r.stderr)).toMatch(
+      new RegExp(
+        `^error: cannot reach 127\\.0\\.0\\.1:${port}: ECONNREFUSED \\(stopped: 0 pets printed of \\d+ ids read\\)\\n` +
+          `Is the service running at http://127\\.0\\.0\\.1:${port}/v1/\\? Check the base URL \\(from PETSTORE_BASE_URL\\)\\n$`,
+      ),
+    );
+  });
+});
+
+describe('a name that does not resolve', () => {
+  test('no such host (DNS): one message naming it and where the base URL comes from, exit 1', async () => {
+    // This test alone lets the name reach the system's resolver, which knows no host under .invalid (RFC 6761).
+    const loopback = (host: string) => /^(127\.0\.0\.1|localhost|[^:]+\.localhost)(:\d+)?$/i.test(host) || host.startsWith('null:');
+    nock.enableNetConnect((host) => loopback(host) || host.startsWith('petstore.invalid:'));
+    try {
+      const r = await run(['get', '-', '--json'], {
+        stdin: Array.from({ length: 50 }, (_, i) => i + 1).join('\n'),
+        random: () => 0,
+        env: { PETSTORE_BASE_URL: 'https://petstore.invalid/v1', PETSTORE_API_KEY: 'k', PETSTORE_NO_DEPRECATION_WARNING: '1' },
+      });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('[]\n');
+      expect(lines(r.stderr)).toHaveLength(1);
+      expect(JSON.parse(r.stderr)).toMatchObject({
+        code: 'network_error',
+        message: expect.stringMatching(/^cannot reach petstore\.invalid: (ENOTFOUND|EAI_AGAIN)$/),
+        printed: 0,
+        hint: 'Is the service running at https://petstore.invalid/v1/? Check the base URL (from PETSTORE_BASE_URL)',
+      });
+    } finally {
+      nock.enableNetConnect(loopback);
+    }
+  });
+});
+
+describe('getPet gone: one listPets pass for all the ids', () => {
+  test.each<[string, Faults]>([
+    ['410', onGetPet({ status: 410, json: { code: 'gone', message: 'removed', status: 410 } })],
+    ['a 404 for a route it does not have', onGetPet({ status: 404, json: { code: 'not_found', message: 'no route', status: 404 } })],
+  ])('getPet answers %s: found on one pass that stops at the page of the last; printed in order', async (_, faults) => {
+    await serve({ seed: 300, faults });
+    const r = await get(['150', '5', '3', '5'], { env: { PETSTORE_NO_DEPRECATION_WARNING: '' } });
+    expect(r).toMatchObject({ code: 0, stdout: row(150) + row(5) + row(3) + row(5) });
+    expect(r.stderr).toBe(
+      wrapped(
+        'warning: getPet is deprecated, removed 2030-12-05; get then reads listPets pages\n' +
+          'PETSTORE_NO_DEPRECATION_WARNING=1 silences this warning\n' +
+          GONE,
+      ),
+    );
+    // The getPet requests in flight when it went (three ids), then pages 1 and 2 of one listing: 150 is on page 2.
+    expect(getPets().length).toBeLessThanOrEqual(3);
+    expect(listings().map((q) => q.url)).toEqual(['/v1/pets?limit=100', expect.stringMatching(/^\/v1\/pets\?limit=100&cursor=/)]);
+  });
+
+  test('PETSTORE_GET_VIA_LIST=1: no getPet at all; a missing id reads every page once, exit 3', async () => {
+    await serve({ seed: 250 });
+    const r = await get(['2', '99999', '1', '250'], { env: { PETSTORE_GET_VIA_LIST: '1' } });
+    expect(r).toMatchObject({ code: 3, stdout: row(2) + row(1) + row(250) });
+    expect(r.stderr).toBe(
+      wrapped(
+        `${FORCED}warning: id 99999: no animal with id 99999: none on the 3 pages of listPets (250 pets)\n` +
+          'error: no animal with id 99999 (1 of 4 ids; 3 pets printed)\n',
+      ),
+    );
+    expect(getPets()).toEqual([]);
+    expect(listings()).toHaveLength(3);
+  });
+
+  test('ids above 2^53 are found exactly through listPets, with --json', async () => {
+    await serve({ firstId: 9007199254740993n, seed: 5 });
+    const r = await get(['9007199254740997', '9007199254740993', '--json'], { env: { PETSTORE_GET_VIA_LIST: '1' } });
+    expect(r).toMatchObject({ code: 0, stdout: `[${json(9007199254740997n)},${json(9007199254740993n)}]\n` });
+    expect(r.stdout).toContain('"id":9007199254740997,');
+  });
+
+  test('standard input longer than a pass holds (10,000 ids): a pass per window, each stopping where its last id is', async () => {
+    await serve({ seed: 10_050 });
+    const ids = Array.from({ length: 10_001 }, (_, i) => i + 1);
+    // One read of bytes, taken a slice at a time: the pass waits for the whole read, not for its first slice.
+    const stdin = Readable.from([Buffer.from(ids.join('\n'))]);
+    const r = await get(['-', '--format', 'ndjson'], { env: { PETSTORE_GET_VIA_LIST: '1' }, stdin });
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout).map((line) => JSON.parse(line).id)).toEqual(ids);
+    const starts = listings().filter((q) => q.url === '/v1/pets?limit=100');
+    // Two passes: ids 1 to 10,000 (pages 1 to 100), then id 10,001 (pages 1 to 101).
+    expect(starts).toHaveLength(2);
+    expect(listings()).toHaveLength(100 + 101);
+  }, 60_000);
+
+  test('at a terminal, a pass longer than 2 seconds shows its progress on the status line, cleared at its end', async () => {
+    let stderr = '';
+    const shown = until(() => stderr.includes('looking for'));
+    await serve({ seed: 5, pageSize: 1, faults: pageFault(3, { serve: true, until: shown }, { pageSize: 1 }) });
+    const r = await get(['5', '1', '--format', 'tsv'], {
+      env: { PETSTORE_GET_VIA_LIST: '1' },
+      stdoutIsTTY: true,
+      onStderr: (text) => (stderr += text),
+    });
+    expect(r).toMatchObject({ code: 0, stdout: row(5) + row(1) });
+    expect(r.stderr).toContain('\r\u001b[Klooking for 2 pets through listPets: page 3, 2 pets read, 1 found');
+    expect(r.stderr.endsWith('\r\u001b[K')).toBe(true);
+  });
+
+  test('a listing that fails partway stops the run: exit 1, the page named, what was printed said', async () => {
+    await serve({
+      seed: 300,
+      faults: (request) =>
+        request.url.startsWith('/v1/pets?') && request.url.includes('cursor=')
+          ? { status: 500, json: { code: 'internal', message: 'broke', status: 500 } }
+          : undefined,
+    });
+    const r = await get(['1', '250', '--retries', '0'], { env: { PETSTORE_GET_VIA_LIST: '1' } });
+    expect(r).toMatchObject({ code: 1, stdout: '' });
+    expect(lines(unwrapped(r.stderr))[1]).toMatch(
+      /^error: the listing stopped at page 2: broke \(HTTP 500, code internal\) \(stopped: 0 pets printed of 2 ids read\)$/,
+    );
+  });
+});
