@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The packaging checks: what `npm pack`, `npm run build`, the quick start, the standalone executables and the Debian
- * packages produce and how they install. They build and install whole artefacts, so they run on their own, after the
+ * and RPM packages produce and how they install. They build and install whole artefacts, so they run on their own, after the
  * suite: `npm test` runs both, `npx vitest run` only the suite.
  */
 export const packagingChecks = [
@@ -10,6 +10,7 @@ export const packagingChecks = [
   'test/build.test.ts',
   'test/quickstart.test.ts',
   'test/deb.test.ts',
+  'test/rpm.test.ts',
   'test/standalone-arm64.test.ts',
 ];
 

@@ -5,17 +5,24 @@
 // literals, arrow functions, ?.) are syntax that old Nodes cannot parse.
 'use strict';
 
-// The Node.js versions of package.json's "engines": those that every bundled
-// package supports (read@6 and mute-stream@4 set the bounds).
+// The Node.js versions petstore runs on (scripts/supported-node.mjs, the
+// packed package's "engines"): those that every bundled package supports
+// (read@6 and mute-stream@4 set the bounds). On another, a message of at most
+// 72 columns names the ways out, each command on a line of its own.
 var v = process.versions.node.split('.').map(Number);
 if (!((v[0] === 22 && (v[1] > 22 || (v[1] === 22 && v[2] >= 2))) || (v[0] === 24 && v[1] >= 15) || v[0] >= 26)) {
   process.stderr.write(
-    'petstore needs Node.js 22.22.2 or a later 22, 24.15 or a later 24, or 26 and newer (found v' + process.versions.node + ').\n' +
-      'Two ways out:\n' +
+    'petstore needs Node.js 22.22.2 or a later 22, 24.15 or a later 24, or 26\n' +
+      'and newer; this is Node.js ' + process.versions.node + '. Ways out:\n' +
       '  - install a supported Node.js (the current LTS will do), or\n' +
-      '  - use the standalone executable, which needs no Node.js (Linux): in a clone of petstore run\n' +
-      '    "npm ci && npm run build:standalone", then copy dist/petstore-' + process.platform + '-' + process.arch + ' to a folder on your PATH,\n' +
-      '    for example ~/.local/bin/petstore (README, "Install").\n'
+      '  - on Linux, use a petstore that carries its own Node.js, built in a\n' +
+      '    clone of petstore (README, "Install"), one of:\n' +
+      '    the Debian package (.deb), for apt install:\n' +
+      '      npm ci && npm run build:deb\n' +
+      '    the RPM package (.rpm), for dnf install:\n' +
+      '      npm ci && npm run build:rpm\n' +
+      '    the standalone executable, to copy to ~/.local/bin/petstore:\n' +
+      '      npm ci && npm run build:standalone\n'
   );
   process.exit(1);
 }

@@ -19,17 +19,12 @@
 // Run after scripts/build.mjs (npm run build:deb does both).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { copyrightFile, debianDepends, LINTIAN_OVERRIDES } from './debian.mjs';
-import { ARCHITECTURES, HOST, pinnedNode, runOn } from './targets.mjs';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+import { buildDate, buildExecutable, nodeLicenceOf, pkg, root, stageCommonFiles, targetOf } from './linux-package.mjs';
 
 function fail(message) {
   process.stderr.write(`build:deb: ${message}\n`);
@@ -44,56 +39,15 @@ function run(command, args, options = {}) {
   return r.stdout;
 }
 
-let target;
-try {
-  target = parseArgs({ options: { target: { type: 'string', default: HOST } } }).values.target;
-} catch (error) {
-  fail(error.message);
-}
-const arch = ARCHITECTURES[target.replace(/^linux-/, '')];
-if (!target.startsWith('linux-') || !arch)
-  fail(
-    `--target ${target}: the targets are ${Object.keys(ARCHITECTURES)
-      .map((a) => `linux-${a}`)
-      .join(' and ')}`,
-  );
-
-// The executable, stripped before the blob goes in (--strip stops the build when it cannot be).
-const built = spawnSync(process.execPath, [join(root, 'scripts', 'build-standalone.mjs'), '--target', target, '--strip'], {
-  stdio: 'inherit',
-});
-if (built.status !== 0) process.exit(built.status ?? 1);
-const executable = join(root, 'dist', `petstore-${target}`);
+const { target, arch } = targetOf(fail);
+const executable = buildExecutable(target);
 
 const stage = mkdtempSync(join(tmpdir(), 'petstore-deb-'));
 try {
-  const put = (path, content, mode = 0o644) => {
-    mkdirSync(dirname(join(stage, path)), { recursive: true });
-    writeFileSync(join(stage, path), content);
-    chmodSync(join(stage, path), mode);
-  };
-  mkdirSync(join(stage, 'usr', 'bin'), { recursive: true });
-  copyFileSync(executable, join(stage, 'usr', 'bin', 'petstore'));
-  chmodSync(join(stage, 'usr', 'bin', 'petstore'), 0o755);
+  // The executable, its man pages and what it prints as its completion, in an environment of its own.
+  const put = stageCommonFiles(stage, { target, executable, zshFolder: 'usr/share/zsh/vendor-completions', run, fail });
 
-  for (const page of pkg.man) {
-    const section = page.match(/\.(\d)$/)?.[1] ?? fail(`${page}: a man page's name ends in its section`);
-    put(`usr/share/man/man${section}/${basename(page)}.gz`, gzipSync(readFileSync(join(root, page)), { level: 9 }));
-  }
-
-  // What the packaged executable prints, in an environment of its own.
-  const home = join(stage, '..', `${basename(stage)}-home`);
-  const [command, ...prefix] = runOn(target, executable);
-  const completion = (shell) =>
-    run(command, [...prefix, 'completion', shell], { env: { PATH: '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: join(home, '.config') } });
-  put('usr/share/bash-completion/completions/petstore', completion('bash'));
-  put('usr/share/zsh/vendor-completions/_petstore', completion('zsh'));
-  put('usr/share/fish/vendor_completions.d/petstore.fish', completion('fish'));
-  rmSync(home, { recursive: true, force: true });
-
-  const node = pinnedNode(root);
-  const notices = readFileSync(join(root, 'dist', `petstore-${target}.NOTICES.txt`), 'utf8');
-  const nodeLicence = notices.slice(notices.lastIndexOf(`Node.js ${node}\n\n`) + `Node.js ${node}\n\n`.length);
+  const { node, licence: nodeLicence } = nodeLicenceOf(target);
   put(
     'usr/share/doc/petstore/copyright',
     copyrightFile({
@@ -105,9 +59,7 @@ try {
     }),
   );
 
-  // The date of the last commit, so that the same tree builds the same package.
-  const gitDate = spawnSync('git', ['-C', root, 'log', '-1', '--format=%ct'], { encoding: 'utf8' }).stdout?.trim();
-  const date = new Date((Number(process.env.SOURCE_DATE_EPOCH || gitDate) || Math.floor(Date.now() / 1000)) * 1000);
+  const date = buildDate();
   const rfc5322 = date.toUTCString().replace(/^(\w+), (\d+) (\w+) (\d+) (\S+) GMT$/, '$1, $2 $3 $4 $5 +0000');
   const maintainer = pkg.author;
   const changelog = `petstore (${pkg.version}) unstable; urgency=medium\n\n  * petstore ${pkg.version}: the standalone executable, carrying Node.js ${node}.\n\n -- ${maintainer}  ${rfc5322}\n`;

@@ -31,8 +31,10 @@ const jqWasmBytes = readFileSync(jqWasmFile);
 const jqWasm = brotliCompressSync(jqWasmBytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } });
 // Earlier builds' files go, so that the package ships only this build's; the
 // standalone executable and its notice (scripts/build-standalone.mjs, not in
-// the package) stay, as a user may copy the executable after any build.
-const STANDALONE = /^petstore-[a-z0-9]+-[a-z0-9]+(\.exe)?(\.NOTICES\.txt)?$|^petstore_[^_]+_[a-z0-9]+\.deb$/;
+// the package) stay, as do the Debian and RPM packages: a user may copy the
+// executable, or install a package, after any build.
+const STANDALONE =
+  /^petstore-[a-z0-9]+-[a-z0-9]+(\.exe)?(\.NOTICES\.txt)?$|^petstore_[^_]+_[a-z0-9]+\.deb$|^petstore-[^-]+-[^-]+\.[a-z0-9_]+\.rpm$|^petstore\.rpmlintrc$/;
 for (const entry of existsSync(dist('')) ? readdirSync(dist('')) : []) {
   if (!STANDALONE.test(entry)) rmSync(dist(entry), { recursive: true, force: true });
 }
@@ -82,6 +84,10 @@ const main = await build({
   banner: { js: '"use strict";\nvar __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   define: {
     PETSTORE_VERSION: JSON.stringify(version),
+    // The man page's date (src/commands/man-page.ts): SOURCE_DATE_EPOCH (reproducible builds), else the day of the build.
+    PETSTORE_BUILD_DATE: JSON.stringify(
+      new Date(process.env.SOURCE_DATE_EPOCH ? Number(process.env.SOURCE_DATE_EPOCH) * 1000 : Date.now()).toISOString().slice(0, 10),
+    ),
     PETSTORE_JQ_WORKER: JSON.stringify(jqWorkerText('jq-worker.cjs')),
     'import.meta.url': '__importMetaUrl',
   },

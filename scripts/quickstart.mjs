@@ -4,10 +4,13 @@
 // binary, stops the sandbox and stops there. Each step says what it does
 // while it runs. The standalone executable is the README's install step, not this.
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { startPetService } from '../sandbox/pet-service.mjs';
 
-const say = (text) => process.stderr.write(`${text}\n`);
+// Wrapped between words at the terminal's width (80 when piped), as petstore's own messages; a command stays on a line of its own.
+const { wrapMessage } = createRequire(import.meta.url)('../dist/petstore.cjs');
+const say = (text) => process.stderr.write(`${wrapMessage(text, (process.stderr.isTTY && process.stderr.columns) || 80)}\n`);
 const bin = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 
 say('Starting the sandbox, a local pet store that accepts the key "demo"...');
@@ -16,8 +19,8 @@ const baseUrl = sandbox.baseUrl;
 say(`Sandbox running at ${baseUrl}.`);
 
 const args = ['list', '--status', 'available'];
-say(`Listing the available pets from it (the key and base URL given through the environment):`);
-say(`$ PETSTORE_BASE_URL=${baseUrl} PETSTORE_API_KEY=demo petstore ${args.join(' ')}`);
+say('Listing the available pets (key and base URL in the environment):');
+say(`  PETSTORE_BASE_URL=${baseUrl} \\\n    PETSTORE_API_KEY=demo petstore ${args.join(' ')}`);
 // The sandbox answers from this process, so the CLI runs as a child beside it.
 const code = await new Promise((resolve) =>
   spawn(process.execPath, [bin, ...args], {
@@ -33,7 +36,5 @@ if (code !== 0) {
   say(`petstore exited ${code}; see the message above.`);
   process.exit(code);
 }
-say(
-  'Done. Next: "npm run sandbox -- --port 4010" keeps a sandbox running for the README\'s Quick start; ' +
-    "the README's Install section puts petstore on your PATH.",
-);
+say("Done. Next, to keep a sandbox running for the README's Quick start:\n  npm run sandbox -- --port 4010");
+say("The README's Install section puts petstore on your PATH.");

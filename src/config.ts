@@ -163,7 +163,7 @@ function unreadable(file: string, cause: unknown): UsageError {
   const why = cause instanceof Error ? cause.message.replace(/^The config file `[^`]*` is /, 'it is ') : String(cause);
   return new UsageError(
     `cannot use config file ${file}: ${why}`,
-    `Fix or delete it (\`rm ${file}\`), then set it up again with \`petstore config set\` and \`petstore auth login\`.`,
+    `Fix or delete it, then set it up again:\n  rm ${file}\n  petstore config set base-url <url>\n  petstore auth login`,
     'invalid_config',
   );
 }

@@ -2,9 +2,12 @@
 import { InterruptedError, type StopSignal } from './errors.js';
 import { main } from './main.js';
 import type { PagerCount } from './terminal/pager.js';
-
-export { commandNames, commandTree } from './main.js';
+import { wrapMessage } from './terminal/wrap.js';
 import { sanitizeText } from './text.js';
+
+export { commandNames, commandTree, manPageText } from './main.js';
+// For scripts/quickstart.mjs: its messages wrap as petstore's do.
+export { wrapMessage };
 
 /** Signals closer together than this (milliseconds) count as one (see onSignal). */
 const SIGNAL_ECHO_MS = 150;
@@ -37,7 +40,8 @@ export async function start(argv: readonly string[], command?: string): Promise<
   // Should a promise still reject unobserved: one line, not a trace.
   process.on('unhandledRejection', (reason) => {
     const message = reason instanceof Error ? reason.message : String(reason);
-    process.stderr.write(`error: unexpected failure: ${sanitizeText(message)}\n`);
+    const columns = (process.stderr.isTTY && process.stderr.columns) || 80;
+    process.stderr.write(`${wrapMessage(`error: unexpected failure: ${sanitizeText(message)}`, columns)}\n`);
     process.exit(1);
   });
   // Stdout's write errors, unless a bulk load takes them: a reader gone (`list | head -1`) ends quietly, others in one line.

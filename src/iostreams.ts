@@ -3,7 +3,7 @@ import { stringifyJson } from './json.js';
 import { Pager, type PagerCount, pagerCommand, terminalCanPage } from './terminal/pager.js';
 import { Spinner } from './terminal/spinner.js';
 import { wrapMessage } from './terminal/wrap.js';
-import { sanitizeText } from './text.js';
+import { sanitizeLines, sanitizeText } from './text.js';
 
 /** A stream petstore writes to; `once('drain')` where it can push back. */
 export interface Writable {
@@ -137,10 +137,16 @@ export class IOStreams {
     if (drawn) this.drawStatus();
   }
 
-  /** A warning: `warning: <message>`, or `{"warning": message, "code": code}` with --json. */
+  /**
+   * A warning: `warning: <message>`, or `{"warning": message, "code": code, ...fields}` with --json. A `hint` field (the command
+   * that fixes it, on a line of its own) follows the plain message, as an error's hint does.
+   */
   warn(message: string, code: string, fields: Record<string, unknown> = {}): void {
     if (this.style.json) this.writeError(`${stringifyJson({ warning: message, code, ...fields })}\n`);
-    else this.writeMessage(`warning: ${sanitizeText(message)}\n`);
+    else {
+      const hint = typeof fields.hint === 'string' ? `${sanitizeLines(fields.hint)}\n` : '';
+      this.writeMessage(`warning: ${sanitizeText(message)}\n${hint}`);
+    }
   }
 
   /** A notice (what was done, a summary): a plain line, or `{"info": message, "code": code, ...fields}` with --json. */
@@ -149,10 +155,9 @@ export class IOStreams {
     else this.writeMessage(`${sanitizeText(message)}\n`);
   }
 
-  /** Writes message lines (not JSON) to stderr, wrapped at a terminal's width. */
+  /** Writes message lines (not JSON) to stderr, wrapped at a terminal's width, or at 80 columns where stderr is not a terminal. */
   writeMessage(text: string): void {
-    const columns = this.errColumns;
-    this.writeError(columns === undefined ? text : wrapMessage(text, columns));
+    this.writeError(wrapMessage(text, this.errColumns ?? 80));
   }
 
   /** A `--verbose` line. */
@@ -175,7 +180,27 @@ export class IOStreams {
   waiting(label: string): (() => void) | undefined {
     if (this.statusHeld || !this.canShowStatus) return undefined;
     this.spinner ??= new Spinner({ set: (text) => this.setStatus(text), clear: () => this.clearStatusLine() });
-    return this.spinner.start(label);
+    return this.spinner.start(`waiting for ${label}`);
+  }
+
+  /**
+   * A whole listing is read before anything of it prints (a table must know every row): once it has taken a second, a spinner
+   * says so with `progress()` (the count read so far), in place of each request's. Returns its end (idempotent), or undefined
+   * where no status line can show.
+   */
+  waitingForListing(progress: () => string): (() => void) | undefined {
+    if (this.statusHeld || !this.canShowStatus) return undefined;
+    this.statusHeld = true;
+    const end = new Spinner({ set: (text) => this.setStatus(text), clear: () => this.clearStatusLine() }, LISTING_SPINNER_DELAY_MS).start(
+      progress,
+    );
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      end();
+      this.statusHeld = false;
+    };
   }
 
   /** Pages the command's data on a terminal that can; the pager starts with the first data, so an earlier error prints as usual. */
@@ -238,6 +263,9 @@ export class IOStreams {
     this.statusDrawn = false;
   }
 }
+
+/** How long a listing read whole before it prints may take before its spinner shows, in milliseconds. */
+const LISTING_SPINNER_DELAY_MS = 1000;
 
 /** chalk level of data on a stream, from --no-color, NO_COLOR, FORCE_COLOR, CLICOLOR(_FORCE) and the terminal (docs/terminal.md). */
 export function colorLevel(colorFlag: boolean, env: NodeJS.ProcessEnv, isTTY: boolean): 0 | 1 | 2 | 3 {

@@ -1,12 +1,12 @@
 /** Runs one invocation: parses the command line, runs the command, reports what it threw and returns its exit code (errors.ts). */
 import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { stringifyJson } from './json.js';
-import { CliError, ExitCode, InterruptedError, type ErrorReport } from './errors.js';
+import { CliError, ExitCode, InterruptedError, UsageError, type ErrorReport } from './errors.js';
 import { Factory, type GlobalOptions, type Seams } from './factory.js';
 import { IOStreams, type IO } from './iostreams.js';
 import { COMMANDS } from './commands/registry.js';
 import { buildProgram, type CommandMaker } from './program.js';
-import { commandPath } from './commands/help.js';
+import { helpHint, unknownFlag } from './commands/help.js';
 import { sanitizeText } from './text.js';
 
 declare const PETSTORE_VERSION: string | undefined;
@@ -31,6 +31,12 @@ export interface RunOptions {
   command?: string;
   /** Told the checked global flags before the command runs (entry.ts reports a stdout write error with --json's shape). */
   onGlobals?(globals: Readonly<GlobalOptions>): void;
+}
+
+/** The man page of the whole command tree (commands/man-page.ts), as scripts/man.mjs writes it and `petstore help man` prints it. */
+export async function manPageText(): Promise<string> {
+  const { manPage } = await import('./commands/man-page.js');
+  return manPage(await commandTree(), VERSION);
 }
 
 /** The whole command tree as help shows it, with a Factory its actions may not use (for the man page and tests). */
@@ -69,17 +75,16 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
   program.hook('preAction', () => options.onGlobals?.(f.globals));
   const configure = (command: CommandUnknownOpts): void => {
     command.exitOverride();
+    // Suggestions are ours (commands/help.ts), said the same way for flags and commands.
+    command.showSuggestionAfterError(false);
     command.configureOutput({
       writeOut: (text) => io.writeOut(text),
       writeErr: (text) => io.writeError(text),
       getOutHelpWidth: () => (io.std.stdoutIsTTY ? io.termColumns : 80),
       getErrHelpWidth: () => io.errColumns ?? 80,
+      // Commander's refusal of the command line, reported as every usage error is (below): thrown before commander exits.
       outputError: (text) => {
-        // One line, as the plain message prints it (commander puts its "Did you mean" on a line of its own).
-        const message = sanitizeText(text.replace(/^error: /, '').trim());
-        const report: ErrorReport = { code: 'invalid_usage', message, status: null, hint: usageHint(command) };
-        if (json()) io.writeError(`${stringifyJson(report)}\n`);
-        else io.writeMessage(`${sanitizeText(text.trimEnd())} (${usageHint(command)})\n`);
+        throw usageError(command, text);
       },
     });
     command.commands.forEach(configure);
@@ -137,8 +142,19 @@ function reportError(error: unknown, io: IOStreams, json: boolean, traces: Stack
   return ExitCode.failure;
 }
 
-function usageHint(command: CommandUnknownOpts): string {
-  return `run "${commandPath(command)} --help" for usage`;
+/** Commander's refusal `text` ("error: unknown option '--x'", "error: missing required argument 'id'") as the usage error of `command`. */
+function usageError(command: CommandUnknownOpts, text: string): UsageError {
+  const unknown = /^error: unknown option '(.*)'\s*$/s.exec(text)?.[1];
+  if (unknown !== undefined) return unknownFlag(command, unknown);
+  return new UsageError(
+    sanitizeText(
+      text
+        .replace(/^error: /, '')
+        .trim()
+        .replace(/\s*\n\s*/g, ' '),
+    ),
+    helpHint(command),
+  );
 }
 
 /** A stack trace on stderr, sanitised line by line; with --json one `{"stack"}` object. */

@@ -4,9 +4,9 @@ import type { Factory, GlobalOptions } from './factory.js';
 import type { OutputFlags } from './output/format.js';
 import { RETRIES, TIMEOUT_MS } from './flag-bounds.js';
 import { describeOption, globalFlagsOf, helpOrder, valueOption } from './commands/kit.js';
-import { addGroupHelp, unknownOption } from './commands/help.js';
+import { addGroupHelp, unknownFlag } from './commands/help.js';
 import { COMMANDS, type CommandEntry } from './commands/registry.js';
-import { wrapHelpText, wrapLine } from './terminal/wrap.js';
+import { plainSpaces, wrapHelpText, wrapLine } from './terminal/wrap.js';
 
 /** The end of the root help (also sections of the man page). */
 const ROOT_HELP_AFTER = `
@@ -70,13 +70,13 @@ function outputFlagsOf(command: CommandUnknownOpts): OutputFlags {
   return { format: text('format'), jq: text('jq') };
 }
 
-/** Refuses, as an unknown option (exit 2), a global flag given to `action` that does not apply to it (kit.ts, withGlobalFlags). */
+/** Refuses, as an unknown flag (exit 2), a global flag given to `action` that does not apply to it (kit.ts, withGlobalFlags). */
 function refuseGlobalFlags(root: CommandUnknownOpts, action: CommandUnknownOpts): void {
   const applies = globalFlagsOf(action);
   if (!applies) return;
   for (const option of root.options) {
     const given = root.getOptionValueSource(option.attributeName()) === 'cli';
-    if (given && option.long && !applies.some((flag) => flag === option.long)) unknownOption(action, option.long);
+    if (given && option.long && !applies.some((flag) => flag === option.long)) throw unknownFlag(action, option.long);
   }
 }
 
@@ -99,7 +99,18 @@ export async function buildProgram(f: Factory, word?: string, commands?: readonl
     // `__complete` and the like serve the completion scripts, not users: hidden from help and suggestions.
     program.addCommand(command, { hidden: command.name().startsWith('__') });
   }
-  addGroupHelp(program);
+  addGroupHelp(program, [
+    {
+      name: 'man',
+      description: 'print the man page, every command in one page (troff), for man to read or to install',
+      example: 'petstore help man | man -l -',
+      print: async () => {
+        const { manPage } = await import('./commands/man-page.js');
+        f.io.writeOut(manPage(program, f.version));
+        if (f.io.std.stdoutIsTTY) f.io.writeMessage('That is the man page as troff; to read it:\n  petstore help man | man -l -\n');
+      },
+    },
+  ]);
   styleHelp(program);
   return program;
 }
@@ -148,7 +159,15 @@ function styleHelp(command: CommandUnknownOpts): void {
     },
     formatHelp(this: Help, cmd, helper) {
       const [usage = '', ...rest] = Help.prototype.formatHelp.call(this, cmd, helper).split('\n');
-      return [...wrapLine(usage, this.helpWidth ?? 80, '', '       '), ...rest].join('\n');
+      return plainSpaces([...wrapLine(usage, this.helpWidth ?? 80, '', '       '), ...rest].join('\n'));
+    },
+    // Broken at spaces only: a description's "default: 8" is joined by an unbreakable space (kit.ts, describeOption).
+    boxWrap(this: Help, text, width) {
+      if (width < NARROWEST_DESCRIPTION) return text;
+      return text
+        .split('\n')
+        .map((line) => wrapLine(line, width).join('\n'))
+        .join('\n');
     },
     formatItem(this: Help, term, termWidth, description, helper) {
       const width = this.helpWidth ?? 80;

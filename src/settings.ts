@@ -54,7 +54,7 @@ export class Settings {
       const near = closest(picked.value, known);
       throw new UsageError(
         `unknown environment "${picked.value}" (from ${picked.origin})${near ? `; did you mean "${near}"?` : ''}`,
-        `Known environments: ${known.join(', ')}. Create one with: petstore config set base-url <url> --env ${picked.value}`,
+        `Known environments: ${known.join(', ')}. Create one with:\n  petstore config set base-url <url> --env ${picked.value}`,
         'unknown_environment',
       );
     }
@@ -109,8 +109,9 @@ export class Settings {
       `the stored API key of environment "${envName}" belongs to ${key.boundTo ?? 'no recorded origin'}, not to ${baseUrl.origin}; nothing was sent`,
       ExitCode.auth,
       'key_for_other_origin',
-      `To use ${baseUrl.origin}, log in for it: petstore auth login${envFlagOf(envName)} --base-url ${baseUrl.href}\n` +
-        `(or keep a separate environment: petstore config set base-url ${baseUrl.href} --env <name>, then petstore auth login --env <name>; or set PETSTORE_API_KEY)`,
+      `To use ${baseUrl.origin}, log in for it:\n  petstore auth login${envFlagOf(envName)} --base-url ${baseUrl.href}\n` +
+        'Or keep a separate environment for it (or set PETSTORE_API_KEY):\n' +
+        `  petstore config set base-url ${baseUrl.href} --env <name>\n  petstore auth login --env <name>`,
     );
   }
 }
@@ -154,26 +155,28 @@ export function envFlagOf(envName: string): string {
   return envName === DEFAULT_ENV ? '' : ` --env ${envName}`;
 }
 
-/** Exit 2, naming the command that fixes it. */
+/** Exit 2, naming the command that fixes it (on a line of its own, as every hint's command). */
 export function missingBaseUrl(envName: string): UsageError {
   return new UsageError(
     `no base URL configured for environment "${envName}"`,
-    `Run: petstore config set base-url <url>${envFlagOf(envName)}   (or pass --base-url, or set PETSTORE_BASE_URL)`,
+    `Set one (or pass --base-url, or set PETSTORE_BASE_URL):\n  petstore config set base-url <url>${envFlagOf(envName)}`,
     'missing_base_url',
   );
 }
 
 /** Exit 4, naming the command that fixes it. */
 export function missingApiKey(envName: string): MissingKeyError {
-  return new MissingKeyError(
-    `no API key for environment "${envName}"`,
-    `Run: petstore auth login${envFlagOf(envName)}   (or set PETSTORE_API_KEY)`,
-  );
+  return new MissingKeyError(`no API key for environment "${envName}"`, `Log in (or set PETSTORE_API_KEY):\n  ${loginCommand(envName)}`);
 }
 
-/** The line that ends every 401 message: the command that fixes it (and the variable, when the key came from it). */
+/** The lines that end every 401 message: the command that fixes it (and the variable, when the key came from it). */
 export function loginHint(envName: string, keySource?: string): string {
   if (keySource === 'environment variable')
-    return `The key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login${envFlagOf(envName)}`;
-  return `Run: petstore auth login${envFlagOf(envName)}`;
+    return `The key came from PETSTORE_API_KEY: check it, or unset it and log in:\n  ${loginCommand(envName)}`;
+  return `Log in again:\n  ${loginCommand(envName)}`;
+}
+
+/** `petstore auth login`, with `--env` for another environment than the default. */
+export function loginCommand(envName: string): string {
+  return `petstore auth login${envFlagOf(envName)}`;
 }

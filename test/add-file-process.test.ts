@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { dropEvery, startPetService, type Faults, type PetService } from '../sandbox/pet-service.mjs';
-import { BIN, readNdjson, run, spawnAsync, startChild, until } from './helpers.js';
+import { BIN, readNdjson, run, spawnAsync, startChild, until, wrapped, unwrapped } from './helpers.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -73,7 +73,7 @@ describe('signals', () => {
       const r = await child.done;
       expect(r.code).toBe(exit);
       // Said at once: what the load waits for, and how to stop at once; then the summary.
-      expect(r.stderr).toMatch(
+      expect(unwrapped(r.stderr)).toMatch(
         new RegExp(
           '^stopping: no more pets are sent; waiting for [1-4] answers? in flight, at most 30s \\(--timeout\\); Ctrl-C again stops at once\\n' +
             `${word}: created \\d+ of 40 pets; 0 failed, \\d+ not sent \\(written to .*failed\\.ndjson\\)\\n$`,
@@ -103,7 +103,7 @@ describe('signals', () => {
     await child.waitForText('\n');
     const answered = performance.now();
     expect(child.stderr).toBe(
-      'stopping: no more pets are sent; waiting for 2 answers in flight, at most 30s (--timeout); Ctrl-C again stops at once\n',
+      wrapped('stopping: no more pets are sent; waiting for 2 answers in flight, at most 30s (--timeout); Ctrl-C again stops at once\n'),
     );
     expect(child.exitCode).toBeNull();
     // Signals within SIGNAL_ECHO_MS of the first are its echo: a person's second Ctrl-C comes later. The
@@ -113,7 +113,7 @@ describe('signals', () => {
     const r = await child.done;
     expect(r.code).toBe(130);
     // The reading ended before the pipe's end was seen: the count says what was read.
-    expect(r.stderr).toMatch(
+    expect(unwrapped(r.stderr)).toMatch(
       /^stopping: [^\n]*\n(unknown: line [12] "p[01]": sent, then the load was stopped before the service answered\n){2}interrupted: created 0 of 5 pets read so far; 0 failed, 2 unknown, 3 not sent/,
     );
     expect(
@@ -139,7 +139,9 @@ describe('signals', () => {
     const r = await child.done;
     expect(r.code).toBe(130);
     // The requests in flight finished (none unknown), and every line not created is in --failed.
-    expect(r.stderr).toMatch(/^stopping: [^\n]*\ninterrupted: created \d+ of 300 pets; 0 failed, \d+ not sent \(written to .*\)\n$/);
+    expect(unwrapped(r.stderr)).toMatch(
+      /^stopping: [^\n]*\ninterrupted: created \d+ of 300 pets; 0 failed, \d+ not sent \(written to .*\)\n$/,
+    );
     expect([...readNdjson(failed).map((l) => l.item.name), ...storedNames()].sort()).toEqual(names(300).sort());
   });
 
@@ -170,7 +172,7 @@ describe('pipes, full disks and closed outputs', () => {
       env(),
     );
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n').at(-3)).toBe(`created 0 of 250 pets; 250 failed (written to ${failed})`);
+    expect(unwrapped(r.stderr).split('\n').at(-3)).toBe(`created 0 of 250 pets; 250 failed (written to ${failed})`);
     const after = readNdjson(failed);
     expect(after).toHaveLength(250);
     expect(after.map((l) => l.item.name).sort()).toEqual(all.sort());
@@ -184,9 +186,10 @@ describe('pipes, full disks and closed outputs', () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         'error: --failed /dev/full is a device; it must be a regular file, for its journal (/dev/full.journal) lets a rerun skip the pets created\n' +
-        'Name a file in a folder you can write, e.g. --failed failed.ndjson.\n',
+          'Name a file in a folder you can write, e.g. --failed failed.ndjson.\n',
+      ),
     });
     expect(posts()).toHaveLength(0);
   });
@@ -331,7 +334,7 @@ describe('deaths and hang-ups', () => {
     const again = await add(args);
     // The first pet was sent when the load died: its journal makes it unknown, never sent twice.
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(
+    expect(unwrapped(again.stderr)).toMatch(
       /^resuming the load started at .*\nunknown: line 1 "p0": sent before the load stopped, .*\ncreated 2 of 3 pets; 0 failed, 1 unknown \(written to .*\)\n/,
     );
     expect(readNdjson(failed).map((line) => [line.line, line.outcome])).toEqual([[1, 'unknown']]);
@@ -347,7 +350,9 @@ describe('deaths and hang-ups', () => {
     expect(second).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: --failed ${fs.realpathSync(dir)}/failed.ndjson is being written by another petstore add --file; give each load its own file\nA load that died leaves the lock ${fs.realpathSync(dir)}/failed.ndjson.lock, taken over once it has not been renewed for 30 seconds.\n`,
+      stderr: wrapped(
+        `error: --failed ${fs.realpathSync(dir)}/failed.ndjson is being written by another petstore add --file; give each load its own file\nA load that died leaves the lock ${fs.realpathSync(dir)}/failed.ndjson.lock, taken over once it has not been renewed for 30 seconds.\n`,
+      ),
     });
     expect(posts()).toHaveLength(1);
     first.kill('SIGKILL');

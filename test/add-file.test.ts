@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startPetService, type Faults, type PetService } from '../sandbox/pet-service.mjs';
-import { readNdjson, run, until, runsAsRoot } from './helpers.js';
+import { readNdjson, run, until, runsAsRoot, wrapped, unwrapped } from './helpers.js';
 
 /** The fake service; a name starting with "fail" gets a 422 (a 4xx: not created); `delayMs` holds each answer; `faults` replaces that. */
 function startPetServer(delayMs = 0, faults?: Faults): Promise<PetService> {
@@ -48,8 +48,8 @@ describe('add --file', () => {
     const nobody = { PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1', PETSTORE_API_KEY: 'k' };
     const stop =
       'error: cannot reach 127.0.0.1:9: ECONNREFUSED; every connection failed for 300 ms, so no more pets are sent\n' +
-      'Check the base URL (petstore config get base-url; --base-url and PETSTORE_BASE_URL override it) and that the service is up, ' +
-      'then run the same command again: with --failed it sends only the pets not created.\n';
+      'Check the base URL (--base-url and PETSTORE_BASE_URL override the config) and that the service is up, then run the same ' +
+      'command again: with --failed it sends only the pets not created. The base URL in the config:\n  petstore config get base-url\n';
     const r = await run(['add', '--file', '-', '--concurrency', '1', '--failed', failed], {
       env: nobody,
       stdin: ndjson(['Z', 'Y']),
@@ -59,7 +59,7 @@ describe('add --file', () => {
     expect(r).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: `stopped: created 0 of 2 pets; 0 failed, 2 not sent (written to ${failed})\n${stop}`,
+      stderr: wrapped(`stopped: created 0 of 2 pets; 0 failed, 2 not sent (written to ${failed})\n${stop}`),
     });
     // Its connection never opened, so nothing was sent.
     expect(new Set(r.unmatched)).toEqual(new Set(['POST ']));
@@ -88,7 +88,7 @@ describe('add --file', () => {
         message: 'cannot reach 127.0.0.1:9: ECONNREFUSED; every connection failed for 300 ms, so no more pets are sent',
         code: 'unreachable',
         status: null,
-        hint: expect.stringMatching(/^Check the base URL \(petstore config get base-url/),
+        hint: expect.stringMatching(/^Check the base URL \(--base-url and PETSTORE_BASE_URL override the config\)/),
       },
       '',
     ]);
@@ -132,7 +132,10 @@ describe('add --file', () => {
       'failed: line 4 "fail-me": database refused it (HTTP 422)',
       'failed: line 5 "ok2": item: unknown field "colour"',
     ]);
-    expect(stderr.slice(4)).toEqual([`created 2 of 6 pets; 4 failed (written to ${failed})`, 'error: 4 of 6 pets were not created']);
+    expect(unwrapped(r.stderr).trim().split('\n').slice(4)).toEqual([
+      `created 2 of 6 pets; 4 failed (written to ${failed})`,
+      'error: 4 of 6 pets were not created',
+    ]);
     expect(posts().map((b) => JSON.parse(b).name)).toEqual(['ok1', 'fail-me', 'ok3']);
     const lines = readNdjson(failed).sort((a, b) => a.line - b.line);
     expect(lines.map((l) => [l.line, l.outcome])).toEqual([
@@ -176,12 +179,14 @@ describe('add --file', () => {
     expect(r).toMatchObject({
       code: 1,
       stdout: '1\ta\t1\t-\n',
-      stderr: [
-        'failed: line 2 (item 1) (no name): the input ends inside the JSON array',
-        `created 1 of 2 pets; 1 failed (written to ${failed})`,
-        'error: 1 of 2 pets was not created',
-        '',
-      ].join('\n'),
+      stderr: wrapped(
+        [
+          'failed: line 2 (item 1) (no name): the input ends inside the JSON array',
+          `created 1 of 2 pets; 1 failed (written to ${failed})`,
+          'error: 1 of 2 pets was not created',
+          '',
+        ].join('\n'),
+      ),
     });
     expect(readNdjson(failed)).toEqual([
       {
@@ -259,11 +264,12 @@ describe('every item has one known outcome', () => {
     expect(r).toMatchObject({
       code: 1,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         'failed: line 1 "a": the service has no /pets: HTTP 404 (no route /pets); the base URL may be wrong (HTTP 404)\n' +
-        `stopped: created 0 of 3 pets; 1 failed, 2 not sent (written to ${failed})\n` +
-        'error: the service has no /pets: HTTP 404 (no route /pets); the base URL may be wrong\n' +
-        `Check the base URL ${origin}/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n`,
+          `stopped: created 0 of 3 pets; 1 failed, 2 not sent (written to ${failed})\n` +
+          'error: the service has no /pets: HTTP 404 (no route /pets); the base URL may be wrong\n' +
+          `Check the base URL ${origin}/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n`,
+      ),
     });
     expect(posts()).toHaveLength(1);
     expect(readNdjson(failed).map((l) => [l.line, l.outcome])).toEqual([
@@ -284,9 +290,11 @@ describe('every item has one known outcome', () => {
     expect(r.code).toBe(4);
     expect(posts()).toHaveLength(1);
     expect(r.stderr).toBe(
-      'failed: line 1 "p0": missing or invalid API key (HTTP 401)\n' +
-        `stopped: created 0 of 50 pets; 1 failed, 49 not sent (written to ${failed})\n` +
-        'error: missing or invalid API key (HTTP 401, code unauthorized)\nThe key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login\n',
+      wrapped(
+        'failed: line 1 "p0": missing or invalid API key (HTTP 401)\n' +
+          `stopped: created 0 of 50 pets; 1 failed, 49 not sent (written to ${failed})\n` +
+          'error: missing or invalid API key (HTTP 401, code unauthorized)\nThe key came from PETSTORE_API_KEY: check it, or unset it and log in:\n  petstore auth login\n',
+      ),
     );
     const lines = readNdjson(failed);
     expect(lines.map((l) => l.outcome)).toEqual(['failed', ...Array<string>(49).fill('not_sent')]);
@@ -312,7 +320,7 @@ describe('every item has one known outcome', () => {
     const r = await run(['add', '--file', file, '--failed', failed, '--concurrency', '1'], { env: env() });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('1\ta\t0\t-\n3\tb\t2\t-\n');
-    expect(r.stderr).toMatch(
+    expect(unwrapped(r.stderr)).toMatch(
       /^warning: line 2 was created \(HTTP 201\), but its answer could not be read: unexpected response \(HTTP 201\): malformed JSON: .*; it is not sent again\ncreated 3 of 3 pets; 0 failed\n$/,
     );
     expect(fs.readFileSync(failed, 'utf8')).toBe('');
@@ -332,11 +340,11 @@ describe('every item has one known outcome', () => {
     const dir = path.dirname(file);
     const r = await run(['add', '--file', file, '--failed', path.join(dir, 'f1.ndjson'), '--concurrency', '1', ...flags], { env: env() });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(
+    expect(unwrapped(r.stderr)).toMatch(
       /^unknown: line 2 "lost": .*\ncreated 2 of 3 pets; 0 failed, 1 unknown \(written to .*f1\.ndjson\)\nerror: 1 of 3 pets may not have been created: its outcome is unknown\n$/,
     );
     if ('drip' in step) {
-      expect(r.stderr).toMatch(
+      expect(unwrapped(r.stderr)).toMatch(
         /^unknown: line 2 "lost": the service answered HTTP 201, but its body did not arrive whole: request to \S+ timed out after 300 ms \(--timeout\) \(HTTP 201\)\n/,
       );
     }
@@ -346,9 +354,11 @@ describe('every item has one known outcome', () => {
     const skip = await run(['add', '--file', path.join(dir, 'f1.ndjson'), '--failed', path.join(dir, 'f2.ndjson')], { env: env() });
     expect(skip.code).toBe(1);
     expect(skip.stderr).toBe(
-      `created 0 of 1 pet; 0 failed, 1 of unknown outcome skipped (written to ${path.join(dir, 'f2.ndjson')})\n` +
-        'warning: 1 item of unknown outcome (sent before, perhaps created) not sent again; --retry-unknown sends them\n' +
-        'error: 1 of 1 pet may not have been created: its outcome is unknown\n',
+      wrapped(
+        `created 0 of 1 pet; 0 failed, 1 of unknown outcome skipped (written to ${path.join(dir, 'f2.ndjson')})\n` +
+          'warning: 1 item of unknown outcome (sent before, perhaps created) not sent again; --retry-unknown sends them\n' +
+          'error: 1 of 1 pet may not have been created: its outcome is unknown\n',
+      ),
     );
     expect(posts()).toHaveLength(sentBefore);
     expect(readNdjson(path.join(dir, 'f2.ndjson'))).toEqual([line]);
@@ -411,7 +421,9 @@ describe('the --failed file is never lost', () => {
     expect(second).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: --failed ${failed} is being written by another petstore add --file; give each load its own file\nA load that died leaves the lock ${failed}.lock, taken over once it has not been renewed for 30 seconds.\n`,
+      stderr: wrapped(
+        `error: --failed ${failed} is being written by another petstore add --file; give each load its own file\nA load that died leaves the lock ${failed}.lock, taken over once it has not been renewed for 30 seconds.\n`,
+      ),
       unmatched: [],
     });
     expect((await first).code).toBe(0);
@@ -427,7 +439,7 @@ describe('the --failed file is never lost', () => {
     const first = run(['add', '--file', file, '--failed', link, '--concurrency', '1'], { env: env() });
     await until(() => posts().length > 0);
     const second = await run(['add', '--file', file, '--failed', target], { env: env() });
-    expect(second).toMatchObject({
+    expect({ ...second, stderr: unwrapped(second.stderr) }).toMatchObject({
       code: 2,
       stdout: '',
       stderr: expect.stringContaining('is being written by another petstore add --file'),
@@ -473,7 +485,7 @@ describe('input exactly as given', () => {
       const again = await run(['add', '--file', path.join(dir, 'failed.ndjson'), '--failed', path.join(dir, 'failed2.ndjson')], {
         env: env(),
       });
-      expect(again, kind).toMatchObject({
+      expect({ ...again, stderr: unwrapped(again.stderr) }, kind).toMatchObject({
         code: 1,
         stdout: '',
         stderr: expect.stringContaining(
@@ -521,7 +533,7 @@ describe('a --failed path planted by another user', () => {
       expect(r).toMatchObject({
         code: 2,
         stdout: '',
-        stderr: `error: --failed ${link} is a link owned by another user (uid 65534); refusing to write through it\n`,
+        stderr: wrapped(`error: --failed ${link} is a link owned by another user (uid 65534); refusing to write through it\n`),
       });
       expect(posts()).toEqual([]);
       expect(fs.readFileSync(victim, 'utf8')).toBe('keep me\n');

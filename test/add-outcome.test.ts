@@ -3,7 +3,7 @@
 // `unknown` does; a 2xx that cannot be read says it was created; a connection never made says neither. Counted from the store.
 import { afterEach, describe, expect, test } from 'vitest';
 import { type PetService, type Step, startPetService } from '../sandbox/pet-service.mjs';
-import { run } from './helpers.js';
+import { run, wrapped, unwrapped } from './helpers.js';
 
 let service: PetService | undefined;
 afterEach(async () => {
@@ -20,7 +20,7 @@ async function add(step: Step, ...extra: string[]) {
   return { ...r, stored: service.pets.size, posts: service.requests.filter((q) => q.method === 'POST').length, all: service.requests };
 }
 
-const LOOK = 'See whether a pet named "Rex" in category 1 is in the store before adding it again: petstore list --all --format tsv';
+const LOOK = 'See whether a pet named "Rex" in category 1 is in the store before adding it again:\n  petstore list --all --format tsv';
 const maybe = (answer: string) =>
   `error: the pet may have been created: the service answered ${answer}, which does not say whether it stored the pet\n`;
 
@@ -30,7 +30,7 @@ describe('add answered after the request was sent, with a status that proves not
     expect(r).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: `${maybe('HTTP 303 redirecting to /v1/pets/1')}petstore follows no redirect and does not send it again. ${LOOK}\n`,
+      stderr: wrapped(`${maybe('HTTP 303 redirecting to /v1/pets/1')}petstore follows no redirect and does not send it again. ${LOOK}\n`),
     });
     expect(r.stored).toBe(1);
     expect(r.all.map((q) => q.method)).toEqual(['POST']);
@@ -46,7 +46,7 @@ describe('add answered after the request was sent, with a status that proves not
       status: 303,
       hint:
         'petstore follows no redirect and does not send it again. ' +
-        'See whether a pet named "Rex" in category 1 is in the store before adding it again: petstore list --all --status sold --format tsv',
+        'See whether a pet named "Rex" in category 1 is in the store before adding it again:\n  petstore list --all --status sold --format tsv',
     });
   });
 
@@ -55,14 +55,19 @@ describe('add answered after the request was sent, with a status that proves not
     const r = await add({ status: 301, headers: { location: `${long}\u009b2J` } });
     expect(r.code).toBe(1);
     expect(r.stderr).not.toMatch(/[\u001b\u009b]/);
-    expect(r.stderr).toContain(`redirecting to ${long.slice(0, 200)}…, which does not say`);
+    expect(unwrapped(r.stderr)).toContain(`redirecting to ${long.slice(0, 200)}…, which does not say`);
     const none = await add({ status: 302 });
-    expect(none.stderr).toBe(`${maybe('HTTP 302 without a Location')}petstore follows no redirect and does not send it again. ${LOOK}\n`);
+    expect(none.stderr).toBe(
+      wrapped(`${maybe('HTTP 302 without a Location')}petstore follows no redirect and does not send it again. ${LOOK}\n`),
+    );
   });
 
   test('500 with an Error body after storing: its code and message named', async () => {
     const r = await add({ serveThen: { status: 500, json: { code: 'internal', message: 'broke', status: 500 } } });
-    expect(r).toMatchObject({ code: 1, stderr: `${maybe('HTTP 500 (internal: broke)')}petstore does not send it again. ${LOOK}\n` });
+    expect(r).toMatchObject({
+      code: 1,
+      stderr: wrapped(`${maybe('HTTP 500 (internal: broke)')}petstore does not send it again. ${LOOK}\n`),
+    });
     expect(r.stored).toBe(1);
     expect(r.posts).toBe(1);
   });
@@ -72,7 +77,7 @@ describe('add answered after the request was sent, with a status that proves not
     expect(r.code).toBe(1);
     expect(r.posts).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`^error: the pet may have been created: the service answered HTTP ${status} `));
-    expect(r.stderr).toContain(LOOK);
+    expect(unwrapped(r.stderr)).toContain(unwrapped(LOOK));
   });
 });
 
@@ -84,7 +89,7 @@ describe('add answers that do prove something keep their own messages', () => {
     expect(r.stderr).toMatch(/^error: slow down \(HTTP 429, code slow\)\nThe service asks to retry after /);
     expect(r.stderr).not.toContain('may have been created');
     const without = await add({ status: 429, json: error });
-    expect(without.stderr).toBe(`${maybe('HTTP 429 (slow: slow down)')}petstore does not send it again. ${LOOK}\n`);
+    expect(without.stderr).toBe(wrapped(`${maybe('HTTP 429 (slow: slow down)')}petstore does not send it again. ${LOOK}\n`));
   });
 
   test('400: refused, exit 2, nothing stored; a 500 after storing: may have been created, the store holds it', async () => {
@@ -108,8 +113,10 @@ describe('add answers that do prove something keep their own messages', () => {
     expect(r.code).toBe(1);
     expect(r.stored).toBe(1);
     expect(r.stderr).toMatch(/^error: unexpected response \(HTTP 201\): malformed JSON: /);
-    expect(r.stderr).toContain(
-      `\nThe service answered HTTP 201: the pet was created, but its answer could not be read; petstore does not send it again. ${LOOK}\n`,
+    expect(unwrapped(r.stderr)).toContain(
+      unwrapped(
+        `\nThe service answered HTTP 201: the pet was created, but its answer could not be read; petstore does not send it again. ${LOOK}\n`,
+      ),
     );
   });
 
@@ -117,7 +124,7 @@ describe('add answers that do prove something keep their own messages', () => {
     const r = await add({ serveUnreadable: 'short-body' }, '--timeout', '500');
     expect(r.code).toBe(1);
     expect(r.stored).toBe(1);
-    expect(r.stderr).toMatch(
+    expect(unwrapped(r.stderr)).toMatch(
       /^error: the pet may have been created: the service answered HTTP 201, then its body was cut off \(.*timed out/,
     );
     expect(JSON.parse((await add({ serveUnreadable: 'short-body' }, '--timeout', '500', '--json')).stderr)).toMatchObject({

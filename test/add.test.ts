@@ -58,7 +58,7 @@ describe('petstore add', () => {
       exitCode: 1,
       message:
         'the pet may have been created: the service answered HTTP 503 (unavailable: try later), which does not say whether it stored the pet',
-      hint: 'petstore does not send it again. See whether a pet named "Rex" in category 1 is in the store before adding it again: petstore list --all --format tsv',
+      hint: 'petstore does not send it again. See whether a pet named "Rex" in category 1 is in the store before adding it again:\n  petstore list --all --format tsv',
     });
     expect(fake.requests).toHaveLength(1);
   });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
-import { run, spawnAsync, spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
+import { run, spawnAsync, spawnPetstore, tempConfigHome, type ChildResult, wrapped } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -115,8 +115,9 @@ describe('--jq against the sandbox', () => {
       expect(r, args.join(' ')).toEqual({
         code: 2,
         stdout: '',
-        stderr:
+        stderr: wrapped(
           'error: invalid --jq expression: syntax error, unexpected end of file at <top-level>, line 1, column 5:\n    .[] |\n        ^\n',
+        ),
         unmatched: [],
       });
     }
@@ -169,7 +170,7 @@ describe('petstore api against the sandbox', () => {
       code: 4,
       stdout: '',
       stderr:
-        '{"code":"unauthorized","message":"missing or invalid API key","status":401}\nerror: missing or invalid API key (HTTP 401, code unauthorized)\nThe key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login\n',
+        '{"code":"unauthorized","message":"missing or invalid API key","status":401}\nerror: missing or invalid API key (HTTP 401, code unauthorized)\nThe key came from PETSTORE_API_KEY: check it, or unset it and log in:\n  petstore auth login\n',
     });
     const before = sandbox.requests.length;
     const elsewhere = await petstore(['api', 'http://127.0.0.2:9/v1/pets']);

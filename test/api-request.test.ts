@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { newApiCommand } from '../src/commands/api/api.js';
 import type { RunSetup } from './helpers.js';
-import { parseCommand, refusedBeforeRun } from './helpers.js';
+import { parseCommand, refusedBeforeRun, wrapped } from './helpers.js';
 import { FAKE_ORIGIN, fakeClientFactory } from './support/fake-client.js';
 
 const BASE = FAKE_ORIGIN;
@@ -235,7 +235,9 @@ describe('bad flags exit 2 and send nothing', () => {
       expect(await fake.main(['api', url])).toEqual({
         code: 2,
         stdout: '',
-        stderr: `error: refusing to send the API key to another origin: ${new URL(url).origin}; give a path under the base URL or a URL of ${BASE}\n`,
+        stderr: wrapped(
+          `error: refusing to send the API key to another origin: ${new URL(url).origin}; give a path under the base URL or a URL of ${BASE}\n`,
+        ),
         unmatched: [],
       });
       expect(fake.requests).toEqual([]);

@@ -10,7 +10,7 @@ import { FAKE_ORIGIN, type FakeClientOptions, fakeClientFactory, thrownBy } from
 
 const BASE = FAKE_ORIGIN;
 const ERROR_404 = '{"code":"not_found","message":"no route GET /v1/store/orders","status":404}';
-const KEY_HINT = 'The key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login';
+const KEY_HINT = 'The key came from PETSTORE_API_KEY: check it, or unset it and log in:\n  petstore auth login';
 
 type Fake = ReturnType<typeof fakeClientFactory>;
 

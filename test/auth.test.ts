@@ -11,7 +11,7 @@ import { SET } from '../src/commands/config/run.js';
 import { LIST } from '../src/commands/list/run.js';
 import { type CommandContract, type Given, type Inputs, runCommand } from '../src/commands/runner.js';
 import type { CliError } from '../src/errors.js';
-import { errorBody, tempConfigHome } from './helpers.js';
+import { errorBody, tempConfigHome, wrapped } from './helpers.js';
 import { FAKE_ORIGIN, type FakeClientOptions, fakeClientFactory, thrownBy } from './support/fake-client.js';
 
 const BASE = FAKE_ORIGIN;
@@ -61,7 +61,9 @@ describe('auth login', () => {
     keyCheck(fake);
     expect(await ran(fake, LOGIN, WITH_TOKEN)).toEqual({
       stdout: '',
-      stderr: `Base URL of production set to ${BASE_URL}/\nLogged in to production (${BASE}, key checked): key stored in ${configFile(home)}\n`,
+      stderr: wrapped(
+        `Base URL of production set to ${BASE_URL}/\nLogged in to production (${BASE}, key checked): key stored in ${configFile(home)}\n`,
+      ),
       error: undefined,
     });
     expect(fake.requests).toEqual([{ method: 'GET', path: '/v1/pets?limit=1', authorization: 'Bearer s3cret-key' }]);
@@ -91,7 +93,7 @@ describe('auth login', () => {
       error: {
         exitCode: 4,
         message: `${BASE} rejected the key (HTTP 401, code unauthorized); nothing was stored`,
-        hint: 'Check the key, then run petstore auth login again.',
+        hint: 'Check the key, then log in again:\n  petstore auth login',
       },
     });
     expect(fake.requests.map((q) => q.authorization)).toEqual(['Bearer wrongkey']);
@@ -133,7 +135,7 @@ describe('auth login', () => {
       error: {
         exitCode: 2,
         message: 'no base URL configured for environment "production"',
-        hint: 'Run: petstore config set base-url <url>   (or pass --base-url, or set PETSTORE_BASE_URL)',
+        hint: 'Set one (or pass --base-url, or set PETSTORE_BASE_URL):\n  petstore config set base-url <url>',
       },
     });
   });
@@ -150,7 +152,7 @@ describe('auth login', () => {
       error: {
         exitCode: 2,
         message: 'unknown environment "locl" (from --env); did you mean "local"?',
-        hint: 'Known environments: production, staging, local. Create one with: petstore config set base-url <url> --env locl',
+        hint: 'Known environments: production, staging, local. Create one with:\n  petstore config set base-url <url> --env locl',
       },
     });
     const variable = await ran(at(home, { env: { PETSTORE_ENV: 'stagin' } }), STATUS);
@@ -168,7 +170,7 @@ describe('auth login', () => {
       error: {
         exitCode: 2,
         message: 'standard input is not a terminal, so there is no prompt for the key',
-        hint: `To read the key from standard input, add --with-token: petstore auth login --base-url ${BASE_URL} --with-token`,
+        hint: `To read the key from standard input, add --with-token:\n  petstore auth login --base-url ${BASE_URL} --with-token`,
       },
     });
     expect(fs.existsSync(path.join(home, 'petstore'))).toBe(false);
@@ -186,8 +188,9 @@ describe('auth login', () => {
 describe('a stored key goes only to its origin', () => {
   const OTHER = 'http://127.0.0.1:9/v1';
   const OTHER_ORIGIN_HINT =
-    'To use http://127.0.0.1:9, log in for it: petstore auth login --base-url http://127.0.0.1:9/v1/\n' +
-    '(or keep a separate environment: petstore config set base-url http://127.0.0.1:9/v1/ --env <name>, then petstore auth login --env <name>; or set PETSTORE_API_KEY)';
+    'To use http://127.0.0.1:9, log in for it:\n  petstore auth login --base-url http://127.0.0.1:9/v1/\n' +
+    'Or keep a separate environment for it (or set PETSTORE_API_KEY):\n' +
+    '  petstore config set base-url http://127.0.0.1:9/v1/ --env <name>\n  petstore auth login --env <name>';
 
   test.each<[string, FakeClientOptions]>([
     ['--base-url', { globals: { baseUrl: OTHER } }],
@@ -221,8 +224,10 @@ describe('a stored key goes only to its origin', () => {
     const home = await loggedIn();
     const set = await ran(at(home), SET, { arguments: ['base-url', 'https://other.example/v1'] });
     expect(set.stderr).toBe(
-      'Set base-url of production to https://other.example/v1/\n' +
-        `warning: the stored key of production belongs to ${BASE} and will not be sent to https://other.example; run petstore auth login\n`,
+      wrapped(
+        'Set base-url of production to https://other.example/v1/\n' +
+          `warning: the stored key of production belongs to ${BASE} and will not be sent to https://other.example\nLog in again:\n  petstore auth login\n`,
+      ),
     );
     const get = at(home);
     expect((await get.main(['get', '1'])).code).toBe(4);
@@ -289,7 +294,7 @@ describe('auth status, token and logout', () => {
       code: 'invalid_api_key',
       message: 'the service rejected the key of production (HTTP 401)',
       status: 401,
-      hint: 'Run: petstore auth login',
+      hint: 'Log in again:\n  petstore auth login',
     });
     const plain = at(home, { globals: { retries: 0 } });
     keyCheck(plain, 500);
@@ -322,7 +327,7 @@ describe('auth status, token and logout', () => {
     const home = await loggedIn();
     expect(await ran(at(home), LOGOUT)).toEqual({
       stdout: '',
-      stderr: `Logged out of production: key removed from ${configFile(home)}\n`,
+      stderr: wrapped(`Logged out of production: key removed from ${configFile(home)}\n`),
       error: undefined,
     });
     expect(stored(home)).toEqual({ environments: { production: { baseUrl: `${BASE_URL}/` } } });

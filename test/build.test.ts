@@ -22,11 +22,17 @@ function copyOfRepository(): string {
   return copy;
 }
 
-test('npm run build keeps the standalone executable and its notice, and removes every other file of an earlier build', async () => {
+test('npm run build keeps the standalone executable, its notice and the packages, and removes every other file of an earlier build', async () => {
   const copy = copyOfRepository();
   const dist = path.join(copy, 'dist');
   fs.mkdirSync(path.join(dist, 'man'), { recursive: true });
-  const kept = { [STANDALONE]: '\x7fELF the standalone executable', [`${STANDALONE}.NOTICES.txt`]: 'its notice' };
+  const kept = {
+    [STANDALONE]: '\x7fELF the standalone executable',
+    [`${STANDALONE}.NOTICES.txt`]: 'its notice',
+    'petstore_0.1.0_amd64.deb': 'a Debian package',
+    'petstore-0.1.0-1.x86_64.rpm': 'an RPM package',
+    'petstore.rpmlintrc': "the RPM package's rpmlint filters",
+  };
   const earlier = { 'petstore.cjs': 'an old bundle', 'renamed.cjs': 'a file this build does not write', 'man/old.1': 'an old man page' };
   for (const [name, text] of Object.entries({ ...kept, ...earlier })) fs.writeFileSync(path.join(dist, name), text);
   fs.chmodSync(path.join(dist, STANDALONE), 0o755);
@@ -45,8 +51,7 @@ test('npm run build keeps the standalone executable and its notice, and removes 
       'petstore.cjs',
       'petstore.cjs.map',
       'standalone.cjs',
-      STANDALONE,
-      `${STANDALONE}.NOTICES.txt`,
+      ...Object.keys(kept),
     ].sort(),
   );
   for (const [name, text] of Object.entries(kept)) expect(fs.readFileSync(path.join(dist, name), 'utf8'), name).toBe(text);

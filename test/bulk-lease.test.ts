@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { BIN, run, startChild, until } from './helpers.js';
+import { BIN, run, startChild, until, wrapped, unwrapped } from './helpers.js';
 import { sandboxPerTest } from './support/sandbox.js';
 
 const sandbox = sandboxPerTest('petstore-lease-');
@@ -58,7 +58,7 @@ describe('a load paused past its lease (SIGSTOP), then resumed (SIGCONT)', () =>
     a.kill('SIGCONT');
     const [first, second] = await Promise.all([a.done, b.done]);
     expect(first.code).toBe(1);
-    expect(first.stderr).toMatch(
+    expect(unwrapped(first.stderr)).toMatch(
       new RegExp(
         `stopping: (the lock of --failed ${failed} went \\d+ s without renewal \\(this process was paused, too busy, or could not renew it\\), past the 2 s its lease lasts; no more pets are sent and nothing more is recorded|another process took over the lock of --failed ${failed}; no more pets are sent)\\n`,
       ),
@@ -76,7 +76,7 @@ describe('a load paused past its lease (SIGSTOP), then resumed (SIGCONT)', () =>
     expect(fs.existsSync(`${failed}.lock`)).toBe(false);
     const again = await run(['add', '--file', input, '--failed', failed], { env: childEnv() });
     expect(again.code).toBe(0);
-    expect(again.stderr).toMatch(/^this load of .* finished at /);
+    expect(unwrapped(again.stderr)).toMatch(/^this load of .* finished at /);
     expect(sandbox.posts()).toBe(30);
   }, 60_000);
 
@@ -85,12 +85,12 @@ describe('a load paused past its lease (SIGSTOP), then resumed (SIGCONT)', () =>
     a.kill('SIGCONT');
     const first = await a.done;
     expect(first.code).toBe(1);
-    expect(first.stderr).toMatch(
+    expect(unwrapped(first.stderr)).toMatch(
       new RegExp(
         `stopping: the lock of --failed ${failed} went \\d+ s without renewal \\(this process was paused, too busy, or could not renew it\\), past the 2 s its lease lasts; no more pets are sent and nothing more is recorded\\n`,
       ),
     );
-    expect(first.stderr).toMatch(
+    expect(unwrapped(first.stderr)).toMatch(
       new RegExp(
         `\\nerror: the lock of --failed ${failed} went \\d+ s without renewal .*, so another load may take it over; this load stopped sending\\n` +
           'Run the same command again: it resumes the load from its journal, or is refused while another load holds the lock.\\n$',
@@ -131,7 +131,9 @@ describe('the owner file', () => {
       const full = await run(args, { env: childEnv(), stdin: ndjson(names(3)) });
       expect(full).toMatchObject({
         code: 2,
-        stderr: `error: cannot lock --failed ${failed}: cannot write its owner file ${failed}.lock/owner: ENOSPC; the lock was removed again and nothing was sent\n`,
+        stderr: wrapped(
+          `error: cannot lock --failed ${failed}: cannot write its owner file ${failed}.lock/owner: ENOSPC; the lock was removed again and nothing was sent\n`,
+        ),
       });
       expect(fs.readdirSync(dir).sort()).toEqual(['filler']);
       expect(sandbox.posts()).toBe(0);
@@ -164,11 +166,13 @@ describe('the owner file', () => {
     const r = await load;
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `stopping: another process took over the lock of --failed ${failed}; no more pets are sent\n` +
-        'stopped: created 3 of 10 pets; 0 failed, 7 not sent\n' +
-        'warning: the outcomes of these input lines were not recorded: 4-10\n' +
-        `error: another process took over the lock of --failed ${failed} (its owner file names another load); this load stopped sending\n` +
-        'Run the same command again: it resumes the load from its journal, or is refused while another load holds the lock.\n',
+      wrapped(
+        `stopping: another process took over the lock of --failed ${failed}; no more pets are sent\n` +
+          'stopped: created 3 of 10 pets; 0 failed, 7 not sent\n' +
+          'warning: the outcomes of these input lines were not recorded: 4-10\n' +
+          `error: another process took over the lock of --failed ${failed} (its owner file names another load); this load stopped sending\n` +
+          'Run the same command again: it resumes the load from its journal, or is refused while another load holds the lock.\n',
+      ),
     );
     expect(sandbox.posts()).toBe(3);
     // Another load's lock is left as it is.

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { type PetService, startPetService } from '../sandbox/pet-service.mjs';
-import { run, until } from './helpers.js';
+import { run, until, wrapped } from './helpers.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -50,11 +50,13 @@ test('the lock taken over while the third POST is in flight: nothing more is sen
   expect(r.code).toBe(1);
   expect(r.stdout).toBe('1\tp1\t1\t-\n2\tp2\t1\t-\n3\tp3\t1\t-\n');
   expect(r.stderr).toBe(
-    `stopping: another process took over the lock of --failed ${failed}; no more pets are sent\n` +
-      'stopped: created 3 of 10 pets; 0 failed, 7 not sent\n' +
-      'warning: the outcomes of these input lines were not recorded: 4-10\n' +
-      `error: another process took over the lock of --failed ${failed} (ECOMPROMISED); this load stopped sending\n` +
-      'Run the same command again: it resumes the load from its journal, or is refused while another load holds the lock.\n',
+    wrapped(
+      `stopping: another process took over the lock of --failed ${failed}; no more pets are sent\n` +
+        'stopped: created 3 of 10 pets; 0 failed, 7 not sent\n' +
+        'warning: the outcomes of these input lines were not recorded: 4-10\n' +
+        `error: another process took over the lock of --failed ${failed} (ECOMPROMISED); this load stopped sending\n` +
+        'Run the same command again: it resumes the load from its journal, or is refused while another load holds the lock.\n',
+    ),
   );
   expect(posts()).toBe(3);
   expect(fs.readFileSync(failed, 'utf8')).toBe('theirs\n');

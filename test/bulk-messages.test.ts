@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { InterruptedError } from '../src/errors.js';
+import { readNdjson, run, until, wrapped, unwrapped } from './helpers.js';
 import { sandboxPerTest } from './support/sandbox.js';
-import { readNdjson, run, until } from './helpers.js';
 
 const sandbox = sandboxPerTest('petstore-messages-');
 const { start, env, posts, storedNames, tempDir } = sandbox;
@@ -40,10 +40,11 @@ describe('a second Ctrl-C', () => {
     expect(r).toMatchObject({
       code: 130,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         STOPPING +
-        `interrupted: created 0 of ${read} pets read so far; 0 failed, 1 unknown, ${read - 1} not sent (written to ${failed}); ` +
-        `nothing after line ${read} was read\n`,
+          `interrupted: created 0 of ${read} pets read so far; 0 failed, 1 unknown, ${read - 1} not sent (written to ${failed}); ` +
+          `nothing after line ${read} was read\n`,
+      ),
     });
     expect(posts()).toBe(1);
   });
@@ -57,7 +58,7 @@ describe('a second Ctrl-C', () => {
     expect(r).toMatchObject({
       code: 130,
       stdout: '',
-      stderr: `${STOPPING}interrupted: created 0 of 80 pets; 0 failed, 1 unknown, 79 not sent (written to ${failed})\n`,
+      stderr: wrapped(`${STOPPING}interrupted: created 0 of 80 pets; 0 failed, 1 unknown, 79 not sent (written to ${failed})\n`),
     });
     expect(readNdjson(failed).map((line) => line.line)).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
   });
@@ -86,11 +87,13 @@ test('a stopped load resumed says how many of the items it saw were invalid or s
   const started = again.stderr.match(/started at (\S+) /)?.[1];
   expect(again.code).toBe(1);
   expect(again.stderr).toBe(
-    `resuming the load started at ${started} (journal ${failed}.journal): of its first 3 pets, 1 created, 0 failed, 1 unknown, ` +
-      '1 invalid or skipped; the items left are sent now\n' +
-      'failed: line 1 (no name): item.name: required field missing\n' +
-      `created 2 of 4 pets; 1 failed, 1 unknown (written to ${failed})\n` +
-      'error: 2 of 4 pets were not created or are of unknown outcome\n',
+    wrapped(
+      `resuming the load started at ${started} (journal ${failed}.journal): of its first 3 pets, 1 created, 0 failed, 1 unknown, ` +
+        '1 invalid or skipped; the items left are sent now\n' +
+        'failed: line 1 (no name): item.name: required field missing\n' +
+        `created 2 of 4 pets; 1 failed, 1 unknown (written to ${failed})\n` +
+        'error: 2 of 4 pets were not created or are of unknown outcome\n',
+    ),
   );
   // p00002 hung unanswered (never stored) and stays unknown: not sent again without --retry-unknown.
   expect(storedNames()).toEqual(['p00001', 'p00003']);
@@ -107,14 +110,16 @@ test('a finished load run again says how many items of unknown outcome it skippe
   expect((await run(skip, { env: env() })).code).toBe(1);
   const again = await run(skip, { env: env() });
   expect(again.code).toBe(1);
-  const finished = again.stderr.match(/finished at (\S+) /)?.[1];
+  const finished = unwrapped(again.stderr).match(/finished at (\S+) /)?.[1];
   expect(again.stderr).toBe(
-    `this load of ${f1} finished at ${finished} (journal ${f2}.journal): of its 1 pet, 0 created, 0 failed, 0 unknown, ` +
-      '1 of unknown outcome skipped; the input is read again to check it is the same; the pets created are not sent again. ' +
-      '--restart loads it anew\n' +
-      `created 0 of 1 pet; 0 failed, 1 of unknown outcome skipped (written to ${f2})\n` +
-      'warning: 1 item of unknown outcome (sent before, perhaps created) not sent again; --retry-unknown sends them\n' +
-      'error: 1 of 1 pet may not have been created: its outcome is unknown\n',
+    wrapped(
+      `this load of ${f1} finished at ${finished} (journal ${f2}.journal): of its 1 pet, 0 created, 0 failed, 0 unknown, ` +
+        '1 of unknown outcome skipped; the input is read again to check it is the same; the pets created are not sent again. ' +
+        '--restart loads it anew\n' +
+        `created 0 of 1 pet; 0 failed, 1 of unknown outcome skipped (written to ${f2})\n` +
+        'warning: 1 item of unknown outcome (sent before, perhaps created) not sent again; --retry-unknown sends them\n' +
+        'error: 1 of 1 pet may not have been created: its outcome is unknown\n',
+    ),
   );
   expect(posts()).toBe(3);
 });
@@ -131,9 +136,11 @@ describe('bad input fails alone', () => {
     const r = await run(['add', '--file', file, '--failed', failed], { env: env() });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `failed: line 2 (no name): nested deeper than 1000 levels: ${'['.repeat(60)}…\n` +
-        `created 2 of 3 pets; 1 failed (written to ${failed})\n` +
-        'error: 1 of 3 pets was not created\n',
+      wrapped(
+        `failed: line 2 (no name): nested deeper than 1000 levels: ${'['.repeat(60)}…\n` +
+          `created 2 of 3 pets; 1 failed (written to ${failed})\n` +
+          'error: 1 of 3 pets was not created\n',
+      ),
     );
     expect(storedNames()).toEqual(['p00001', 'p00003']);
     expect(readNdjson(failed)).toMatchObject([{ line: 2, outcome: 'failed', item: null, error: { code: 'invalid_input' } }]);
@@ -155,9 +162,11 @@ describe('bad input fails alone', () => {
       const r = await run(['add', '--file', file, '--failed', failed], { env: env() });
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(
-        `failed: line 2${item} (no name): longer than 16 MiB: {"name":"${'x'.repeat(51)}…\n` +
-          `created 2 of 3 pets; 1 failed (written to ${failed})\n` +
-          'error: 1 of 3 pets was not created\n',
+        wrapped(
+          `failed: line 2${item} (no name): longer than 16 MiB: {"name":"${'x'.repeat(51)}…\n` +
+            `created 2 of 3 pets; 1 failed (written to ${failed})\n` +
+            'error: 1 of 3 pets was not created\n',
+        ),
       );
       expect(storedNames()).toEqual(['p00001', 'p00003']);
       expect(readNdjson(failed)).toMatchObject([{ line: 2, outcome: 'failed', item: null, error: { code: 'invalid_input' } }]);
@@ -173,9 +182,11 @@ describe('bad input fails alone', () => {
     const r = await run(['add', '--file', file, '--failed', failed], { env: env() });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      'failed: line 2 (no name): longer than 16 MiB, and not JSON text (a NUL byte); the input is not read beyond it\n' +
-        `created 1 of 2 pets read so far; 1 failed (written to ${failed}); nothing after line 2 was read\n` +
-        'error: 1 of 2 pets read so far was not created\n',
+      wrapped(
+        'failed: line 2 (no name): longer than 16 MiB, and not JSON text (a NUL byte); the input is not read beyond it\n' +
+          `created 1 of 2 pets read so far; 1 failed (written to ${failed}); nothing after line 2 was read\n` +
+          'error: 1 of 2 pets read so far was not created\n',
+      ),
     );
     expect(storedNames()).toEqual(['p00001']);
   });

@@ -15,7 +15,7 @@ import { InterruptedError } from '../src/errors.js';
 import { KEEP_THEM_HINT } from '../src/bulk/load-summary.js';
 import { ADD } from '../src/commands/add/run.js';
 import { runCommand } from '../src/commands/runner.js';
-import { readNdjson, run } from './helpers.js';
+import { readNdjson, run, wrapped } from './helpers.js';
 import { fakeClientFactory } from './support/fake-client.js';
 
 let server: PetService | undefined;
@@ -80,11 +80,12 @@ describe('a bulk load whose connections are refused', () => {
     expect(r).toMatchObject({
       code: 1,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         `stopped: created 0 of 200 pets; 0 failed, 200 not sent (written to ${failed})\n` +
-        `error: cannot reach 127.0.0.1:${port}: ECONNREFUSED; every connection failed for 1 s, so no more pets are sent\n` +
-        'Check the base URL (petstore config get base-url; --base-url and PETSTORE_BASE_URL override it) and that the service is up, ' +
-        'then run the same command again: with --failed it sends only the pets not created.\n',
+          `error: cannot reach 127.0.0.1:${port}: ECONNREFUSED; every connection failed for 1 s, so no more pets are sent\n` +
+          'Check the base URL (--base-url and PETSTORE_BASE_URL override the config) and that the service is up, then run the same ' +
+          'command again: with --failed it sends only the pets not created. The base URL in the config:\n  petstore config get base-url\n',
+      ),
     });
     expect(readNdjson(failed).map((record) => record.outcome)).toEqual(names.map(() => 'not_sent'));
     server = await startPetService({ key: 'k', seed: false, port });
@@ -113,10 +114,12 @@ describe('a bulk load whose connections are refused', () => {
       });
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(
-        `stopped: created 0 of 3 pets; 0 failed, 3 not sent (written to ${failed})\n` +
-          'error: cannot reach petstore.invalid: ENOTFOUND; every connection failed for 1 s, so no more pets are sent\n' +
-          'Check the base URL (petstore config get base-url; --base-url and PETSTORE_BASE_URL override it) and that the service is up, ' +
-          'then run the same command again: with --failed it sends only the pets not created.\n',
+        wrapped(
+          `stopped: created 0 of 3 pets; 0 failed, 3 not sent (written to ${failed})\n` +
+            'error: cannot reach petstore.invalid: ENOTFOUND; every connection failed for 1 s, so no more pets are sent\n' +
+            'Check the base URL (--base-url and PETSTORE_BASE_URL override the config) and that the service is up, then run the same ' +
+            'command again: with --failed it sends only the pets not created. The base URL in the config:\n  petstore config get base-url\n',
+        ),
       );
       expect(readNdjson(failed).map((record) => record.outcome)).toEqual(['not_sent', 'not_sent', 'not_sent']);
     } finally {

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { thisOwner } from '../src/bulk/load-lock.js';
+import { readNdjson, run, wrapped, unwrapped } from './helpers.js';
 import { sandboxPerTest } from './support/sandbox.js';
-import { readNdjson, run } from './helpers.js';
 
 const sandbox = sandboxPerTest('petstore-robust-');
 const { start, posts, storedNames, tempDir } = sandbox;
@@ -29,7 +29,7 @@ describe('the input is the same by device, inode and content, whatever names it'
     for (const other of [path.join(dir, 'd1link', 'pets.ndjson'), path.join(dir, 'hard.ndjson')]) {
       const again = await add(['--file', other, '--failed', failed]);
       expect(again.code).toBe(0);
-      expect(again.stderr).toMatch(/^this load of .* finished at /);
+      expect(unwrapped(again.stderr)).toMatch(/^this load of .* finished at /);
       expect(again.stderr).toContain('created 5 of 5 pets; 0 failed\n');
     }
     expect(posts()).toBe(5);
@@ -42,10 +42,12 @@ describe('the input is the same by device, inode and content, whatever names it'
     expect((await add(['--file', '-', '--failed', failed], ndjson(names(3, 'day1-')))).code).toBe(0);
     const day2 = await add(['--file', '-', '--failed', failed], ndjson(names(3, 'day2-')));
     expect(day2.code).toBe(2);
-    expect(day2.stderr).toContain(
+    expect(unwrapped(day2.stderr)).toContain(
       `error: the input differs from the one the journal ${failed}.journal records, at line 1; nothing was sent by this run\n`,
     );
-    expect(day2.stderr).toContain('Add --restart to discard the journal and load this input from the start, or give another --failed.\n');
+    expect(unwrapped(day2.stderr)).toContain(
+      'Add --restart to discard the journal and load this input from the start, or give another --failed.\n',
+    );
     expect(posts()).toBe(3);
     // The same input with more lines differs too, after the finished load's items.
     const longer = await add(['--file', '-', '--failed', failed], ndjson([...names(3, 'day1-'), 'extra']));
@@ -95,7 +97,7 @@ describe('a damaged journal is read, not trusted', () => {
     const again = await add(['--file', file, '--failed', failed]);
     expect(again.code).toBe(1);
     expect(again.stderr).not.toContain('unexpected failure');
-    expect(again.stderr).toMatch(
+    expect(unwrapped(again.stderr)).toMatch(
       /^resuming the load started at .*; 1 record cut off by a crash or a full disk set aside \(what they may be about counts as unknown\); the items left are sent now\n/,
     );
     const unknown = readNdjson(failed).filter((line) => line.outcome === 'unknown');
@@ -123,9 +125,10 @@ describe('where no journal can live: --failed must be a regular file', () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         `error: --failed ${failed} is ${kind}; it must be a regular file, for its journal (${failed}.journal) lets a rerun skip the pets created\n` +
-        'Name a file in a folder you can write, e.g. --failed failed.ndjson.\n',
+          'Name a file in a folder you can write, e.g. --failed failed.ndjson.\n',
+      ),
       unmatched: [],
     });
     expect(posts()).toBe(0);
@@ -153,7 +156,7 @@ describe('files opened as the dangerous things they may be', () => {
     fs.symlinkSync(target, `${failed}.journal`);
     const r = await add(['--file', '-', '--failed', failed], ndjson(names(1)));
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error: the journal ${failed}.journal is a symbolic link; refusing to write through it\n`);
+    expect(unwrapped(r.stderr)).toContain(`error: the journal ${failed}.journal is a symbolic link; refusing to write through it\n`);
     expect(fs.readFileSync(target, 'utf8')).toBe('precious\n');
     expect(posts()).toBe(0);
   });
@@ -165,7 +168,7 @@ describe('files opened as the dangerous things they may be', () => {
     execFileSync('mkfifo', [`${failed}.journal`]);
     const r = await add(['--file', '-', '--failed', failed], ndjson(names(1)));
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`error: the journal ${failed}.journal is a FIFO; refusing to use it\n`);
+    expect(unwrapped(r.stderr)).toContain(`error: the journal ${failed}.journal is a FIFO; refusing to use it\n`);
     expect(posts()).toBe(0);
   });
 });
@@ -199,7 +202,7 @@ describe('the lock of --failed', () => {
     lockWith(failed, { ...otherNamespace, pid: 999_999 }, 0);
     const r = await add(['--file', '-', '--failed', failed], ndjson(names(1)));
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('is being written by another petstore add --file');
+    expect(unwrapped(r.stderr)).toContain('is being written by another petstore add --file');
     expect(posts()).toBe(0);
   });
 
@@ -222,7 +225,7 @@ describe('the lock of --failed', () => {
     lockWith(failed, { ...thisOwner(), pid: -deadPid() }, 0);
     const r = await add(['--file', '-', '--failed', failed], ndjson(names(1)));
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('is being written by another petstore add --file');
+    expect(unwrapped(r.stderr)).toContain('is being written by another petstore add --file');
     expect(posts()).toBe(0);
   });
 
@@ -259,7 +262,7 @@ describe('the lock of --failed', () => {
       },
     );
     expect(second.status).toBe(2);
-    expect(second.stderr).toContain('is being written by another petstore add --file');
+    expect(unwrapped(second.stderr)).toContain('is being written by another petstore add --file');
     expect((await first).code).toBe(0);
     expect(storedNames()).toEqual(names(3).sort());
   });
@@ -281,7 +284,9 @@ describe('a full disk', () => {
       const r = await add(['--file', '-', '--failed', failed, '--concurrency', '8'], ndjson(all));
       expect(r.code).toBe(1);
       expect(r.stderr).not.toContain('unexpected failure');
-      expect(r.stderr).toMatch(new RegExp(`error: cannot (write the journal ${failed}\\.journal|write --failed ${failed}): ENOSPC`));
+      expect(unwrapped(r.stderr)).toMatch(
+        new RegExp(`error: cannot (write the journal ${failed}\\.journal|write --failed ${failed}): ENOSPC`),
+      );
       if (r.stderr.includes('cannot write the journal'))
         expect(r.stderr).toContain('warning: the journal lacks the answers that came after its last whole record');
       // Make room: the journal stays, --failed (if any) and temporaries go.
@@ -297,7 +302,7 @@ describe('a full disk', () => {
       // The run after the rerun reads the journal as the rerun left it (issue 38 item 3): finished, the same unknown items, nothing sent.
       const sent = posts();
       const third = await add(['--file', '-', '--failed', failed, '--concurrency', '8'], ndjson(all));
-      expect(third.stderr).toMatch(
+      expect(unwrapped(third.stderr)).toMatch(
         new RegExp(
           `^this load of standard input finished at \\S+ \\(journal ${failed}\\.journal\\): of its 400 pets, ${400 - unknown} created, 0 failed, ${unknown} unknown;`,
         ),

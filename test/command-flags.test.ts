@@ -47,10 +47,20 @@ describe('list', () => {
     expect((await parse<ListOptions>(newListCommand, ['list', '--format', 'ndjson'])).reached[0]?.output).toEqual({ format: 'ndjson' });
   });
 
-  test.each(['0', '101', 'abc', '1.5', '1e2', ' 5', '-1'])('--limit %j is refused before the run', async (limit) => {
+  test.each(['0', 'abc', '1.5', '1e2', ' 5', '-1'])('--limit %j is refused before the run', async (limit) => {
     expect(await parse<ListOptions>(newListCommand, ['list', `--limit=${limit}`])).toEqual(
       rejected(`invalid value for --limit: "${limit}": must be a whole number from 1 to 100`),
     );
+  });
+
+  test.each(['101', '1000'])('--limit %j, above a page, is refused before the run, pointing to --all', async (limit) => {
+    expect(await parse<ListOptions>(newListCommand, ['list', `--limit=${limit}`])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: invalid value for --limit: "${limit}": must be a whole number from 1 to 100,\n  the most one page holds; --all lists every page\n`,
+      unmatched: [],
+      reached: [],
+    });
   });
 
   test('an unknown --status names the allowed values; --json with --format table is refused', async () => {

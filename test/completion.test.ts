@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { interactiveShell } from './support/interactive-shell.js';
 import { BIN, petstoreInvocation, run, runsHere, spawnAsync, tempConfigHome, type ChildResult } from './helpers.js';
 
 const ZSH_DRIVER = fileURLToPath(new URL('./fixtures/zsh-complete.zsh', import.meta.url));
@@ -226,6 +227,74 @@ describe('zsh', () => {
     const fpath = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-fpath-'));
     fs.copyFileSync(scripts.zsh!, path.join(fpath, '_petstore'));
     expect(await zsh(['petstore auth lo'], fpath)).toEqual([['login', 'logout']]);
+  });
+});
+
+/** A home folder whose startup file `file` (relative to it) holds `lines`, as `completion <shell> --help` says to add them. */
+function homeWith(file: string, lines: string[]): string {
+  const user = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-home-'));
+  fs.mkdirSync(path.dirname(path.join(user, file)), { recursive: true });
+  fs.writeFileSync(path.join(user, file), `${lines.join('\n')}\n`);
+  return user;
+}
+
+/** The line `completion <shell> --help` says to add to the startup file, and the file, read from that help. */
+async function startupLine(shell: string): Promise<{ file: string; line: string }> {
+  const help = (await run(['completion', shell, '--help'])).stdout;
+  const [, file, line] =
+    /^Load it in every new \S+, with or without a completion framework: add this line\s+to (\S+?)[\s(:][^\n]*(?:\n[^\n ][^\n]*)*\n {2}(.+)\n/m.exec(
+      help,
+    ) ?? [];
+  expect(file, help).toBeDefined();
+  return { file: file!, line: line! };
+}
+
+describe('the line completion --help says to add to the startup file, in a new shell of a user without a completion framework', () => {
+  shellTest(
+    'bash',
+    'eval "$(petstore completion bash)" in ~/.bashrc: Tab completes, with the bash-completion package not loaded',
+    async () => {
+      const { file, line } = await startupLine('bash');
+      expect({ file, line }).toEqual({ file: '~/.bashrc', line: 'eval "$(petstore completion bash)"' });
+      const user = homeWith('.bashrc', [line]);
+      const bash = interactiveShell('bash', ['-i'], { ...env, HOME: user, PS1: '$ ' }, user);
+      // Readline turns bracketed paste on when it waits for input.
+      await bash.seen(/\x1b\[\?2004h/);
+      // No bash-completion: none of its functions, and petstore's the only completion defined.
+      bash.type('declare -F _init_completion _comp_initialize; complete -p | wc -l\r');
+      await bash.seen(/\r1\r\n/);
+      bash.type('petstore l\t');
+      await bash.seen(/petstore list $/);
+      bash.type('\x15exit\r');
+      expect(await bash.exited).toBe(0);
+    },
+  );
+
+  shellTest('zsh', 'eval "$(petstore completion zsh)" at the end of ~/.zshrc: Tab completes, no compinit run before it', async () => {
+    const { file, line } = await startupLine('zsh');
+    expect({ file, line }).toEqual({ file: '~/.zshrc', line: 'eval "$(petstore completion zsh)"' });
+    // Without a framework, and without the compinit that Ubuntu's /etc/zsh/zshrc runs.
+    const user = homeWith('.zshrc', [line]);
+    fs.writeFileSync(path.join(user, '.zshenv'), 'skip_global_compinit=1\n');
+    const zsh = interactiveShell('zsh', ['-i'], { ...env, HOME: user, ZDOTDIR: user, PS1: '$ ', PROMPT: '$ ' }, user);
+    zsh.type('print -r -- compdef-is-$+functions[compdef]\r');
+    await zsh.seen(/compdef-is-1/);
+    zsh.type('petstore auth logo\t');
+    await zsh.seen(/petstore auth logout/);
+    zsh.type('\x15exit\r');
+    expect(await zsh.exited).toBe(0);
+  });
+
+  shellTest('fish', 'petstore completion fish | source in config.fish: a new fish completes', async () => {
+    const { file, line } = await startupLine('fish');
+    expect({ file, line }).toEqual({ file: '~/.config/fish/config.fish', line: 'petstore completion fish | source' });
+    const user = homeWith('.config/fish/config.fish', [line]);
+    const r = await spawnAsync('fish', ['-c', "complete -C 'petstore li'"], {
+      ...env,
+      HOME: user,
+      XDG_CONFIG_HOME: path.join(user, '.config'),
+    });
+    expect(r).toEqual({ code: 0, stdout: 'list\tList animals (listPets)\n', stderr: '' });
   });
 });
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { BASE_URL, run, tempConfigHome, runsAsRoot } from './helpers.js';
+import { BASE_URL, run, tempConfigHome, runsAsRoot, unwrapped, wrapped } from './helpers.js';
 
 const configFile = (home: string) => path.join(home, 'petstore', 'config.json');
 
@@ -50,9 +50,10 @@ describe('petstore config', () => {
     expect(r).toEqual({
       code: 0,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         'Set base-url of production to http://127.0.0.1:4010/\n' +
-        "warning: http://127.0.0.1:4010/ does not end in /v1; the interface's base addresses do (as in https://petstore.example.com/v1)\n",
+          "warning: http://127.0.0.1:4010/ does not end in /v1; the interface's base addresses do (as in https://petstore.example.com/v1)\n",
+      ),
       unmatched: [],
     });
   });
@@ -63,7 +64,7 @@ describe('petstore config', () => {
     expect(key).toMatchObject({ code: 2, stderr: 'error: unknown config key "colour" (allowed: base-url)\n' });
     const http = await run(['config', 'set', 'base-url', 'http://example.com/v1'], { configHome: home });
     expect(http.code).toBe(2);
-    expect(http.stderr).toContain('the API key would be sent in plain text');
+    expect(unwrapped(http.stderr)).toContain('the API key would be sent in plain text');
     expect(fs.existsSync(configFile(home)) && fs.readFileSync(configFile(home), 'utf8')).not.toContain('example.com');
   });
 
@@ -74,8 +75,11 @@ describe('petstore config', () => {
     const r = await run(['list'], { configHome: home });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `error: cannot use config file ${configFile(home)}: it is not valid JSON.\n` +
-        `Fix or delete it (\`rm ${configFile(home)}\`), then set it up again with \`petstore config set\` and \`petstore auth login\`.\n`,
+      wrapped(
+        `error: cannot use config file ${configFile(home)}: it is not valid JSON.\n` +
+          'Fix or delete it, then set it up again:\n' +
+          `  rm ${configFile(home)}\n  petstore config set base-url <url>\n  petstore auth login\n`,
+      ),
     );
   });
 
@@ -90,7 +94,7 @@ describe('petstore config', () => {
     fs.writeFileSync(configFile(home), text, { mode: 0o600 });
     const r = await run(['config', 'list'], { configHome: home });
     expect(r.code).toBe(2);
-    expect(r.stderr.split('\n')[0]).toBe(`error: cannot use config file ${configFile(home)}: ${why}`);
+    expect(unwrapped(r.stderr).split('\n')[0]).toBe(`error: cannot use config file ${configFile(home)}: ${why}`);
   });
 
   test('a config file saved with a byte order mark and keys of its own is read, and kept by a write', async () => {
@@ -113,7 +117,7 @@ describe('petstore config', () => {
     await run(['config', 'set', 'base-url', BASE_URL], { configHome: home });
     fs.chmodSync(configFile(home), 0o644);
     const r = await run(['config', 'path'], { configHome: home });
-    expect(r.stderr).toBe(`warning: ${configFile(home)} was mode 0644; changed to 0600\n`);
+    expect(r.stderr).toBe(wrapped(`warning: ${configFile(home)} was mode 0644; changed to 0600\n`));
     expect(fs.statSync(configFile(home)).mode & 0o777).toBe(0o600);
   });
 });
@@ -131,7 +135,9 @@ describe('a config file that is not safely ours is refused, and nothing is writt
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: refusing to use ${configFile(home)} for the config: it is a symbolic link; petstore does not write through links\n${HINT}`,
+      stderr: wrapped(
+        `error: refusing to use ${configFile(home)} for the config: it is a symbolic link; petstore does not write through links\n${HINT}`,
+      ),
       unmatched: [],
     });
     expect(fs.readFileSync(other, 'utf8')).toBe('{"theirs":true}');
@@ -143,7 +149,7 @@ describe('a config file that is not safely ours is refused, and nothing is writt
     fs.symlinkSync(tempConfigHome(), path.join(home, 'petstore'));
     const r = await run(['config', 'set', 'base-url', BASE_URL], { configHome: home });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`refusing to use ${path.join(home, 'petstore')} for the config: it is a symbolic link`);
+    expect(unwrapped(r.stderr)).toContain(`refusing to use ${path.join(home, 'petstore')} for the config: it is a symbolic link`);
   });
 
   test('a config folder inside a folder others may write to: exit 2', async () => {
@@ -151,7 +157,7 @@ describe('a config file that is not safely ours is refused, and nothing is writt
     fs.chmodSync(shared, 0o777);
     const r = await run(['config', 'set', 'base-url', BASE_URL], { configHome: shared });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`refusing to use ${shared} for the config: other users may write to it`);
+    expect(unwrapped(r.stderr)).toContain(`refusing to use ${shared} for the config: other users may write to it`);
     expect(fs.existsSync(path.join(shared, 'petstore'))).toBe(false);
   });
 
@@ -164,7 +170,7 @@ describe('a config file that is not safely ours is refused, and nothing is writt
       const before = fs.readFileSync(configFile(home), 'utf8');
       const r = await run(['config', 'set', 'base-url', 'https://other.example/v1'], { configHome: home });
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`refusing to use ${configFile(home)} for the config: it belongs to another user (uid 4242)`);
+      expect(unwrapped(r.stderr)).toContain(`refusing to use ${configFile(home)} for the config: it belongs to another user (uid 4242)`);
       expect(fs.readFileSync(configFile(home), 'utf8')).toBe(before);
     },
   );

@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import pty from '@lydell/node-pty';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { BIN, runsHere, spawnAsync } from './helpers.js';
+import { interactiveShell } from './support/interactive-shell.js';
 import { startSandbox } from './support/sandbox.js';
 
 const ROOT = path.dirname(path.dirname(BIN));
@@ -181,36 +181,13 @@ describe.runIf(installHere)('Debian package installed with apt-get (PETSTORE_DEB
   test('petstore l<Tab> completes to "list" in a new bash of a user with the default ~/.bashrc', async () => {
     const user = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bash-'));
     fs.copyFileSync('/etc/skel/.bashrc', path.join(user, '.bashrc'));
-    const bash = pty.spawn('bash', ['-i'], {
-      name: 'xterm',
-      cols: 80,
-      rows: 24,
-      cwd: user,
-      env: { PATH: '/usr/bin:/bin', HOME: user, TERM: 'xterm', PS1: '$ ' },
-    });
-    let screen = '';
-    const waiters = new Set<() => void>();
-    bash.onData((data) => {
-      screen += data;
-      for (const check of waiters) check();
-    });
-    const seen = (pattern: RegExp) =>
-      new Promise<void>((resolve) => {
-        const check = () => {
-          if (!pattern.test(screen)) return;
-          waiters.delete(check);
-          resolve();
-        };
-        waiters.add(check);
-        check();
-      });
-    const exited = new Promise<number>((resolve) => bash.onExit(({ exitCode }) => resolve(exitCode)));
+    const bash = interactiveShell('bash', ['-i'], { PATH: '/usr/bin:/bin', HOME: user, TERM: 'xterm', PS1: '$ ' }, user);
     // Readline turns bracketed paste on when it waits for input; without ~/.bashrc's bash-completion, Tab only rings the bell.
-    await seen(/\x1b\[\?2004h/);
-    bash.write('petstore l\t');
-    await seen(/petstore list $/);
-    bash.write('\x15exit\r');
-    expect(await exited).toBe(0);
+    await bash.seen(/\x1b\[\?2004h/);
+    bash.type('petstore l\t');
+    await bash.seen(/petstore list $/);
+    bash.type('\x15exit\r');
+    expect(await bash.exited).toBe(0);
   });
 
   test('apt-get remove petstore leaves none of its files and no record of it', () => {

@@ -8,11 +8,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { run, spawnPetstore, tempConfigHome, type ChildResult } from './helpers.js';
+import { run, spawnPetstore, tempConfigHome, type ChildResult, wrapped } from './helpers.js';
 import { direct, E2E_KEY, throughPrism, type RunningTarget } from './support/e2e-targets.js';
 import { loadDocument, operation, parameter } from './support/openapi.js';
 
-const LOGIN_HINT = 'The key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login\n';
+const LOGIN_HINT = 'The key came from PETSTORE_API_KEY: check it, or unset it and log in:\n  petstore auth login\n';
 
 /** The built binary as a child process. */
 function petstoreProcess(args: string[], env: NodeJS.ProcessEnv = {}, stdin = ''): Promise<ChildResult> {
@@ -147,7 +147,7 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
     expect(wrong).toEqual({
       code: 4,
       stdout: '',
-      stderr: `error: missing or invalid API key (HTTP 401, code unauthorized)\n${LOGIN_HINT}`,
+      stderr: wrapped(`error: missing or invalid API key (HTTP 401, code unauthorized)\n${LOGIN_HINT}`),
     });
     const missing = await petstoreProcess(['get', '1'], env());
     expect(missing).toEqual({
@@ -161,7 +161,7 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
   test('a wrong key: createPet and getPet answer 401 with the Error, exit 4', async () => {
     const unauthorized = `error: missing or invalid API key (HTTP 401, code unauthorized)\n${LOGIN_HINT}`;
     const add = await petstore(['add', '--name', 'Rex', '--category-id', '1'], { ...env(), PETSTORE_API_KEY: 'nope' });
-    expect(add).toEqual({ code: 4, stdout: '', stderr: unauthorized });
+    expect(add).toEqual({ code: 4, stdout: '', stderr: wrapped(unauthorized) });
     expect(lastRequest()).toMatchObject({ method: 'POST', url: '/v1/pets', headers: { authorization: 'Bearer nope' } });
     const get = await petstore(['get', String(target.firstId)], { ...env(), PETSTORE_API_KEY: 'nope' });
     expect(get).toEqual({ code: 4, stdout: '', stderr: unauthorized });
@@ -198,9 +198,10 @@ describe('petstore as a new user', () => {
     expect(login).toEqual({
       code: 0,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         'Created environment local\nBase URL of local set to http://127.0.0.1:9/v1/\n' +
-        `Logged in to local (http://127.0.0.1:9, key not checked (--skip-verify)): key stored in ${path.join(folder, 'config.json')}\n`,
+          `Logged in to local (http://127.0.0.1:9, key not checked (--skip-verify)): key stored in ${path.join(folder, 'config.json')}\n`,
+      ),
     });
     expect(fs.statSync(folder).mode & 0o777).toBe(0o700);
     expect(fs.statSync(path.join(folder, 'config.json')).mode & 0o777).toBe(0o600);

@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { main } from '../src/main.js';
-import { errorBody, PET } from './helpers.js';
+import { errorBody, PET, wrapped } from './helpers.js';
 import { fakeClientFactory } from './support/fake-client.js';
 
 /** --verbose's request lines for `list`, the response time as N (it varies). */
@@ -15,7 +15,7 @@ const LIST_REQUEST_LINES =
   '> accept: application/json\n' +
   '> user-agent: petstore/1.2.3\n';
 
-const KEY_HINT = 'The key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login\n';
+const KEY_HINT = 'The key came from PETSTORE_API_KEY: check it, or unset it and log in:\n  petstore auth login\n';
 
 const withoutTimes = (stderr: string) => stderr.replace(/^< HTTP (\d+) \(\d+ ms, /gm, '< HTTP $1 (N ms, ');
 
@@ -59,7 +59,8 @@ describe('stack traces', () => {
     expect({ code: r.code, stdout: r.stdout, stderr: withoutTimes(r.stderr) }).toEqual({
       code: 4,
       stdout: '',
-      stderr: `${LIST_REQUEST_LINES}< HTTP 401 (N ms, 56 bytes)\nerror: bad key (HTTP 401, code unauthorized)\n${KEY_HINT}`,
+      // The --verbose lines are a log, as sent and received: never wrapped.
+      stderr: `${LIST_REQUEST_LINES}< HTTP 401 (N ms, 56 bytes)\n${wrapped(`error: bad key (HTTP 401, code unauthorized)\n${KEY_HINT}`)}`,
     });
   });
 
@@ -82,8 +83,8 @@ describe('stack traces', () => {
     const r = await fake.main(['list']);
     expect(r.code).toBe(4);
     const lines = r.stderr.trimEnd().split('\n');
-    expect(lines.slice(0, 2).join('\n')).toBe(`error: bad key (HTTP 401, code unauthorized)\n${KEY_HINT.trimEnd()}`);
-    expectStack(lines.slice(2), 'ServiceError: bad key (HTTP 401, code unauthorized)');
+    expect(lines.slice(0, 3).join('\n')).toBe(wrapped(`error: bad key (HTTP 401, code unauthorized)\n${KEY_HINT.trimEnd()}`));
+    expectStack(lines.slice(3), 'ServiceError: bad key (HTTP 401, code unauthorized)');
   });
 
   test('PETSTORE_DEBUG=1 with --json: the stack trace is one more JSON object', async () => {
@@ -145,21 +146,21 @@ describe('with --json, the error carries the hint the plain message prints', () 
       code: 2,
       plain:
         'error: no base URL configured for environment "production"\n' +
-        'Run: petstore config set base-url <url>   (or pass --base-url, or set PETSTORE_BASE_URL)\n',
+        'Set one (or pass --base-url, or set PETSTORE_BASE_URL):\n  petstore config set base-url <url>\n',
     },
     {
       name: 'no key',
       argv: ['list', '--env', 'staging'],
       env: { PETSTORE_API_KEY: undefined },
       code: 4,
-      plain: 'error: no API key for environment "staging"\nRun: petstore auth login --env staging   (or set PETSTORE_API_KEY)\n',
+      plain: 'error: no API key for environment "staging"\nLog in (or set PETSTORE_API_KEY):\n  petstore auth login --env staging\n',
     },
     {
       name: 'an unknown flag',
       argv: ['list', '--bogus'],
       env: {},
       code: 2,
-      plain: 'error: unknown option \'--bogus\' (run "petstore list --help" for usage)\n',
+      plain: 'error: unknown flag "--bogus" for "petstore list"\nFor its flags, run:\n  petstore list --help\n',
     },
   ];
 
@@ -221,7 +222,7 @@ describe('a long Error message of the service: an excerpt in plain output, all o
     expect(await listAnswered(message, false)).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: ${shown}… (${message.length - shown.length} more characters; --json shows all) (HTTP 500, code internal)\n`,
+      stderr: wrapped(`error: ${shown}… (${message.length - shown.length} more characters; --json shows all) (HTTP 500, code internal)\n`),
       unmatched: [],
     });
     expect(await listAnswered(message, true)).toEqual({
@@ -234,13 +235,13 @@ describe('a long Error message of the service: an excerpt in plain output, all o
 
   test('1000 characters, counted as characters (an emoji is one): printed whole', async () => {
     const message = `${'🐕'.repeat(500)}${'x'.repeat(500)}`;
-    expect((await listAnswered(message, false)).stderr).toBe(`error: ${message} (HTTP 500, code internal)\n`);
+    expect((await listAnswered(message, false)).stderr).toBe(wrapped(`error: ${message} (HTTP 500, code internal)\n`));
   });
 
   test('one long word: cut at 300 characters, never inside a character', async () => {
     const message = '🐕'.repeat(1001);
     expect((await listAnswered(message, false)).stderr).toBe(
-      `error: ${'🐕'.repeat(300)}… (701 more characters; --json shows all) (HTTP 500, code internal)\n`,
+      wrapped(`error: ${'🐕'.repeat(300)}… (701 more characters; --json shows all) (HTTP 500, code internal)\n`),
     );
   });
 });

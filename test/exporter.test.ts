@@ -267,13 +267,13 @@ describe('the program hands the Factory the parsed flags', () => {
       code: 'invalid_usage',
       message: "option '--timeout <ms>' argument missing",
       status: null,
-      hint: 'run "petstore --help" for usage',
+      hint: 'For its usage, run:\n  petstore --help',
     });
     // A value flag takes the next word, whatever it is: --env --json names an environment, and the error is plain.
     expect(await run(['--env', '--json', 'list', '--bogus'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: unknown option \'--bogus\' (run "petstore list --help" for usage)\n',
+      stderr: 'error: unknown flag "--bogus" for "petstore list"\nFor its flags, run:\n  petstore list --help\n',
       unmatched: [],
     });
   });
@@ -282,25 +282,27 @@ describe('the program hands the Factory the parsed flags', () => {
     const r = await run(['list', '--bogus', '--json']);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stderr)).toEqual({
-      code: 'invalid_usage',
-      message: "unknown option '--bogus'",
+      code: 'unknown_flag',
+      message: 'unknown flag "--bogus" for "petstore list"',
       status: null,
-      hint: 'run "petstore list --help" for usage',
+      hint: 'For its flags, run:\n  petstore list --help',
     });
   });
 
-  test("commander's suggestion for a mistyped flag: one line in plain output and in the JSON message", async () => {
+  test('the suggestion for a mistyped flag: in the message, as for a mistyped command, in plain output and in JSON', async () => {
     const plain = await run(['list', '--stauts', 'available']);
     expect(plain).toMatchObject({ code: 2, stdout: '' });
-    expect(plain.stderr).toBe('error: unknown option \'--stauts\' (Did you mean --status?) (run "petstore list --help" for usage)\n');
+    expect(plain.stderr).toBe(
+      'error: unknown flag "--stauts" for "petstore list"; did you mean "--status"?\nFor its flags, run:\n  petstore list --help\n',
+    );
     const r = await run(['list', '--stauts', 'available', '--json']);
     expect(r).toMatchObject({ code: 2, stdout: '' });
     expect(r.stderr.endsWith('\n') && r.stderr.indexOf('\n') === r.stderr.length - 1).toBe(true);
     expect(JSON.parse(r.stderr)).toEqual({
-      code: 'invalid_usage',
-      message: "unknown option '--stauts' (Did you mean --status?)",
+      code: 'unknown_flag',
+      message: 'unknown flag "--stauts" for "petstore list"; did you mean "--status"?',
       status: null,
-      hint: 'run "petstore list --help" for usage',
+      hint: 'For its flags, run:\n  petstore list --help',
     });
   });
 });

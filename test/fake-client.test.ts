@@ -10,6 +10,7 @@ import { GET } from '../src/commands/get/run.js';
 import { LIST } from '../src/commands/list/run.js';
 import { runCommand } from '../src/commands/runner.js';
 import { ExitCode, ListingCutError, ServiceError } from '../src/errors.js';
+import { wrapped } from './helpers.js';
 import { fakeClientFactory } from './support/fake-client.js';
 
 const DEPRECATION =
@@ -40,7 +41,7 @@ describe('list through the fake client', () => {
     await runCommand(f, LIST, { flags: { status: 'available', limit: '2' } });
     expect(written).toEqual({
       stdout: '1\tRex\t2\tavailable\n9007199254740993\tTom\t3\tavailable\n',
-      stderr: 'warning: showing 2 pets, as many as --limit 2 asks for; the service may have more: try --limit 100\n',
+      stderr: wrapped('warning: showing 2 pets, as many as --limit 2 asks for; the service may have more: try --limit 100\n'),
     });
     expect(requests).toEqual([{ method: 'GET', path: '/v1/pets?limit=2&status=available', authorization: 'Bearer test-key' }]);
   });
@@ -78,7 +79,7 @@ describe('get through the fake client', () => {
     const { f, written, requests, answer } = fake();
     answer('GET', '/v1/pets/42', 200, '{"id":42,"name":"Rex","categoryId":1,"status":"pending"}');
     await runCommand(f, GET, { arguments: ['42'] });
-    expect(written).toEqual({ stdout: '42\tRex\t1\tpending\n', stderr: DEPRECATION });
+    expect(written).toEqual({ stdout: '42\tRex\t1\tpending\n', stderr: wrapped(DEPRECATION) });
     expect(requests).toEqual([{ method: 'GET', path: '/v1/pets/42', authorization: 'Bearer test-key' }]);
   });
 

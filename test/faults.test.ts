@@ -2,7 +2,7 @@
 // loopback server: stdout, stderr, exit code and the requests the server saw.
 import { afterEach, describe, expect, test } from 'vitest';
 import { startPetService, type PetService, type Step } from '../sandbox/pet-service.mjs';
-import { PET, run } from './helpers.js';
+import { PET, run, wrapped, unwrapped } from './helpers.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -24,7 +24,7 @@ const ok = (json: unknown): Step => ({ status: 200, json });
 
 /** The hint of a POST of `add` that got no answer. */
 const MAYBE_CREATED =
-  'The pet may have been created; petstore does not send it again. See whether a pet named "Rex" in category 1 is in the store before adding it again: petstore list --all --format tsv';
+  'The pet may have been created; petstore does not send it again. See whether a pet named "Rex" in category 1 is in the store before adding it again:\n  petstore list --all --format tsv';
 
 describe('retries', () => {
   test('a GET answered 503 then 200 is retried and succeeds', async () => {
@@ -80,7 +80,7 @@ describe('retries', () => {
     );
     expect(r.code).toBe(1);
     expect(r.requests).toHaveLength(1);
-    expect(r.stderr).toMatch(
+    expect(unwrapped(r.stderr)).toMatch(
       /^error: slow down \(HTTP 429, code rate_limited\)\nThe service asks to retry after \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(longer than the 60 s petstore waits\); try again then\.\n$/,
     );
   });
@@ -102,10 +102,11 @@ describe('retries', () => {
     const r = await against([{ destroy: true }, { status: 201, json: PET }], ['add', '--name', 'Rex', '--category-id', '1']);
     expect(r.code).toBe(1);
     expect(r.requests).toHaveLength(1);
-    expect(r.stderr).toMatch(
+    expect(unwrapped(r.stderr)).toMatch(
       /^error: the connection to 127\.0\.0\.1:\d+ closed before its answer came \((UND_ERR_SOCKET|ECONNRESET)\); the request may have reached it\n/,
     );
-    expect(r.stderr.split('\n').slice(1)).toEqual([MAYBE_CREATED, '']);
+    const hint = [...wrapped(MAYBE_CREATED).split('\n'), ''];
+    expect(r.stderr.split('\n').slice(-hint.length)).toEqual(hint);
   });
 
   test('a POST that times out may have created the pet: the message and the hint say so; a GET that times out says neither', async () => {
@@ -113,7 +114,9 @@ describe('retries', () => {
     expect(r).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: `error: request to ${r.host} timed out after 300 ms (--timeout); the request may have reached it\n${MAYBE_CREATED}\n`,
+      stderr: wrapped(
+        `error: request to ${r.host} timed out after 300 ms (--timeout); the request may have reached it\n${MAYBE_CREATED}\n`,
+      ),
     });
     expect(r.requests).toHaveLength(1);
   });
@@ -153,7 +156,7 @@ describe('responses the interface does not promise', () => {
     expect(r).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: 'error: the service answered HTTP 502 (text/html): "<html><body><h1>502 Bad Gateway</h1></body></html>"\n',
+      stderr: wrapped('error: the service answered HTTP 502 (text/html): "<html><body><h1>502 Bad Gateway</h1></body></html>"\n'),
     });
   });
 
@@ -171,7 +174,7 @@ describe('responses the interface does not promise', () => {
     const r = await against([{ status: 200, headers: { 'content-type': 'text/plain' }, body: 'all good' }], ['list']);
     expect(r).toMatchObject({
       code: 1,
-      stderr: 'error: unexpected response (HTTP 200): content type "text/plain", not JSON: "all good"\n',
+      stderr: wrapped('error: unexpected response (HTTP 200): content type "text/plain", not JSON: "all good"\n'),
     });
   });
 
@@ -180,7 +183,7 @@ describe('responses the interface does not promise', () => {
     expect(r).toMatchObject({
       code: 4,
       stderr:
-        'error: the service answered HTTP 401 (text/plain): "nope"\nThe key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login\n',
+        'error: the service answered HTTP 401 (text/plain): "nope"\nThe key came from PETSTORE_API_KEY: check it, or unset it and log in:\n  petstore auth login\n',
     });
   });
 
@@ -212,7 +215,7 @@ describe('responses the interface does not promise', () => {
     const r = await against([{ status: 302, headers: { location: 'https://evil.example/v1/pets' }, body: '' }], ['list']);
     expect(r).toMatchObject({
       code: 1,
-      stderr: 'error: the service answered HTTP 302 redirecting to https://evil.example/v1/pets; redirects are not followed\n',
+      stderr: wrapped('error: the service answered HTTP 302 redirecting to https://evil.example/v1/pets; redirects are not followed\n'),
     });
     expect(r.requests).toHaveLength(1);
   });
@@ -224,7 +227,7 @@ describe('responses the interface does not promise', () => {
     );
     expect(r).toMatchObject({
       code: 0,
-      stderr: 'warning: the service says this endpoint is deprecated on 2031-01-01, to be removed on 2030-12-05\n',
+      stderr: wrapped('warning: the service says this endpoint is deprecated on 2031-01-01, to be removed on 2030-12-05\n'),
     });
   });
 });
@@ -265,7 +268,9 @@ describe('terminal safety and secrets', () => {
     const r = await against([ok([])], ['list'], { PETSTORE_API_KEY: 'abc\r\nX-Evil: 1' });
     expect(r).toMatchObject({
       code: 2,
-      stderr: 'error: the API key from PETSTORE_API_KEY is not usable: it must be printable ASCII without spaces (the key is not shown)\n',
+      stderr: wrapped(
+        'error: the API key from PETSTORE_API_KEY is not usable: it must be printable ASCII without spaces (the key is not shown)\n',
+      ),
     });
     expect(r.requests).toHaveLength(0);
     expect(r.stderr).not.toContain('Evil');

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { listPageOf, type Step, toJson } from '../sandbox/pet-service.mjs';
 import type { PetStore } from '../sandbox/pet-store.mjs';
-import type { RunSetup } from './helpers.js';
+import { type RunSetup, unwrapped, wrapped } from './helpers.js';
 import { type FakeClientOptions, fakeClientFactory } from './support/fake-client.js';
 import { type FakeStoreOptions, serveStore } from './support/fake-store.js';
 
@@ -52,9 +52,11 @@ describe('missing ids and other failures', () => {
     const r = await get(['1', '99999', '2', '99998']);
     expect(r).toMatchObject({ code: 3, stdout: row(1) + row(2) });
     expect(r.stderr).toBe(
-      'warning: id 99999: no animal with id 99999 (HTTP 404, code not_found)\n' +
-        'warning: id 99998: no animal with id 99998 (HTTP 404, code not_found)\n' +
-        'error: no animals with ids 99999, 99998 (2 of 4 ids; 2 pets printed)\n',
+      wrapped(
+        'warning: id 99999: no animal with id 99999 (HTTP 404, code not_found)\n' +
+          'warning: id 99998: no animal with id 99998 (HTTP 404, code not_found)\n' +
+          'error: no animals with ids 99999, 99998 (2 of 4 ids; 2 pets printed)\n',
+      ),
     );
   });
 
@@ -63,7 +65,7 @@ describe('missing ids and other failures', () => {
     const r = await get(['1', '9223372036854775807', '2', '--json']);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe(`[${json(1)},${json(2)}]\n`);
-    const [each, error] = lines(r.stderr);
+    const [each, error] = lines(unwrapped(r.stderr));
     expect(JSON.parse(each!)).toMatchObject({ code: 'not_found', error: { code: 'not_found', status: 404 } });
     expect(each).toContain('"id":9223372036854775807,');
     expect(error).toBe(
@@ -77,9 +79,11 @@ describe('missing ids and other failures', () => {
     const r = await get(['1', '2', '99999', '3', '--retries', '1']);
     expect(r).toMatchObject({ code: 1, stdout: row(1) + row(3) });
     expect(r.stderr).toBe(
-      'warning: id 2: store offline (HTTP 502, code bad_gateway)\n' +
-        'warning: id 99999: no animal with id 99999 (HTTP 404, code not_found)\n' +
-        'error: 2 of 4 ids not printed (1 not found: 99999; 1 failed); 2 pets printed\n',
+      wrapped(
+        'warning: id 2: store offline (HTTP 502, code bad_gateway)\n' +
+          'warning: id 99999: no animal with id 99999 (HTTP 404, code not_found)\n' +
+          'error: 2 of 4 ids not printed (1 not found: 99999; 1 failed); 2 pets printed\n',
+      ),
     );
     // The 502 was retried as get retries it (--retries 1).
     expect(getPets().filter((r) => r.path === '/v1/pets/2')).toHaveLength(2);
@@ -112,9 +116,9 @@ describe('a run that stops', () => {
     expect(r.code).toBe(4);
     // Ids 1 to 4 were answered before any 401 was: each is printed, whatever turn its answer came in.
     expect(r.stdout).toBe([1, 2, 3, 4].map(json).join('\n') + '\n');
-    expect(lines(r.stderr)).toEqual([
+    expect(lines(unwrapped(r.stderr))).toEqual([
       'error: key revoked (HTTP 401, code unauthorized) (stopped: 4 pets printed of 40 ids read)',
-      'The key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login',
+      'The key came from PETSTORE_API_KEY: check it, or unset it and log in: petstore auth login',
     ]);
     expect(fake!.requests.length).toBeLessThanOrEqual(4 + 2);
   });
@@ -126,7 +130,7 @@ describe('a run that stops', () => {
     fake.answer('GET', '/v1/pets/2', 401, JSON.stringify({ code: 'unauthorized', message: 'key revoked', status: 401 }));
     const r = await get(['1', '2', '--concurrency', '2', '--format', 'ndjson']);
     expect(r).toMatchObject({ code: 4, stdout: `${pet}\n` });
-    expect(lines(r.stderr)[0]).toBe('error: key revoked (HTTP 401, code unauthorized) (stopped: 1 pet printed of 2 ids read)');
+    expect(lines(unwrapped(r.stderr))[0]).toBe('error: key revoked (HTTP 401, code unauthorized) (stopped: 1 pet printed of 2 ids read)');
   });
 
   test('with --json a 401 midway leaves a valid JSON array on stdout; the error says what was printed of how many read', async () => {
@@ -152,7 +156,7 @@ describe('a run that stops', () => {
     const r = await refusing.main(['get', '-']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(
+    expect(unwrapped(r.stderr)).toMatch(
       new RegExp(
         '^error: cannot reach 127\\.0\\.0\\.1:9: ECONNREFUSED \\(stopped: 0 pets printed of \\d+ ids read\\)\\n' +
           'Is the service running at http://127\\.0\\.0\\.1:9/v1/\\? Check the base URL \\(from PETSTORE_BASE_URL\\)\\n$',
@@ -201,9 +205,11 @@ describe('getPet gone: one listPets pass for all the ids', () => {
     const r = await get(['150', '5', '3', '5']);
     expect(r).toMatchObject({ code: 0, stdout: row(150) + row(5) + row(3) + row(5) });
     expect(r.stderr).toBe(
-      'warning: getPet is deprecated, removed 2030-12-05; get then reads listPets pages\n' +
-        'PETSTORE_NO_DEPRECATION_WARNING=1 silences this warning\n' +
-        GONE,
+      wrapped(
+        'warning: getPet is deprecated, removed 2030-12-05; get then reads listPets pages\n' +
+          'PETSTORE_NO_DEPRECATION_WARNING=1 silences this warning\n' +
+          GONE,
+      ),
     );
     // The getPet requests in flight when it went (three ids), then pages 1 and 2 of one listing: 150 is on page 2.
     expect(getPets().length).toBeLessThanOrEqual(3);
@@ -215,8 +221,10 @@ describe('getPet gone: one listPets pass for all the ids', () => {
     const r = await get(['2', '99999', '1', '250']);
     expect(r).toMatchObject({ code: 3, stdout: row(2) + row(1) + row(250) });
     expect(r.stderr).toBe(
-      `${FORCED}warning: id 99999: no animal with id 99999: none on the 3 pages of listPets (250 pets)\n` +
-        'error: no animal with id 99999 (1 of 4 ids; 3 pets printed)\n',
+      wrapped(
+        `${FORCED}warning: id 99999: no animal with id 99999: none on the 3 pages of listPets (250 pets)\n` +
+          'error: no animal with id 99999 (1 of 4 ids; 3 pets printed)\n',
+      ),
     );
     expect(getPets()).toEqual([]);
     expect(listings()).toHaveLength(3);
@@ -276,7 +284,7 @@ describe('getPet gone: one listPets pass for all the ids', () => {
     );
     const r = await get(['1', '250', '--retries', '0']);
     expect(r).toMatchObject({ code: 1, stdout: '' });
-    expect(lines(r.stderr)[1]).toMatch(
+    expect(lines(unwrapped(r.stderr))[1]).toMatch(
       /^error: the listing stopped at page 2: broke \(HTTP 500, code internal\) \(stopped: 0 pets printed of 2 ids read\)$/,
     );
   });

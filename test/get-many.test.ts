@@ -3,7 +3,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type PetService, type PetServiceOptions, type Recorded, startPetService, toJson } from '../sandbox/pet-service.mjs';
-import { type RunSetup, run, until } from './helpers.js';
+import { type RunSetup, run, until, wrapped } from './helpers.js';
 
 let service: PetService | undefined;
 afterEach(async () => {
@@ -133,7 +133,7 @@ describe('several ids on the command line', () => {
     expect(await get(['1', 'abc', '2'])).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: 'error: invalid value for argument <petId>: "abc": must be an integer written as decimal digits\n',
+      stderr: wrapped('error: invalid value for argument <petId>: "abc": must be an integer written as decimal digits\n'),
     });
     expect(service!.requests).toEqual([]);
   });
@@ -179,11 +179,13 @@ describe('get -: ids from standard input', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(row(1) + row(2) + row(3));
     expect(r.stderr).toBe(
-      'warning: line 2: "abc" is not a pet id: must be an integer written as decimal digits; not sent\n' +
-        'warning: line 4: "9223372036854775808" is not a pet id: must be at most 9223372036854775807; not sent\n' +
-        `warning: line 5: "${'1'.repeat(40)}…" is not a pet id: must be an integer written as decimal digits (an int64 has at most 19); not sent\n` +
-        'warning: line 5: "-" is not a pet id: must be an integer written as decimal digits; not sent\n' +
-        'error: 4 of 7 ids not printed (4 not a pet id); 3 pets printed\n',
+      wrapped(
+        'warning: line 2: "abc" is not a pet id: must be an integer written as decimal digits; not sent\n' +
+          'warning: line 4: "9223372036854775808" is not a pet id: must be at most 9223372036854775807; not sent\n' +
+          `warning: line 5: "${'1'.repeat(40)}…" is not a pet id: must be an integer written as decimal digits (an int64 has at most 19); not sent\n` +
+          'warning: line 5: "-" is not a pet id: must be an integer written as decimal digits; not sent\n' +
+          'error: 4 of 7 ids not printed (4 not a pet id); 3 pets printed\n',
+      ),
     );
     expect(getPets()).toEqual(['1', '2', '3']);
   });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { listPageOf, pageFault } from '../sandbox/pet-service.mjs';
 import { GET } from '../src/commands/get/run.js';
 import { runCommand } from '../src/commands/runner.js';
-import { errorBody } from './helpers.js';
+import { errorBody, unwrapped, wrapped } from './helpers.js';
 import { FAKE_ORIGIN, type FakeClientOptions, fakeClientFactory } from './support/fake-client.js';
 import { serveStore } from './support/fake-store.js';
 
@@ -42,7 +42,7 @@ describe('get when getPet is gone', () => {
     const fake = threePages(page(5, 6));
     fake.answer('GET', '/v1/pets/5', 410, JSON.stringify(errorBody(410, 'gone', 'getPet was removed on 2030-12-05')));
     await runCommand(fake.f, GET, { arguments: [['5']] });
-    expect(fake.written).toEqual({ stdout: '5\tp5\t1\tavailable\n', stderr: DEPRECATED + GONE });
+    expect(fake.written).toEqual({ stdout: '5\tp5\t1\tavailable\n', stderr: wrapped(DEPRECATED + GONE) });
     expect(paths(fake)).toEqual(['/v1/pets/5', ...LISTED]);
   });
 
@@ -64,7 +64,7 @@ describe('get when getPet is gone', () => {
     const fake = threePages(page(5), { env: SILENCED });
     fake.answer('GET', '/v1/pets/5', 404, body, { 'content-type': type });
     await runCommand(fake.f, GET, { arguments: [['5']] });
-    expect(fake.written).toEqual({ stdout: '5\tp5\t1\tavailable\n', stderr: GONE });
+    expect(fake.written).toEqual({ stdout: '5\tp5\t1\tavailable\n', stderr: wrapped(GONE) });
   });
 
   test('a 404 that names the animal is still a missing pet: exit 3, listPets not asked', async () => {
@@ -73,7 +73,7 @@ describe('get when getPet is gone', () => {
     expect(await fake.main(['get', '5'])).toEqual({
       code: 3,
       stdout: '',
-      stderr: 'error: no animal with id 5 (HTTP 404, code not_found)\n',
+      stderr: wrapped('error: no animal with id 5 (HTTP 404, code not_found)\n'),
       unmatched: [],
     });
     expect(paths(fake)).toEqual(['/v1/pets/5']);
@@ -85,7 +85,7 @@ describe('get when getPet is gone', () => {
     expect(await fake.main(['get', '99'])).toEqual({
       code: 3,
       stdout: '',
-      stderr: `${GONE}error: no animal with id 99: none on the 3 pages of listPets (5 pets)\n`,
+      stderr: wrapped(`${GONE}error: no animal with id 99: none on the 3 pages of listPets (5 pets)\n`),
       unmatched: [],
     });
     answerThreePages(fake, page(5));
@@ -111,7 +111,7 @@ describe('get when getPet is gone', () => {
     expect(await fake.main(['get', '5'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: the service has no /v1/pets: HTTP 404 (no route /pets); the base URL may be wrong\n${ROUTE_HINT}`,
+      stderr: wrapped(`error: the service has no /v1/pets: HTTP 404 (no route /pets); the base URL may be wrong\n${ROUTE_HINT}`),
       unmatched: [],
     });
   });
@@ -119,7 +119,7 @@ describe('get when getPet is gone', () => {
   test('PETSTORE_GET_VIA_LIST=1: getPet is never asked; the lookup through listPets says so', async () => {
     const fake = threePages(page(5), { env: { PETSTORE_GET_VIA_LIST: '1' }, output: { format: 'kv' } });
     await runCommand(fake.f, GET, { arguments: [['5']] });
-    expect(fake.written).toEqual({ stdout: 'id\t5\nname\tp5\ncategoryId\t1\nstatus\tavailable\n', stderr: FORCED });
+    expect(fake.written).toEqual({ stdout: 'id\t5\nname\tp5\ncategoryId\t1\nstatus\tavailable\n', stderr: wrapped(FORCED) });
     expect(paths(fake)).toEqual(LISTED);
   });
 });
@@ -146,13 +146,13 @@ describe('get through listPets reads the whole store when it must (issue 29)', (
     const fake = fakeClientFactory({ env: VIA_LIST, output: { format: 'tsv' } });
     serveStore(fake, { seed: 1050, pageSize: 1 });
     await runCommand(fake.f, GET, { arguments: [['1050']] });
-    expect(fake.written).toEqual({ stdout: '1050\tpet-1050\t7\tsold\n', stderr: FORCED });
+    expect(fake.written).toEqual({ stdout: '1050\tpet-1050\t7\tsold\n', stderr: wrapped(FORCED) });
     expect(fake.requests).toHaveLength(1050);
     const missing = await fake.main(['get', '1051']);
     expect(missing).toMatchObject({
       code: 3,
       stdout: '',
-      stderr: `${FORCED}error: no animal with id 1051: none on the 1050 pages of listPets (1050 pets)\n`,
+      stderr: wrapped(`${FORCED}error: no animal with id 1051: none on the 1050 pages of listPets (1050 pets)\n`),
     });
     expect(fake.requests).toHaveLength(2 * 1050);
   });
@@ -163,7 +163,9 @@ describe('get through listPets reads the whole store when it must (issue 29)', (
     expect(await fake.main(['get', '299'])).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: `${FORCED}error: the listing stopped at page 2: broke (HTTP 500, code internal)\nthe rest of the listing starts at the page that failed: ${FAKE_ORIGIN}/v1/pets?limit=100&cursor=${cursorOf(100)}\n`,
+      stderr: wrapped(
+        `${FORCED}error: the listing stopped at page 2: broke (HTTP 500, code internal)\nthe rest of the listing starts at the page that failed: ${FAKE_ORIGIN}/v1/pets?limit=100&cursor=${cursorOf(100)}\n`,
+      ),
     });
   });
 
@@ -198,7 +200,7 @@ describe('get through listPets against the sandbox store', () => {
     const fake = fakeClientFactory({ env: SILENCED });
     serveStore(fake, { pageSize: 2, faults });
     const found = await fake.main(['get', '4', '--format', 'json']);
-    expect(found).toMatchObject({ code: 0, stderr: GONE });
+    expect(found).toMatchObject({ code: 0, stderr: wrapped(GONE) });
     expect(JSON.parse(found.stdout)).toMatchObject({ id: 4 });
     const urls = paths(fake);
     expect(urls[0]).toBe('/v1/pets/4');
@@ -207,7 +209,7 @@ describe('get through listPets against the sandbox store', () => {
     const missing = await fake.main(['get', '99']);
     expect(missing.code).toBe(3);
     expect(missing.stdout).toBe('');
-    expect(missing.stderr).toMatch(
+    expect(unwrapped(missing.stderr)).toMatch(
       /^warning: getPet is gone from the service[^\n]*\nerror: no animal with id 99: none on the \d+ pages of listPets \(4 pets\)\n$/,
     );
   });

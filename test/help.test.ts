@@ -11,7 +11,7 @@ import { Factory } from '../src/factory.js';
 import { IOStreams } from '../src/iostreams.js';
 import { commandTree } from '../src/main.js';
 import { leadingCommand } from '../src/launch.js';
-import { run, spawnPetstore, tempConfigHome } from './helpers.js';
+import { run, spawnPetstore, tempConfigHome, wrapped } from './helpers.js';
 
 const SIGNALS = { stop: new AbortController().signal, halt: new AbortController().signal };
 const GLOBAL_FLAGS = ['--env <name>', '--base-url <url>', '--json', '--no-color', '--timeout <ms>', '--retries <n>', '--verbose'];
@@ -79,26 +79,26 @@ describe('asking for help', () => {
   });
 
   test.each([
-    [['help', 'lsit'], 'unknown command "lsit" for "petstore"; did you mean "list"?', 'Run "petstore --help" for the commands.'],
+    [['help', 'lsit'], 'unknown command "lsit" for "petstore"; did you mean "list"?', 'For its commands, run:\n  petstore --help'],
     [
       ['help', 'auth', 'logn'],
       'unknown command "logn" for "petstore auth"; did you mean "login"?',
-      'Run "petstore auth --help" for the commands.',
+      'For its commands, run:\n  petstore auth --help',
     ],
     [
       ['auth', 'help', 'stauts'],
       'unknown command "stauts" for "petstore auth"; did you mean "status"?',
-      'Run "petstore auth --help" for the commands.',
+      'For its commands, run:\n  petstore auth --help',
     ],
     [
       ['help', 'completion', 'bsh'],
       'unknown command "bsh" for "petstore completion"; did you mean "bash"?',
-      'Run "petstore completion --help" for the commands.',
+      'For its commands, run:\n  petstore completion --help',
     ],
-    [['help', 'zzzzzz'], 'unknown command "zzzzzz" for "petstore"', 'Run "petstore --help" for the commands.'],
-    [['help', 'list', 'all'], '"petstore list" has no subcommands (found "all")', 'Run "petstore list --help" for its usage.'],
+    [['help', 'zzzzzz'], 'unknown command "zzzzzz" for "petstore"', 'For its commands, run:\n  petstore --help'],
+    [['help', 'list', 'all'], '"petstore list" has no subcommands (found "all")', 'For its usage, run:\n  petstore list --help'],
   ])('%j exits 2 naming the command, with a suggestion when one is close', async (argv, message, hint) => {
-    expect(await run(argv)).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n${hint}\n`, unmatched: [] });
+    expect(await run(argv)).toEqual({ code: 2, stdout: '', stderr: wrapped(`error: ${message}\n${hint}\n`), unmatched: [] });
   });
 
   test.each([
@@ -117,7 +117,9 @@ describe('asking for help', () => {
     expect(await run(argv)).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: unknown command "${word}" for "${parent}"; did you mean "${near}"?\nRun "${parent} --help" for the commands.\n`,
+      stderr: wrapped(
+        `error: unknown command "${word}" for "${parent}"; did you mean "${near}"?\nFor its commands, run:\n  ${parent} --help\n`,
+      ),
       unmatched: [],
     });
   });
@@ -129,15 +131,15 @@ describe('asking for help', () => {
       code: 'unknown_command',
       message: 'unknown command "st" for "petstore config"; did you mean "set"?',
       status: null,
-      hint: 'Run "petstore config --help" for the commands.',
+      hint: 'For its commands, run:\n  petstore config --help',
     });
   });
 
-  test('a flag a known command does not take is still reported as an unknown option', async () => {
+  test('a flag a known command does not take is reported as an unknown flag', async () => {
     expect(await run(['list', '--bogus'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: unknown option \'--bogus\' (run "petstore list --help" for usage)\n',
+      stderr: 'error: unknown flag "--bogus" for "petstore list"\nFor its flags, run:\n  petstore list --help\n',
       unmatched: [],
     });
   });
@@ -149,21 +151,21 @@ describe('asking for help', () => {
       code: 'unknown_command',
       message: 'unknown command "lsit" for "petstore"; did you mean "list"?',
       status: null,
-      hint: 'Run "petstore --help" for the commands.',
+      hint: 'For its commands, run:\n  petstore --help',
     });
     const help = await run(['help', 'lsit', '--json']);
     expect(help).toMatchObject({ code: 2, stdout: '' });
     expect(JSON.parse(help.stderr)).toEqual({
-      code: 'invalid_usage',
-      message: "unknown option '--json'",
+      code: 'unknown_flag',
+      message: 'unknown flag "--json" for "petstore help"',
       status: null,
-      hint: 'run "petstore help --help" for usage',
+      hint: 'For its flags, run:\n  petstore help --help',
     });
   });
 
   test('the hidden __complete is not suggested for a typo', async () => {
     expect((await run(['help', '__complet'])).stderr).toBe(
-      'error: unknown command "__complet" for "petstore"\nRun "petstore --help" for the commands.\n',
+      'error: unknown command "__complet" for "petstore"\nFor its commands, run:\n  petstore --help\n',
     );
   });
 });
@@ -219,7 +221,7 @@ describe('what each help shows', () => {
     },
   );
 
-  test('list: its own flags, then --format and --jq, then --help; the --limit default unquoted', async () => {
+  test('list: its own flags, then --format and --jq, then --help; the --limit default unquoted, never split from its value', async () => {
     const { stdout } = await run(['list', '--help']);
     const flags = section(stdout, 'Options:')
       .filter((line) => line.startsWith('  -'))
@@ -227,15 +229,28 @@ describe('what each help shows', () => {
     expect(flags).toEqual(['--status', '--limit', '--all', '--format', '--jq', '-h,']);
     expect(stdout).toContain('\n  --limit <n>        animals per page, 1 to 100 (default: 20)\n');
     expect(stdout).toContain(
-      '\n  --timeout <ms>     deadline in milliseconds: of the command, of each page of a\n                     whole listing, of each request of add --file (default:\n                     30000)\n',
+      '\n  --timeout <ms>     deadline in milliseconds: of the command, of each page of a\n                     whole listing, of each request of add --file\n                     (default: 30000)\n',
     );
   });
 
-  test("--format's help says each command's default as output/format.ts picks it (a record: key/value lines, piped too)", async () => {
+  test("--format's help says each command's default as output/format.ts picks it (a record: key/value lines, piped too), in one bracket with the formats", async () => {
     const status = await run(['auth', 'status', '--help']);
-    expect(status.stdout.replace(/\s+/g, ' ')).toContain('--format <format> output format (default: key/value lines; json with --json)');
+    expect(section(status.stdout, 'Options:').slice(0, 2)).toEqual([
+      '  --format <format>  output format (one of: table, kv, tsv, json, ndjson;',
+      '                     default: key/value lines, json with --json)',
+    ]);
     const list = await run(['config', 'list', '--help']);
-    expect(list.stdout.replace(/\s+/g, ' ')).toContain('(default: a table on a terminal, tab-separated when piped; json with --json)');
+    expect(list.stdout.replace(/\s+/g, ' ')).toContain(
+      '--format <format> output format (one of: table, kv, tsv, json, ndjson; default: table on a terminal, tab-separated when piped, json with --json)',
+    );
+    const add = await run(['add', '--help']);
+    expect(add.stdout.replace(/\s+/g, ' ')).toContain(
+      '--format <format> output format; with --file: tsv or ndjson (one of: table, kv, tsv, json, ndjson; default: key/value lines on a terminal, tab-separated when piped, json with --json)',
+    );
+    // No bracket follows another, in any command's help.
+    for (const path of [[], ['list'], ['get'], ['add'], ['api'], ['auth', 'status'], ['config', 'list'], ['completion', 'bash']]) {
+      expect((await run([...path, '--help'])).stdout.replace(/\s+/g, ' '), path.join(' ')).not.toMatch(/\) \(/);
+    }
   });
 
   test('get lists --json among its global flags, as its example uses it', async () => {
@@ -292,13 +307,13 @@ describe('only the command asked for is built', () => {
     expect(await run(['list', '--bogus'], { command: 'list' })).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: unknown option \'--bogus\' (run "petstore list --help" for usage)\n',
+      stderr: 'error: unknown flag "--bogus" for "petstore list"\nFor its flags, run:\n  petstore list --help\n',
       unmatched: [],
     });
   });
 });
 
-describe('a global flag that does not apply to the command is refused as an unknown option', () => {
+describe('a global flag that does not apply to the command is refused as an unknown flag', () => {
   test.each([
     [['version', '--timeout', '5'], '--timeout', 'petstore version'],
     [['--retries', '1', 'version'], '--retries', 'petstore version'],
@@ -311,7 +326,7 @@ describe('a global flag that does not apply to the command is refused as an unkn
     expect(await run(argv)).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: unknown option '${flag}' (run "${path} --help" for usage)\n`,
+      stderr: `error: unknown flag "${flag}" for "${path}"\nFor its flags, run:\n  ${path} --help\n`,
       unmatched: [],
     });
   });
@@ -320,10 +335,10 @@ describe('a global flag that does not apply to the command is refused as an unkn
     const r = await run(['config', 'path', '--json', '--verbose']);
     expect(r).toMatchObject({ code: 2, stdout: '', unmatched: [] });
     expect(JSON.parse(r.stderr)).toEqual({
-      code: 'invalid_usage',
-      message: "unknown option '--verbose'",
+      code: 'unknown_flag',
+      message: 'unknown flag "--verbose" for "petstore config path"',
       status: null,
-      hint: 'run "petstore config path --help" for usage',
+      hint: 'For its flags, run:\n  petstore config path --help',
     });
   });
 
@@ -338,13 +353,13 @@ describe('a global flag that does not apply to the command is refused as an unkn
     expect(await run(['--bogus', 'lisst'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: unknown option \'--bogus\' (run "petstore --help" for usage)\n',
+      stderr: 'error: unknown flag "--bogus" for "petstore"\nFor its flags, run:\n  petstore --help\n',
       unmatched: [],
     });
     expect(await run(['--jsn'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: unknown option \'--jsn\' (Did you mean --json?) (run "petstore --help" for usage)\n',
+      stderr: 'error: unknown flag "--jsn" for "petstore"; did you mean "--json"?\nFor its flags, run:\n  petstore --help\n',
       unmatched: [],
     });
   });
@@ -355,6 +370,11 @@ describe('help wraps at word boundaries at the terminal width, 80 when not a ter
 
   // A wrapped shell comment repeats its "#", a wrapped example command ends its lines in the shell's "\\".
   const uncommented = (text: string) => words(text).filter((word) => word !== '#' && word !== '\\');
+  const oneWord = (line: string) =>
+    line
+      .trim()
+      .replace(/ \\$/, '')
+      .replace(/'[^']*'|"[^"]*"/g, 'quoted');
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion in the help text, not a template
   const ZSH_FOLDER = '"${fpath[1]}/_petstore"';
 
@@ -364,14 +384,12 @@ describe('help wraps at word boundaries at the terminal width, 80 when not a ter
       const r = await run([...path, '--help'], { stdoutIsTTY: true, columns });
       // The same words in the same order: only line breaks moved, no word split (a wrapped shell comment repeats its "#").
       expect(uncommented(r.stdout)).toEqual(uncommented(wide.stdout));
-      for (const line of r.stdout.split('\n')) {
-        // A line is wider only when it is one word wider than the terminal.
-        if (line.length > columns) expect(line.trim()).not.toContain(' ');
-      }
+      // A line is wider only when it is one word wider than the terminal (a quoted shell word, and the " \\" after it, are one).
+      for (const line of r.stdout.split('\n')) if (line.length > columns) expect(oneWord(line)).not.toContain(' ');
     }
     const piped = await run([...path, '--help']);
     expect(uncommented(piped.stdout)).toEqual(uncommented(wide.stdout));
-    for (const line of piped.stdout.split('\n')) if (line.length > 80) expect(line.trim()).not.toContain(' ');
+    for (const line of piped.stdout.split('\n')) if (line.length > 80) expect(oneWord(line)).not.toContain(' ');
   });
 
   test('an example that wraps continues with " \\\\", so that pasting its lines runs the whole command (add --help at 60 columns)', async () => {
@@ -392,18 +410,20 @@ describe('help wraps at word boundaries at the terminal width, 80 when not a ter
   });
 
   test("an example's shell comment wraps as comment lines, so that pasting the example runs nothing but the command", async () => {
-    const r = await run(['completion', '--help']);
-    expect(r.stdout).toContain(
-      `  petstore completion zsh > ${ZSH_FOLDER}   # a folder on $fpath,\n` +
-        '                                                      # before compinit runs\n',
-    );
+    const r = await run(['add', '--help'], { stdoutIsTTY: true, columns: 60 });
+    expect(r.stdout).toContain('  petstore add    # at a terminal: asks for the name,\n                  # category id and status\n');
+    const narrow = await run(['add', '--help'], { stdoutIsTTY: true, columns: 40 });
+    expect(narrow.stdout).toContain('  petstore add\n      # at a terminal: asks for the\n      # name, category id and status\n');
+  });
+
+  test('a command that wraps continues with " \\" between words, never inside a quoted word', async () => {
     const narrow = await run(['completion', 'zsh', '--help'], { stdoutIsTTY: true, columns: 40 });
-    expect(narrow.stdout).toContain(
-      'To install it, run one of:\n' +
-        '  petstore completion zsh >\n' +
-        `      ${ZSH_FOLDER}\n` +
-        '      # a folder on $fpath, before\n' +
-        '      # compinit runs\n',
-    );
+    expect(section(narrow.stdout, 'Examples:')).toEqual([
+      '  petstore completion zsh',
+      '  echo \\',
+      `      'eval "$(petstore completion zsh)"' \\`,
+      '      >> ~/.zshrc',
+    ]);
+    expect(narrow.stdout).toContain(`$fpath, before compinit runs:\n  petstore completion zsh > \\\n      ${ZSH_FOLDER}\n`);
   });
 });

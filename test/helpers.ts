@@ -17,6 +17,7 @@ import type { Dispatcher } from 'undici';
 import type { Factory } from '../src/factory.js';
 import type { RunOptions } from '../src/main.js';
 import type { OutputSpec } from '../src/output/format.js';
+import { wrapMessage } from '../src/terminal/wrap.js';
 
 export const BASE = 'https://api.petstore.test';
 export const BASE_URL = `${BASE}/v1`;
@@ -94,9 +95,26 @@ export async function parseCommand<T>(
   return { ...result, reached };
 }
 
-/** What {@link parseCommand} returns for a command line refused before the run: exit 2, `message` as the one error line. */
+/** What {@link parseCommand} returns for a command line refused before the run: exit 2, `message` as the error (wrapped at 80 columns). */
 export function refusedBeforeRun(message: string) {
-  return { code: 2, stdout: '', stderr: `error: ${message}\n`, unmatched: [], reached: [] };
+  return { code: 2, stdout: '', stderr: wrapped(`error: ${message}\n`), unmatched: [], reached: [] };
+}
+
+/**
+ * Message lines as petstore writes them to a stderr that is not a terminal (these runs' stderr, a pipe, a file): each line longer than
+ * 80 columns broken at spaces, its next lines indented by two, a hint's indented command kept whole (src/terminal/wrap.ts; its rule
+ * is tested on its own in test/wrap.test.ts and test/width.test.ts). Not for JSON lines, which are never wrapped.
+ */
+export function wrapped(text: string): string {
+  return wrapMessage(text, 80);
+}
+
+/**
+ * Stderr with the lines that {@link wrapped} broke joined again (a line indented by two continues the one above), for a test that
+ * looks for part of a message; a hint's indented command joins its line too.
+ */
+export function unwrapped(text: string): string {
+  return text.replace(/\n {2}(?=\S)/g, ' ');
 }
 
 /** A fresh XDG_CONFIG_HOME folder. */

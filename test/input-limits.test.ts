@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { type PetService, startPetService } from '../sandbox/pet-service.mjs';
-import { BIN, run, startChild, tempConfigHome } from './helpers.js';
+import { BIN, run, startChild, tempConfigHome, wrapped } from './helpers.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -50,7 +50,7 @@ test('api --input /dev/zero: exit 2 naming the cap, nothing sent', async () => {
   expect(r).toEqual({
     code: 2,
     stdout: '',
-    stderr: 'error: cannot read --input /dev/zero: it holds more than the 64 MiB petstore sends\n',
+    stderr: wrapped('error: cannot read --input /dev/zero: it holds more than the 64 MiB petstore sends\n'),
     unmatched: [],
   });
   expect(server.requests).toEqual([]);

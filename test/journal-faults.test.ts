@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { itemFromText, itemHash } from '../src/bulk/input-item.js';
 import { CREATED, DECIDED, NONE, readJournal, SENDING } from '../src/bulk/journal-read.js';
-import { run } from './helpers.js';
+import { run, wrapped, unwrapped } from './helpers.js';
 import { sandboxPerTest } from './support/sandbox.js';
 
 const sandbox = sandboxPerTest('petstore-journal-faults-');
@@ -149,7 +149,7 @@ describe('journals written before issue 38', () => {
       env: { PATH: process.env.PATH, ...sandbox.env() },
       stdin: `${lines.join('\n')}\n`,
     });
-    expect(r.stderr).toMatch(
+    expect(unwrapped(r.stderr)).toMatch(
       /^this load of standard input finished at 2026-11-01T10:01:00.000Z \(journal .*\): of its 5 pets, 3 created, 0 failed, 2 unknown;/,
     );
     expect(r.stderr).toContain('created 3 of 5 pets; 0 failed, 2 unknown');
@@ -166,9 +166,10 @@ describe('a journal whose first line is no header', () => {
     const r = await run(['add', '--file', '-', '--failed', failed], { env: { PATH: process.env.PATH, ...sandbox.env() }, stdin: INPUT });
     expect(r).toMatchObject({
       code: 2,
-      stderr:
+      stderr: wrapped(
         `error: the journal ${failed}.journal is damaged: its first line is not the header of a petstore journal; nothing was sent by this run\n` +
-        'Add --restart to discard the journal and load the input from the start (pets it created would be created again), or give another --failed.\n',
+          'Add --restart to discard the journal and load the input from the start (pets it created would be created again), or give another --failed.\n',
+      ),
     });
     expect(sandbox.posts()).toBe(0);
   });

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { dropEvery, type Faults, type PetService, startPetService } from '../sandbox/pet-service.mjs';
-import { BIN, readNdjson, run, startChild, until } from './helpers.js';
+import { BIN, readNdjson, run, startChild, until, unwrapped } from './helpers.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -74,7 +74,7 @@ describe('kill -9, then the same command', () => {
       await killAfter(args, 20, content);
       await killAfter(args, 60, content);
       const again = await add(args, content);
-      expect(again.stderr).toMatch(
+      expect(unwrapped(again.stderr)).toMatch(
         /^resuming the load started at \S+ \(journal .*failed\.ndjson\.journal\): of its first \d+ pets, \d+ created, 0 failed, \d+ unknown/,
       );
       const counts = stored();
@@ -90,7 +90,7 @@ describe('kill -9, then the same command', () => {
       const before = posts();
       const finished = await add(args, content);
       expect(finished.code).toBe(unknown.length ? 1 : 0);
-      expect(finished.stderr).toMatch(
+      expect(unwrapped(finished.stderr)).toMatch(
         /^this load of .* finished at \S+ \(journal .*\): of its 120 pets, \d+ created, 0 failed, \d+ unknown; the input is read again to check it is the same; the pets created are not sent again\. --restart loads it anew\n/,
       );
       expect(finished.stderr).toContain(`created ${120 - unknown.length} of 120 pets; 0 failed`);
@@ -128,7 +128,7 @@ describe('the input must be the one the load started with', () => {
       stdout: '',
       stderr: expect.stringMatching(/^resuming the load started at .*\n/),
     });
-    expect(edited.stderr.split('\n').slice(1).join('\n')).toBe(
+    expect(unwrapped(edited.stderr).split('\n').slice(1).join('\n')).toBe(
       `error: the input differs from the one the journal ${fs.realpathSync(dir)}/failed.ndjson.journal records, at line 5; nothing was sent by this run\n` +
         'Add --restart to discard the journal and load this input from the start, or give another --failed.\n',
     );
@@ -167,7 +167,7 @@ describe('a load that stops while resuming', () => {
     child.kill('SIGTERM');
     const { code, stderr } = await child.done;
     expect(code).toBe(143);
-    expect(stderr).toMatch(/\nterminated: created 0 of 3 pets; 0 failed, 3 not sent \(written to .*failed\.ndjson\)\n$/);
+    expect(unwrapped(stderr)).toMatch(/\nterminated: created 0 of 3 pets; 0 failed, 3 not sent \(written to .*failed\.ndjson\)\n$/);
     expect(posts()).toBe(1);
     expect(readNdjson(failed).map((line) => [line.item.name, line.outcome])).toEqual([
       ['p1', 'not_sent'],

@@ -11,7 +11,7 @@ import { newListCommand } from '../src/commands/list/list.js';
 import { LIST } from '../src/commands/list/run.js';
 import { type Given, runCommand } from '../src/commands/runner.js';
 import { InterruptedError } from '../src/errors.js';
-import { parseCommand, refusedBeforeRun, tempConfigHome, until } from './helpers.js';
+import { parseCommand, refusedBeforeRun, tempConfigHome, until, wrapped } from './helpers.js';
 import { type FakeClientOptions, fakeClientFactory, thrownBy } from './support/fake-client.js';
 
 const PETS =
@@ -139,7 +139,9 @@ describe('an expression jq cannot compile', () => {
     expect(await fake.main([...args, '--jq', '.['])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: invalid --jq expression: syntax error, unexpected end of file at <top-level>, line 1, column 2:\n    .[\n     ^\n',
+      stderr: wrapped(
+        'error: invalid --jq expression: syntax error, unexpected end of file at <top-level>, line 1, column 2:\n    .[\n     ^\n',
+      ),
       unmatched: [],
     });
     expect(fake.requests).toEqual([]);

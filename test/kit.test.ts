@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { ADD } from '../src/commands/add/run.js';
 import { runCommand } from '../src/commands/runner.js';
 import { ExitCode } from '../src/errors.js';
-import { parseCommand, refusedBeforeRun, run, serviceEnv } from './helpers.js';
+import { parseCommand, refusedBeforeRun, run, serviceEnv, wrapped } from './helpers.js';
 import { fakeClientFactory } from './support/fake-client.js';
 import { newThingsCommand, newZapCommand, THINGS, ZAP } from './support/kit-commands.js';
 import stripAnsi from 'strip-ansi';
@@ -85,7 +85,7 @@ describe('confirm: a question before a change', () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: --yes is required to answer "Delete pet 5?" here (standard input is not a terminal)\n',
+      stderr: wrapped('error: --yes is required to answer "Delete pet 5?" here (standard input is not a terminal)\n'),
       unmatched: [],
     });
   });
@@ -148,7 +148,7 @@ describe('pagedListing: a paged listing of any schema, in its own noun', () => {
     await fake.close();
     expect(fake.written).toEqual({
       stdout: '1\tt1\n2\tt2\n',
-      stderr: 'warning: showing 2 things, as many as --limit 2 asks for; the service may have more: try --limit 5\n',
+      stderr: wrapped('warning: showing 2 things, as many as --limit 2 asks for; the service may have more: try --limit 5\n'),
     });
   });
 
@@ -166,7 +166,7 @@ describe('pagedListing: a paged listing of any schema, in its own noun', () => {
     one.service.intercept({ method: 'GET', path: '/v1/things?limit=2' }).reply(200, page(2), { headers: link });
     await runCommand(one.f, THINGS);
     await one.close();
-    expect(one.written.stderr).toBe('warning: showing one page of 2 things; the service has more: --all fetches every page\n');
+    expect(one.written.stderr).toBe(wrapped('warning: showing one page of 2 things; the service has more: --all fetches every page\n'));
     const all = fakeClientFactory({ globals: { json: true } });
     all.service.intercept({ method: 'GET', path: '/v1/things?limit=5' }).reply(200, page(5), { headers: link });
     all.answer('GET', '/v1/things?limit=5&page=2', 200, page(1));

@@ -6,7 +6,7 @@ import { newListCommand } from '../src/commands/list/list.js';
 import { LIST } from '../src/commands/list/run.js';
 import { type Given, runCommand } from '../src/commands/runner.js';
 import type { ListingCutError } from '../src/errors.js';
-import { parseCommand, refusedBeforeRun } from './helpers.js';
+import { parseCommand, refusedBeforeRun, wrapped } from './helpers.js';
 import { FAKE_ORIGIN, type FakeClientOptions, fakeClientFactory, thrownBy } from './support/fake-client.js';
 
 const BASE = FAKE_ORIGIN;
@@ -192,17 +192,19 @@ describe('a full last page is never a silent cut', () => {
     const r = await onePage({}, '/v1/pets?limit=20', pets(20));
     expect(r.error).toBeUndefined();
     expect(r.stdout.split('\n')).toHaveLength(21);
-    expect(r.stderr).toBe('warning: showing 20 pets, as many as --limit 20 asks for; the service may have more: try --limit 100\n');
+    expect(r.stderr).toBe(
+      wrapped('warning: showing 20 pets, as many as --limit 20 asks for; the service may have more: try --limit 100\n'),
+    );
   });
 
   test('a first page with a next link, without --all: the warning suggests --all', async () => {
     const r = await onePage({}, '/v1/pets?limit=20', pets(20), `${BASE}/v1/pets?limit=20&cursor=b`);
-    expect(r.stderr).toBe('warning: showing one page of 20 pets; the service has more: --all fetches every page\n');
+    expect(r.stderr).toBe(wrapped('warning: showing one page of 20 pets; the service has more: --all fetches every page\n'));
   });
 
   test('counts are worded for one: --limit 1', async () => {
     const r = await onePage({ flags: { limit: '1' } }, '/v1/pets?limit=1', pets(1));
-    expect(r.stderr).toBe('warning: showing 1 pet, as many as --limit 1 asks for; the service may have more: try --limit 100\n');
+    expect(r.stderr).toBe(wrapped('warning: showing 1 pet, as many as --limit 1 asks for; the service may have more: try --limit 100\n'));
   });
 
   test('a repeated next link stops the listing with exit 1', async () => {
@@ -239,7 +241,7 @@ describe('a full last page is never a silent cut', () => {
     });
     expect(r.stdout.split('\n')).toHaveLength(101);
     expect(r.stderr).toBe(
-      'warning: the last page held 100 pets, the most one page holds; the service may have more but sent no next-page link\n',
+      wrapped('warning: the last page held 100 pets, the most one page holds; the service may have more but sent no next-page link\n'),
     );
   });
 

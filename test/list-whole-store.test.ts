@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { type PetService, type PetServiceOptions, pageFault, startPetService } from '../sandbox/pet-service.mjs';
 import { InterruptedError } from '../src/errors.js';
-import { run, until } from './helpers.js';
+import { run, until, wrapped, unwrapped } from './helpers.js';
 
 let service: PetService | undefined;
 afterEach(async () => {
@@ -68,7 +68,9 @@ describe('list --all reads the whole store', () => {
     // Pages 1-3 hold the pets, 4-6 are empty: 3 pages past the last pet.
     expect(service.requests).toHaveLength(6);
     expect(r.stderr).toBe(
-      `error: stopped at page 6, after 5 pets: 3 pages in a row were empty yet linked a next page (${service.baseUrl}/pets?limit=2&cursor=${cursorOf(8)})\n`,
+      wrapped(
+        `error: stopped at page 6, after 5 pets: 3 pages in a row were empty yet linked a next page (${service.baseUrl}/pets?limit=2&cursor=${cursorOf(8)})\n`,
+      ),
     );
   });
 
@@ -96,8 +98,10 @@ describe('list --all reads the whole store', () => {
       expect(r.code).toBe(1);
       expect(idsOf(r.stdout)).toEqual(range(1, 29));
       expect(r.stderr).toBe(
-        'error: the listing stopped at page 30, after 29 pets: the page broke (HTTP 500, code internal)\n' +
-          `the rest of the listing starts at the page that failed: ${next(service.baseUrl)}\n`,
+        wrapped(
+          'error: the listing stopped at page 30, after 29 pets: the page broke (HTTP 500, code internal)\n' +
+            `the rest of the listing starts at the page that failed: ${next(service.baseUrl)}\n`,
+        ),
       );
     });
 
@@ -141,7 +145,7 @@ describe('list --all reads the whole store', () => {
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(4);
     // Page 3 was sent twice (one retry).
     expect(service.requests).toHaveLength(4);
-    expect(r.stderr).toMatch(
+    expect(unwrapped(r.stderr)).toMatch(
       /^error: the listing stopped at page 3, after 4 pets: the connection to 127\.0\.0\.1:\d+ closed before its answer came/,
     );
   });
@@ -152,7 +156,7 @@ describe('list --all reads the whole store', () => {
     expect(r.code).toBe(1);
     expect(idsOf(r.stdout)).toEqual([1, 2]);
     expect(r.stderr).toContain(`timed out after 300 ms (--timeout)`);
-    expect(r.stderr).toContain(
+    expect(unwrapped(r.stderr)).toContain(
       `the rest of the listing starts at the page that failed: ${service.baseUrl}/pets?limit=2&cursor=${cursorOf(2)}`,
     );
   });

@@ -5,7 +5,7 @@ import { LOGIN } from '../src/commands/auth/login.js';
 import { newListCommand } from '../src/commands/list/list.js';
 import { LIST } from '../src/commands/list/run.js';
 import { type Given, runCommand } from '../src/commands/runner.js';
-import { errorBody, parseCommand, refusedBeforeRun, run, tempConfigHome } from './helpers.js';
+import { errorBody, parseCommand, refusedBeforeRun, run, tempConfigHome, unwrapped } from './helpers.js';
 import { FAKE_ORIGIN, type FakeClientOptions, fakeClientFactory, thrownBy } from './support/fake-client.js';
 
 const PETS = [
@@ -90,7 +90,7 @@ describe('petstore list', () => {
 
   test.each([
     ['0', 'must be a whole number from 1 to 100'],
-    ['101', 'must be a whole number from 1 to 100'],
+    ['101', 'must be a whole number from 1 to 100, the most one page holds; --all lists every page'],
     ['abc', 'must be a whole number from 1 to 100'],
     ['1.5', 'must be a whole number from 1 to 100'],
     ['-1', 'must be a whole number from 1 to 100'],
@@ -120,7 +120,11 @@ describe('petstore list', () => {
     expect(r).toMatchObject({
       stdout: '',
       stderr: '',
-      error: { exitCode: 4, message: 'invalid API key (HTTP 401, code unauthorized)', hint: 'Run: petstore auth login --env staging' },
+      error: {
+        exitCode: 4,
+        message: 'invalid API key (HTTP 401, code unauthorized)',
+        hint: 'Log in again:\n  petstore auth login --env staging',
+      },
     });
     expect(r.fake.requests.map((q) => q.authorization)).toEqual(['Bearer stored-key']);
   });
@@ -133,7 +137,7 @@ describe('petstore list', () => {
       error: {
         exitCode: 4,
         message: 'invalid API key (HTTP 401, code unauthorized)',
-        hint: 'The key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login',
+        hint: 'The key came from PETSTORE_API_KEY: check it, or unset it and log in:\n  petstore auth login',
       },
     });
     const json = await list({}, { body, status: 401, globals: { json: true, env: 'staging' } });
@@ -142,7 +146,7 @@ describe('petstore list', () => {
       code: 'unauthorized',
       message: 'invalid API key',
       status: 401,
-      hint: 'The key came from PETSTORE_API_KEY: check it, or unset it and run: petstore auth login --env staging',
+      hint: 'The key came from PETSTORE_API_KEY: check it, or unset it and log in:\n  petstore auth login --env staging',
     });
   });
 
@@ -176,7 +180,7 @@ describe('settings and usage errors', () => {
       error: expect.objectContaining({
         exitCode: 2,
         message: 'no base URL configured for environment "production"',
-        hint: 'Run: petstore config set base-url <url>   (or pass --base-url, or set PETSTORE_BASE_URL)',
+        hint: 'Set one (or pass --base-url, or set PETSTORE_BASE_URL):\n  petstore config set base-url <url>',
       }),
       requests: [],
       written: { stdout: '', stderr: '' },
@@ -188,7 +192,7 @@ describe('settings and usage errors', () => {
       error: expect.objectContaining({
         exitCode: 4,
         message: 'no API key for environment "staging"',
-        hint: 'Run: petstore auth login --env staging   (or set PETSTORE_API_KEY)',
+        hint: 'Log in (or set PETSTORE_API_KEY):\n  petstore auth login --env staging',
       }),
       requests: [],
       written: { stdout: '', stderr: '' },
@@ -207,7 +211,7 @@ describe('settings and usage errors', () => {
   // The program's own refusals, before any command runs: through main, which sends nothing (no base URL is set).
   test.each([
     [['lsit'], 'error: unknown command "lsit" for "petstore"; did you mean "list"?'],
-    [['list', '--bogus'], "error: unknown option '--bogus'"],
+    [['list', '--bogus'], 'error: unknown flag "--bogus" for "petstore list"'],
     [['get'], "error: missing required argument 'petId'"],
     [['add', '--name', 'Rex'], 'error: --category-id is required (or --file to add many)'],
     [['list', '--timeout', 'soon'], 'error: invalid value for --timeout: "soon": must be a whole number from 1 to 3600000'],
@@ -215,7 +219,7 @@ describe('settings and usage errors', () => {
     const r = await run(argv);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(message);
+    expect(unwrapped(r.stderr)).toContain(message);
   });
 
   test('--help prints usage and the exit codes on stdout, exit 0', async () => {

@@ -2,7 +2,7 @@
 // the error, and every guard's --json error carries "printed" and, where the walk knew where it would go on, "next".
 import { afterEach, describe, expect, test } from 'vitest';
 import { type PetService, type Step, startPetService } from '../sandbox/pet-service.mjs';
-import { run } from './helpers.js';
+import { run, wrapped } from './helpers.js';
 
 let service: PetService | undefined;
 afterEach(async () => {
@@ -29,7 +29,7 @@ describe('a page whose Link header cannot be read: its pets are printed, then ex
     expect(r).toMatchObject({
       code: 1,
       stdout: [1, 2, 3, 4].map((id) => `${line(id)}\n`).join(''),
-      stderr: `error: stopped at page 2, after 4 pets: unexpected response: unreadable Link header: "${UNREADABLE}"\n`,
+      stderr: wrapped(`error: stopped at page 2, after 4 pets: unexpected response: unreadable Link header: "${UNREADABLE}"\n`),
     });
     expect(service!.requests).toHaveLength(2);
   });
@@ -60,7 +60,7 @@ describe('a page whose Link header cannot be read: its pets are printed, then ex
     expect(r).toMatchObject({
       code: 1,
       stdout: `${line(1)}\n`,
-      stderr: 'error: stopped at page 1, after 1 pet: unexpected response: unreadable Link header: "<http://[::1/>; rel="next""\n',
+      stderr: wrapped('error: stopped at page 1, after 1 pet: unexpected response: unreadable Link header: "<http://[::1/>; rel="next""\n'),
     });
   });
 
@@ -70,7 +70,7 @@ describe('a page whose Link header cannot be read: its pets are printed, then ex
     expect(r).toMatchObject({
       code: 1,
       stdout: '1\tpet-1\t1\tavailable\n2\tpet-2\t1\tavailable\n',
-      stderr: `error: stopped at page 1, after 2 pets: unexpected response: unreadable Link header: "${UNREADABLE}"\n`,
+      stderr: wrapped(`error: stopped at page 1, after 2 pets: unexpected response: unreadable Link header: "${UNREADABLE}"\n`),
     });
   });
 

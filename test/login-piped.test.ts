@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
-import { run, tempConfigHome } from './helpers.js';
+import { run, tempConfigHome, wrapped } from './helpers.js';
 
 let server: PetService | undefined;
 /** petstore in-process with `env`, `stdin` on a standard input that is not a terminal: exit code, stdout, stderr. */
@@ -26,9 +26,10 @@ test('a piped key without --with-token: exit 2, add --with-token, nothing sent o
   expect(r).toEqual({
     code: 2,
     stdout: '',
-    stderr:
+    stderr: wrapped(
       'error: standard input is not a terminal, so there is no prompt for the key\n' +
-      `To read the key from standard input, add --with-token: petstore auth login --base-url ${server.baseUrl} --with-token\n`,
+        `To read the key from standard input, add --with-token:\n  petstore auth login --base-url ${server.baseUrl} --with-token\n`,
+    ),
   });
   expect(r.stderr).not.toMatch(/pipe/i);
   expect(server.requests).toEqual([]);
@@ -44,8 +45,9 @@ test('the command it suggests keeps the --env given', async () => {
   const env = { XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: server.baseUrl };
   const r = await petstore(['auth', 'login', '--env', 'local'], env, 'demo\n');
   expect(r.code).toBe(2);
-  expect(r.stderr.split('\n')[1]).toBe(
-    'To read the key from standard input, add --with-token: petstore auth login --env local --with-token',
-  );
+  expect(r.stderr.split('\n').slice(1, 3)).toEqual([
+    'To read the key from standard input, add --with-token:',
+    '  petstore auth login --env local --with-token',
+  ]);
   expect(server.requests).toEqual([]);
 });

@@ -5,10 +5,11 @@
 // skipped elsewhere.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { run, runsHere } from './helpers.js';
+import { BIN, run, runsHere, spawnPetstore } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PAGE = path.join(ROOT, 'dist', 'man', 'petstore.1');
@@ -97,8 +98,85 @@ describe('the man page', () => {
       '\n       2      invalid usage or input: bad flags or values, a 400 from the\n              service, no base URL configured, unusable config file\n',
     );
     expect(r.stdout).toContain('\n       PETSTORE_DEBUG=1\n              stack traces on errors\n');
+    // An example too long for a terminal of 60 columns continues with the shell's " \\", at 80 columns as at 60.
     expect(r.stdout).toContain(
-      '\n           petstore add --file pets.ndjson --failed failed.ndjson --json >\n             created.ndjson\n',
+      '\n           petstore add --file pets.ndjson --failed \\\n               failed.ndjson --json > created.ndjson\n',
     );
+    expect(rendered(['-l', PAGE], process.env, 60).stdout).toContain(
+      '\n           petstore add --file pets.ndjson --failed \\\n               failed.ndjson --json > created.ndjson\n',
+    );
+  });
+
+  withTools('man', 'groff')(
+    'man and troff say nothing at 60 and 80 columns (MANWIDTH=60 man -l dist/man/petstore.1 2>&1 >/dev/null)',
+    () => {
+      requireTools('man', 'groff');
+      for (const width of [60, 80]) {
+        const r = spawnSync('sh', ['-c', 'man -l "$0" 2>&1 >/dev/null', PAGE], {
+          env: { ...process.env, MANWIDTH: String(width), MANPAGER: 'cat', PAGER: 'cat', LANG: 'C.UTF-8' },
+          encoding: 'utf8',
+        });
+        expect({ width, status: r.status, said: r.stdout }).toEqual({ width, status: 0, said: '' });
+        // troff itself, every warning on, at that line length (man's: two less than its width).
+        const troff = spawnSync('groff', ['-man', '-ww', '-z', '-Tutf8', `-rLL=${width - 2}n`, `-rLT=${width - 2}n`, PAGE], {
+          encoding: 'utf8',
+        });
+        expect({ width, stderr: troff.stderr }).toEqual({ width, stderr: '' });
+      }
+    },
+  );
+
+  withTools('man')('the commands of completion --help (lines for a startup file) are set as commands, whole', () => {
+    requireTools('man');
+    const page = rendered(['-l', PAGE], process.env, 80).stdout;
+    expect(page).toContain('to ~/.bashrc:\n           eval "$(petstore completion bash)"\n');
+    expect(page).toContain('\n           mkdir -p \\\n               ~/.local/share/bash-completion/completions\n');
+  });
+});
+
+describe('petstore help man: the man page where no man page is installed (the standalone executable)', () => {
+  test('prints the page that the build wrote, byte for byte; piped, nothing else', async () => {
+    const r = await spawnPetstore(['help', 'man'], { PATH: process.env.PATH, HOME: os.tmpdir() });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(fs.readFileSync(PAGE, 'utf8'));
+  });
+
+  test('at a terminal it says how to read it; help lists it with its example', async () => {
+    const r = await run(['help', 'man'], { stdoutIsTTY: true, columns: 80 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\.TH PETSTORE 1 \d{4}-\d{2}-\d{2} "petstore 1\.2\.3" "User Commands"\n/);
+    expect(r.stderr).toBe('That is the man page as troff; to read it:\n  petstore help man | man -l -\n');
+    const help = await run(['help', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      ' petstore help man: print the man page, every command in one page (troff), for man to read or to install ',
+    );
+    expect(help.stdout).toContain('\n  petstore help man | man -l -\n');
+  });
+
+  withTools('man')('saved as docs/install.md says, beside a petstore in ~/.local/bin, "man petstore" finds it', async () => {
+    requireTools('man');
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-man-home-'));
+    fs.mkdirSync(path.join(home, '.local', 'bin'), { recursive: true });
+    const env = { ...process.env, HOME: home, PATH: `${path.join(home, '.local', 'bin')}:/usr/bin:/bin` };
+    const installed = spawnSync(
+      'sh',
+      ['-c', 'mkdir -p ~/.local/share/man/man1 && "$0" "$1" help man > ~/.local/share/man/man1/petstore.1', process.execPath, BIN],
+      { env, encoding: 'utf8' },
+    );
+    expect(installed.status, installed.stderr).toBe(0);
+    const shown = rendered(['petstore'], env, 80);
+    expect(shown.status, shown.stderr).toBe(0);
+    expect(shown.stdout).toBe(rendered(['-l', PAGE], process.env, 80).stdout);
+  });
+
+  withTools('man')('piped to man -l -, it is the page man shows', async () => {
+    requireTools('man');
+    const r = spawnSync('sh', ['-c', `"$0" "$1" help man | man -l -`, process.execPath, BIN], {
+      env: { ...process.env, MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat', LANG: 'C.UTF-8' },
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(rendered(['-l', PAGE], process.env, 80).stdout);
   });
 });

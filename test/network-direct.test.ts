@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { startPetService, type PetService, type Step } from '../sandbox/pet-service.mjs';
 import { createTestPki, trustTestCa, type TestPki } from './fakes/certificates.js';
-import { run, spawnPetstore, tempConfigHome } from './helpers.js';
+import { run, spawnPetstore, tempConfigHome, wrapped } from './helpers.js';
 
 const KEY = 'direct-key-7d1c';
 const REX = '{"id":1,"name":"Rex","categoryId":1,"status":"available"}\n';
@@ -109,9 +109,10 @@ describe('a certificate that cannot be verified: exit 1, the host, what is wrong
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         `error: cannot verify the TLS certificate of ${service.host}: it is issued by a certificate authority that is not trusted ` +
-        `(UNABLE_TO_VERIFY_LEAF_SIGNATURE)\n${TRUST}\n`,
+          `(UNABLE_TO_VERIFY_LEAF_SIGNATURE)\n${TRUST}\n`,
+      ),
     });
     expect(service.requests.length).toBe(before);
   });
@@ -127,7 +128,7 @@ describe('a certificate that cannot be verified: exit 1, the host, what is wrong
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: cannot verify the TLS certificate of localhost:${service.port}: ${problem}\n${TRUST}\n`,
+      stderr: wrapped(`error: cannot verify the TLS certificate of localhost:${service.port}: ${problem}\n${TRUST}\n`),
     });
     expect(service.requests).toEqual([]);
   });
@@ -144,7 +145,7 @@ describe('a certificate that cannot be verified: exit 1, the host, what is wrong
       stderr: `${JSON.stringify({ code: 'tls_certificate', message, status: null, hint })}\n`,
     });
     const plain = await petstore(['list'], { PETSTORE_BASE_URL: service.baseUrl });
-    expect(plain.stderr).toBe(`error: ${message}\n${hint}\n`);
+    expect(plain.stderr).toBe(wrapped(`error: ${message}\n${hint}\n`));
     expect(service.requests).toEqual([]);
   });
 });
@@ -156,7 +157,9 @@ describe('a host that answered is never described as unreachable', () => {
       expect(r).toEqual({
         code: 1,
         stdout: '',
-        stderr: `error: ${service.host} answered with response headers larger than the 16 KiB petstore reads (UND_ERR_HEADERS_OVERFLOW)\n`,
+        stderr: wrapped(
+          `error: ${service.host} answered with response headers larger than the 16 KiB petstore reads (UND_ERR_HEADERS_OVERFLOW)\n`,
+        ),
       });
       expect(r.stderr).not.toContain('cannot reach');
       expect(service.requests).toHaveLength(1);
@@ -169,7 +172,7 @@ describe('a host that answered is never described as unreachable', () => {
       expect(r).toEqual({
         code: 1,
         stdout: '',
-        stderr: `error: ${service.host} answered with a response that is not valid HTTP/1.1 (Expected HTTP/, RTSP/ or ICE/)\n`,
+        stderr: wrapped(`error: ${service.host} answered with a response that is not valid HTTP/1.1 (Expected HTTP/, RTSP/ or ICE/)\n`),
       });
     });
   });
@@ -183,7 +186,7 @@ describe('a host that answered is never described as unreachable', () => {
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: the TLS handshake with ${service.host} failed (${reason}); is it an https server?\n`,
+      stderr: wrapped(`error: the TLS handshake with ${service.host} failed (${reason}); is it an https server?\n`),
     });
   });
 });

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { createTestPki, trustTestCa, type TestPki } from './fakes/certificates.js';
 import { startProxy, type TestProxy, type ProxyOptions } from './fakes/proxy.js';
-import { readNdjson, run, spawnPetstore, tempConfigHome } from './helpers.js';
+import { readNdjson, run, spawnPetstore, tempConfigHome, wrapped, unwrapped } from './helpers.js';
 
 const KEY = 'proxy-key-3f9a0b';
 const BASE_URL = 'https://petstore.invalid/v1';
@@ -164,9 +164,10 @@ describe('proxy credentials', () => {
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         `error: the proxy 127.0.0.1:${p.port} (from HTTPS_PROXY) refused to open a tunnel to petstore.invalid: HTTP 407 Proxy Authentication Required\n` +
-        "Give the proxy's user and password in HTTPS_PROXY, as http://user:password@host:port (percent-encoded).\n",
+          "Give the proxy's user and password in HTTPS_PROXY, as http://user:password@host:port (percent-encoded).\n",
+      ),
     });
     expect(service.requests.length).toBe(before);
   });
@@ -240,7 +241,7 @@ describe('failures on the way through a proxy', () => {
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: the proxy 127.0.0.1:${p.port} (from HTTPS_PROXY) could not open a tunnel to unknown.invalid: HTTP 502\n`,
+      stderr: wrapped(`error: the proxy 127.0.0.1:${p.port} (from HTTPS_PROXY) could not open a tunnel to unknown.invalid: HTTP 502\n`),
     });
     expect(p.log.map((entry) => `${entry.method} ${entry.target}`)).toEqual(['CONNECT unknown.invalid:443']);
   });
@@ -261,9 +262,11 @@ describe('failures on the way through a proxy', () => {
     await selfSigned.close();
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      'error: cannot verify the TLS certificate of petstore.invalid: it is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT)\n' +
-        'petstore trusts the certificate authorities built into Node.js; to trust another, set NODE_EXTRA_CA_CERTS to its PEM file, ' +
-        'or NODE_USE_SYSTEM_CA=1 to use the system certificate store.\n',
+      wrapped(
+        'error: cannot verify the TLS certificate of petstore.invalid: it is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT)\n' +
+          'petstore trusts the certificate authorities built into Node.js; to trust another, set NODE_EXTRA_CA_CERTS to its PEM file, ' +
+          'or NODE_USE_SYSTEM_CA=1 to use the system certificate store.\n',
+      ),
     );
     expect(selfSigned.requests).toEqual([]);
   });
@@ -272,7 +275,7 @@ describe('failures on the way through a proxy', () => {
     const p = await proxyTo(service, { tls: pki.selfSigned });
     const r = await petstore(['list'], { HTTPS_PROXY: p.url });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(
+    expect(unwrapped(r.stderr)).toMatch(
       new RegExp(
         `^error: cannot verify the TLS certificate of petstore\\.invalid or of the proxy localhost:${p.port} \\(from HTTPS_PROXY\\): it is self-signed \\(DEPTH_ZERO_SELF_SIGNED_CERT\\)\\n`,
       ),
@@ -290,7 +293,9 @@ describe('failures on the way through a proxy', () => {
       expect(r).toEqual({
         code: 2,
         stdout: '',
-        stderr: 'error: invalid value for HTTPS_PROXY: it must be a proxy URL such as http://proxy.example:3128 (the value is not shown)\n',
+        stderr: wrapped(
+          'error: invalid value for HTTPS_PROXY: it must be a proxy URL such as http://proxy.example:3128 (the value is not shown)\n',
+        ),
         unmatched: [],
       });
     },
@@ -322,8 +327,8 @@ describe('a bulk load through a proxy that refuses the CONNECT', () => {
       );
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toContain(`stopped: created 0 of 3 pets; 0 failed, 3 not sent (written to ${failed})\n`);
-      expect(r.stderr).toContain(`error: the proxy 127.0.0.1:${p.port} (from HTTPS_PROXY) ${said}\n`);
+      expect(unwrapped(r.stderr)).toContain(`stopped: created 0 of 3 pets; 0 failed, 3 not sent (written to ${failed})\n`);
+      expect(unwrapped(r.stderr)).toContain(`error: the proxy 127.0.0.1:${p.port} (from HTTPS_PROXY) ${said}\n`);
       expect(r.stderr).not.toMatch(/unknown/);
       // One CONNECT tried; the other items were never sent.
       expect(p.log.filter((entry) => entry.method === 'CONNECT')).toHaveLength(1);

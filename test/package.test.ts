@@ -12,6 +12,8 @@ import { describe, expect, test } from 'vitest';
 // @ts-expect-error: the build scripts are plain JavaScript without type declarations
 import { collectLicences, jqWasmContents, noticeText, undiciContents } from '../scripts/notices.mjs';
 // @ts-expect-error: the build scripts are plain JavaScript without type declarations
+import { SUPPORTED_NODE } from '../scripts/supported-node.mjs';
+// @ts-expect-error: the build scripts are plain JavaScript without type declarations
 import { pinnedNode } from '../scripts/targets.mjs';
 import { BIN, petstoreInvocation, runsHere, spawnAsync, type ChildResult } from './helpers.js';
 import { startSandbox } from './support/sandbox.js';
@@ -398,7 +400,7 @@ describe('the pinned Node.js', () => {
     expect(fs.readdirSync(path.join(work, 'node_modules')).sort()).toEqual(['.package-lock.json', 'petstore-pinned-node']);
   });
 
-  test("the build stops with what to do when the Node running npm's scripts does not meet engines (npm ci left the pinned one out)", async () => {
+  test("the build stops with what to do when the Node running npm's scripts is not one petstore supports (npm ci left the pinned one out)", async () => {
     const on = (version: string) =>
       spawnAsync(
         process.execPath,
@@ -414,9 +416,9 @@ describe('the pinned Node.js', () => {
       code: 1,
       stdout: '',
       stderr:
-        `petstore's scripts need Node.js ${pkg.engines.node} (package.json engines); this is Node.js v20.20.2 (${process.execPath}).\n` +
+        `petstore's scripts need Node.js ${SUPPORTED_NODE} (scripts/supported-node.mjs); this is Node.js v20.20.2 (${process.execPath}).\n` +
         `npm ci installs the pinned Node.js ${pinnedNode(ROOT)} (node_modules/.bin/node, which npm's scripts run on) only where the registry has a binary of it for the platform.\n` +
-        `Install Node.js ${pinnedNode(ROOT)} (the version in .nvmrc; "nvm install" reads it) or another that engines allows, then run the command again.\n`,
+        `Install Node.js ${pinnedNode(ROOT)} (the version in .nvmrc; "nvm install" reads it) or another of that range, then run the command again.\n`,
     });
   });
 });
@@ -435,6 +437,8 @@ describe('build scripts of the executables and packages', () => {
     ],
     ['build-deb.mjs', ['--target', 'linux-riscv64'], 'build:deb: --target linux-riscv64: the targets are linux-x64 and linux-arm64\n'],
     ['build-deb.mjs', ['--arch', 'amd64'], "build:deb: Unknown option '--arch'\n"],
+    ['build-rpm.mjs', ['--target', 'linux-riscv64'], 'build:rpm: --target linux-riscv64: the targets are linux-x64 and linux-arm64\n'],
+    ['build-rpm.mjs', ['--arch', 'x86_64'], "build:rpm: Unknown option '--arch'\n"],
   ])('%s %s stops with exit 1 and says why, building nothing', async (script, args, message) => {
     const before = fs.existsSync(path.join(ROOT, 'dist')) ? fs.readdirSync(path.join(ROOT, 'dist')).sort() : [];
     expect(await spawnAsync(process.execPath, [path.join(ROOT, 'scripts', script), ...args], { PATH: NODE_PATH })).toEqual({

@@ -7,7 +7,7 @@
 // of CPU to start).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
-import { run } from './helpers.js';
+import { run, wrapped } from './helpers.js';
 import { startPrismProxy, type PrismProxy } from './support/prism.js';
 
 /** What the fake service answers to every request, set by each test. */
@@ -75,9 +75,10 @@ describe('the Prism contract run', () => {
     expect(added).toEqual({
       code: 1,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         'error: the pet may have been created: the service answered HTTP 500 (boom: it broke), which does not say whether it stored the pet\n' +
-        'petstore does not send it again. See whether a pet named "Rex" in category 1 is in the store before adding it again: petstore list --all --format tsv\n',
+          'petstore does not send it again. See whether a pet named "Rex" in category 1 is in the store before adding it again:\n  petstore list --all --format tsv\n',
+      ),
     });
     expect(prism.takeViolations()).toEqual([
       'POST /pets -> 500: [{"location":["response"],"severity":"Warning","message":"Unable to match the returned status code with those defined in the document: 201,400,401"}]',
@@ -91,8 +92,9 @@ describe('the Prism contract run', () => {
     expect(added).toEqual({
       code: 1,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         'error: the service answered HTTP 422 (application/problem+json): "{"type":"https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY","title":"Invalid request","status":422,"detail":"Your r…"\n',
+      ),
     });
     expect(prism.takeViolations()).toEqual([
       expect.stringMatching(/^POST \/pets -> 422: .*"Request body property categoryId must be <= 9007199254740991"/),
@@ -108,9 +110,10 @@ describe('the Prism contract run', () => {
     expect(listed).toEqual({
       code: 1,
       stdout: '',
-      stderr:
+      stderr: wrapped(
         'error: the service has no /v2/pets: HTTP 404 ("{"type":"https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR","title":"Route not resolved, no path matched","status"…"); the base URL may be wrong\n' +
-        `Check the base URL ${base}/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n`,
+          `Check the base URL ${base}/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n`,
+      ),
     });
     expect(prism.takeViolations()).toEqual([expect.stringMatching(/^GET \/v2\/pets\?limit=20 -> 404: .*NO_PATH_MATCHED_ERROR/)]);
     expect(received()).toEqual([]);

@@ -46,6 +46,24 @@ describe('add at a terminal asks for what is missing', () => {
     ]);
   });
 
+  test.each([80, 60])("at %i columns a wrong answer's error breaks between words, as inquirer would break it inside one", async (cols) => {
+    const env = await start();
+    const run = runInPty(['add', '--name', 'Rex'], { env, cols });
+    await run.waitFor('Category id');
+    run.type('abc\r');
+    await run.waitFor('digits');
+    const screen = await run.screen();
+    expect(screen.filter((line) => line.wrapped)).toEqual([]);
+    const error = screen.map((line) => line.text).slice(screen.findIndex((line) => line.text.startsWith('> ')));
+    for (const line of error) expect(line.length).toBeLessThanOrEqual(cols);
+    expect(error.join(' ').replace(/\s+/g, ' ')).toBe(
+      '> invalid value for the category id: "abc": must be an integer written as decimal digits',
+    );
+    run.type('\u0003');
+    expect(await run.exited).toBe(130);
+    expect(posts()).toEqual([]);
+  });
+
   test('flags given are not asked again; "none" sends no status; an id above 2^53 stays exact', async () => {
     const env = await start();
     const run = runInPty(['add', '--category-id', '9007199254740993', '--json'], { env, cols: 100 });

@@ -2,16 +2,22 @@
 // has waited half a second, on stderr, and is gone before anything is
 // printed; never with --json (stderr is then JSON lines only) nor when stderr
 // is not a terminal. The service holds each answer until the test lets it go.
+// A table of a whole listing (list --all), which prints nothing before its
+// last page, shows a spinner of its own after a second, with the count read.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { pageFault, startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { gatedService, runInPty, tempDir, type GatedService } from './pty.js';
 import { PET } from './helpers.js';
 
 let service: GatedService | undefined;
+let store: PetService | undefined;
 afterEach(async () => {
   await service?.close();
   service = undefined;
+  await store?.close();
+  store = undefined;
 });
 
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] waiting for 127\.0\.0\.1:\d+/;
@@ -135,5 +141,60 @@ describe('no spinner', () => {
     expect(fs.readFileSync(errors, 'utf8')).toBe('');
     expect(run.output()).not.toMatch(SPINNER);
     expect((await run.text())[3]).toBe('│ 1  │ Rex  │ 2           │ available │');
+  });
+});
+
+/**
+ * The sandbox with 3 pets in pages of 2, whose page 2 waits until the returned `release()`: a whole listing that the test keeps
+ * waiting as long as it likes, its first page read at once.
+ */
+async function secondPageHeld(): Promise<{ env: NodeJS.ProcessEnv; release: () => void }> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  store = await startPetService({ key: 'k', seed: 3, pageSize: 2, faults: pageFault(2, { until: gate, serve: true }, { pageSize: 2 }) });
+  return { env: { PETSTORE_BASE_URL: store.baseUrl, PETSTORE_API_KEY: 'k' }, release };
+}
+
+const LISTING_SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] reading the whole listing: 2 pets so far/;
+
+describe('a table of a whole listing shows a spinner while it reads every page', () => {
+  test('list --all at a terminal: after the first page, the spinner with the count (no request spinner), gone before the table', async () => {
+    const { env, release } = await secondPageHeld();
+    const run = runInPty(['list', '--all'], { env });
+    await run.waitFor(LISTING_SPINNER);
+    release();
+    expect(await run.exited).toBe(0);
+    const output = run.output();
+    expect(output).not.toMatch(SPINNER);
+    const frames = [...output.matchAll(new RegExp(LISTING_SPINNER.source, 'g'))];
+    const cleared = output.indexOf(CLEAR, frames.at(-1)!.index);
+    expect(cleared).toBeGreaterThan(frames.at(-1)!.index);
+    expect(output.indexOf('┌', cleared)).toBeGreaterThan(cleared);
+    const screen = await run.text();
+    expect(screen.filter((line) => line.startsWith('│ ') && !line.startsWith('│ ID'))).toHaveLength(3);
+  });
+
+  test('--format kv at a terminal: each page prints as it comes, so no listing spinner; the held page has the request spinner', async () => {
+    const { env, release } = await secondPageHeld();
+    const run = runInPty(['list', '--all', '--format', 'kv'], { env, cols: 100 });
+    await run.waitFor(SPINNER);
+    // The first page is on the screen while the second is awaited.
+    expect(run.output()).toContain('name:');
+    release();
+    expect(await run.exited).toBe(0);
+    expect(run.output()).not.toMatch(/reading the whole listing/);
+  });
+
+  test('with --json, nothing but data: no spinner of either kind', async () => {
+    const { env, release } = await secondPageHeld();
+    const run = runInPty(['list', '--all', '--json'], { env });
+    // Another petstore started after this one's first page, whose own spinner shows while this one's would have too.
+    const later = runInPty(['list', '--all'], { env });
+    await later.waitFor(LISTING_SPINNER);
+    release();
+    expect(await run.exited).toBe(0);
+    expect(await later.exited).toBe(0);
+    expect(run.output()).not.toMatch(/reading the whole listing|waiting for/);
+    expect(JSON.parse((await run.text()).join(''))).toHaveLength(3);
   });
 });

@@ -76,7 +76,7 @@ test('auth status as a table at 60 columns: key/value lines, nothing cut', async
   ]);
 });
 
-test('a message at 60 columns wraps at a space, its next line indented; typos followed by flags are named', async () => {
+test('a message at 60 columns wraps at a space, its next line indented, the command of its hint on a line of its own; typos followed by flags are named', async () => {
   const run = runInPty(['config', 'st', 'base-url', 'x'], { cols: 60 });
   expect(await run.exited).toBe(2);
   const screen = await run.screen();
@@ -84,7 +84,8 @@ test('a message at 60 columns wraps at a space, its next line indented; typos fo
   expect(screen.map((line) => line.text)).toEqual([
     'error: unknown command "st" for "petstore config"; did you',
     '  mean "set"?',
-    'Run "petstore config --help" for the commands.',
+    'For its commands, run:',
+    '  petstore config --help',
   ]);
   const flag = runInPty(['list', '--status', 'availble'], { cols: 60 });
   expect(await flag.exited).toBe(2);

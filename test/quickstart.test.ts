@@ -24,10 +24,13 @@ test('starts the sandbox, lists the available pets, says each step, and stops th
     [
       'Starting the sandbox, a local pet store that accepts the key "demo"...',
       `Sandbox running at ${url}.`,
-      'Listing the available pets from it (the key and base URL given through the environment):',
-      `$ PETSTORE_BASE_URL=${url} PETSTORE_API_KEY=demo petstore list --status available`,
+      'Listing the available pets (key and base URL in the environment):',
+      `  PETSTORE_BASE_URL=${url} \\`,
+      '    PETSTORE_API_KEY=demo petstore list --status available',
       'Stopping the sandbox...',
-      'Done. Next: "npm run sandbox -- --port 4010" keeps a sandbox running for the README\'s Quick start; the README\'s Install section puts petstore on your PATH.',
+      "Done. Next, to keep a sandbox running for the README's Quick start:",
+      '  npm run sandbox -- --port 4010',
+      "The README's Install section puts petstore on your PATH.",
       '',
     ].join('\n'),
   );

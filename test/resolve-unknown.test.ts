@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type Faults, type PetService, type Step, startPetService } from '../sandbox/pet-service.mjs';
-import { BIN, readNdjson, run, startChild, until } from './helpers.js';
+import { BIN, readNdjson, run, startChild, until, wrapped, unwrapped } from './helpers.js';
 
 let server: PetService | undefined;
 afterEach(async () => {
@@ -109,7 +109,7 @@ describe('--resolve-unknown from the start of a load', () => {
     // Run again: finished, nothing sent.
     const again = await add(args.filter((a) => a !== '--json'));
     expect(again).toMatchObject({ code: 0, stdout: '' });
-    expect(again.stderr).toMatch(/^this load of .*pets\.ndjson finished at .*the pets created are not sent again/);
+    expect(unwrapped(again.stderr)).toMatch(/^this load of .*pets\.ndjson finished at .*the pets created are not sent again/);
     expect(posts()).toBe(5);
   });
 
@@ -131,7 +131,7 @@ describe('--resolve-unknown from the start of a load', () => {
     const failed = path.join(dir, 'failed.ndjson');
     const r = await add(['--file', input, '--failed', failed, '--resolve-unknown', '--concurrency', '1', '--timeout', '1000']);
     expect(r.code).toBe(1);
-    const lines = r.stderr.split('\n');
+    const lines = unwrapped(r.stderr).split('\n');
     expect(lines.slice(2)).toEqual([
       'settling 1 unknown item against the store (--resolve-unknown)',
       'sending again: line 2 "Lost": no pet in the store is it',
@@ -165,7 +165,7 @@ describe('--resolve-unknown given only on a later run', () => {
     const r = await add([...args, '--resolve-unknown']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('3\tB\t2\tavailable\n');
-    expect(r.stderr.split('\n').slice(1)).toEqual([
+    expect(unwrapped(r.stderr).split('\n').slice(1)).toEqual([
       'settling 2 unknown items against the store (--resolve-unknown)',
       'unknown: line 1 "A": not settled: sent before the store was first listed, and pet 1 in the store carries its name, categoryId and status; see whether it is it',
       'sending again: line 2 "B": no pet in the store is it',
@@ -192,7 +192,7 @@ describe('--resolve-unknown given only on a later run', () => {
     const again = path.join(dir, 'failed2.ndjson');
     const r = await add(['--file', failed, '--failed', again, '--resolve-unknown', '--concurrency', '1']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(
+    expect(unwrapped(r.stderr)).toContain(
       'unknown: line 1 of pets.ndjson "A": not settled: sent before the store was first listed, and pet 1 in the store carries',
     );
     expect(r.stderr).toContain('sending again: line 2 of pets.ndjson "B": no pet in the store is it');
@@ -248,7 +248,7 @@ describe('a listing that shows a pet twice (issue 38 item 1)', () => {
     const failed = path.join(dir, 'failed.ndjson');
     const args = ['--file', input, '--failed', failed, '--resolve-unknown', '--concurrency', '1', '--timeout', '1000'];
     const r = await add(args);
-    const lines = r.stderr.split('\n');
+    const lines = unwrapped(r.stderr).split('\n');
     // The settling's listing shows, newest first: Other 1000, Twin 3, then (Other 1001 added meanwhile) Twin 3 again and Old2, then Old1.
     expect(lines.slice(2)).toEqual([
       'settling 2 unknown items against the store (--resolve-unknown)',
@@ -273,7 +273,7 @@ describe('a listing that shows a pet twice (issue 38 item 1)', () => {
     const args = ['--file', input, '--failed', failed, '--concurrency', '1', '--timeout', '1000'];
     expect((await add(args)).code).toBe(1);
     const r = await add([...args, '--resolve-unknown']);
-    expect(r.stderr.split('\n').slice(1)).toEqual([
+    expect(unwrapped(r.stderr).split('\n').slice(1)).toEqual([
       'settling 2 unknown items against the store (--resolve-unknown)',
       'unknown: line 1 "Twin": not settled: sent before the store was first listed, and pet 1 in the store carries its name, categoryId and status; see whether it is it',
       'sending again: line 2 "Twin": no pet in the store is it',
@@ -299,7 +299,7 @@ describe('--resolve-unknown: flags', () => {
     [['--name', 'x', '--category-id', '1', '--resolve-unknown'], '--resolve-unknown goes with --file'],
   ])('%j: exit 2, nothing sent', async (args, message) => {
     server = await startPetService({ key: 'k' });
-    expect(await add(args)).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n` });
+    expect(await add(args)).toEqual({ code: 2, stdout: '', stderr: wrapped(`error: ${message}\n`) });
     expect(server.requests).toEqual([]);
   });
 });
@@ -326,7 +326,7 @@ test('kill -9 between the first listing and the end, then the same command: ever
   const r = await add(args);
   expect(r.code).toBe(0);
   expect(r.stderr).toMatch(/settled: line \d+ "p\d+" was created: pet \d+\n/);
-  expect(r.stderr).toMatch(/; unknown outcomes settled: [1-9]\d* created, \d+ sent again, 0 left unknown\n$/);
+  expect(unwrapped(r.stderr)).toMatch(/; unknown outcomes settled: [1-9]\d* created, \d+ sent again, 0 left unknown\n$/);
   const counts = stored();
   expect(Object.keys(counts).length).toBe(16);
   expect(Object.values(counts).every((count) => count === 1)).toBe(true);

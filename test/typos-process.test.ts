@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { leadingCommand } from '../src/launch.js';
-import { run } from './helpers.js';
+import { run, wrapped } from './helpers.js';
 
 let server: PetService;
 beforeAll(async () => {
@@ -29,14 +29,14 @@ test.each([
     return { code, stdout, stderr };
   };
   const r = await petstore(args);
-  expect(r).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\nRun "${parent} --help" for the commands.\n` });
+  expect(r).toEqual({ code: 2, stdout: '', stderr: wrapped(`error: ${message}\nFor its commands, run:\n  ${parent} --help\n`) });
   const json = await petstore([...args, '--json']);
   expect(json.code).toBe(2);
   expect(JSON.parse(json.stderr)).toEqual({
     code: 'unknown_command',
     message,
     status: null,
-    hint: `Run "${parent} --help" for the commands.`,
+    hint: `For its commands, run:\n  ${parent} --help`,
   });
   expect(server.requests).toEqual([]);
 });

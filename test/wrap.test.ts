@@ -3,7 +3,7 @@
 // no word is split where a space or a URL's "/" or "." can break the line.
 import { describe, expect, test } from 'vitest';
 import { wrapCell, wrapColumns } from '../src/output/table-fit.js';
-import { columnsOf, wrapHelpText, wrapLine, wrapMessage } from '../src/terminal/wrap.js';
+import { columnsOf, plainSpaces, UNBROKEN, wrapHelpText, wrapLine, wrapMessage } from '../src/terminal/wrap.js';
 
 describe('wrapLine and wrapMessage', () => {
   test('breaks at spaces with a hanging indent; a word wider than the line stays whole', () => {
@@ -58,13 +58,13 @@ describe('wrapLine and wrapMessage', () => {
     );
   });
 
-  test('help: an example that wraps continues with " \\" on every line but its last, so that its pasted lines run as one command', () => {
+  test('help: a command that wraps (an example, a line to add to a startup file) continues with " \\" on every line but its last, so that its pasted lines run as one', () => {
     const text = [
       'Examples:',
       '  petstore add --file pets.ndjson --json > created.ndjson',
       '',
-      'Notes:',
-      '  an indented line that is no command wraps',
+      'Load it in every new bash: add this line to ~/.bashrc:',
+      '  eval "$(petstore completion bash)"',
     ].join('\n');
     expect(wrapHelpText(text, 36)).toBe(
       [
@@ -72,10 +72,40 @@ describe('wrapLine and wrapMessage', () => {
         '  petstore add --file pets.ndjson \\',
         '      --json > created.ndjson',
         '',
-        'Notes:',
-        '  an indented line that is no',
-        '      command wraps',
+        'Load it in every new bash: add this',
+        'line to ~/.bashrc:',
+        '  eval "$(petstore completion bash)"',
       ].join('\n'),
+    );
+  });
+
+  test('an unbreakable space joins words a line must not break between, and prints as a space', () => {
+    const text = `with --file: requests in flight at once, 1 to 64 (default:${UNBROKEN}8)`;
+    expect(wrapLine(text, 55).map(plainSpaces)).toEqual(['with --file: requests in flight at once, 1 to 64', '(default: 8)']);
+  });
+});
+
+describe('messages on stderr', () => {
+  test("a hint's command, indented on a line of its own, is never broken, even wider than the line", () => {
+    const hint =
+      'error: no API key for environment "a-long-environment-name"\nLog in (or set PETSTORE_API_KEY):\n  petstore auth login --env a-long-environment-name\n';
+    expect(wrapMessage(hint, 40)).toBe(
+      'error: no API key for environment\n  "a-long-environment-name"\nLog in (or set PETSTORE_API_KEY):\n  petstore auth login --env a-long-environment-name\n',
+    );
+  });
+
+  test('at 80 and 60 columns every line fits, broken between words: the same words in the same order', () => {
+    const message =
+      'warning: getPet is deprecated, removed 2030-12-05; after that, get reads listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences this';
+    for (const width of [80, 60]) {
+      const lines = wrapMessage(message, width).split('\n');
+      for (const line of lines) expect(columnsOf(line)).toBeLessThanOrEqual(width);
+      expect(lines.join(' ').split(/\s+/)).toEqual(message.split(' '));
+    }
+    expect(wrapMessage(message, 80)).toBe(
+      'warning: getPet is deprecated, removed 2030-12-05; after that, get reads\n' +
+        '  listPets pages to find the pet. PETSTORE_NO_DEPRECATION_WARNING=1 silences\n' +
+        '  this',
     );
   });
 });

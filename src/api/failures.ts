@@ -30,9 +30,9 @@ export interface FailureContext {
   loginHint?: string;
 }
 
-/** Where to check the base URL: the flag or variable that gave it, else the config (`petstore config get base-url`). */
+/** Where the base URL came from: the flag or variable that gave it, else the config. */
 function baseUrlSource(from: string): string {
-  return from === '--base-url' || from === 'PETSTORE_BASE_URL' ? `from ${from}` : 'petstore config get base-url';
+  return from === '--base-url' || from === 'PETSTORE_BASE_URL' ? `from ${from}` : 'from the config';
 }
 
 /**

@@ -101,8 +101,8 @@ export function unreachableStop(error: RequestError, limitMs: number): CliError 
     `${error.message}; every connection failed for ${took}, so no more pets are sent`,
     ExitCode.failure,
     'unreachable',
-    'Check the base URL (petstore config get base-url; --base-url and PETSTORE_BASE_URL override it) and that the service is up, ' +
-      'then run the same command again: with --failed it sends only the pets not created.',
+    'Check the base URL (--base-url and PETSTORE_BASE_URL override the config) and that the service is up, then run the same ' +
+      'command again: with --failed it sends only the pets not created. The base URL in the config:\n  petstore config get base-url',
   );
 }
 

@@ -6,50 +6,78 @@ import { examples, withGlobalFlags } from './kit.js';
 interface Shell {
   name: 'bash' | 'zsh' | 'fish' | 'powershell';
   title: string;
-  install: string[];
+  /** The shell's startup file, and the line there that loads the script in every new shell, with or without a completion framework. */
+  startup: { file: string; line: string; where?: string };
+  /** Where a completion framework or the shell itself finds the script as a file, for those who use that: the text, then commands. */
+  folder: { text: string; commands: string[] };
 }
 
 const SHELLS: readonly Shell[] = [
   {
     name: 'bash',
     title: 'bash',
-    install: [
-      'petstore completion bash > ~/.local/share/bash-completion/completions/petstore',
-      "echo 'source <(petstore completion bash)' >> ~/.bashrc   # without bash-completion",
-    ],
+    startup: { file: '~/.bashrc', line: 'eval "$(petstore completion bash)"' },
+    folder: {
+      text: "Or, where the bash-completion package is loaded (Debian's and Ubuntu's ~/.bashrc load it for a new user), save it in its folder, read on first use:",
+      commands: [
+        'mkdir -p ~/.local/share/bash-completion/completions',
+        'petstore completion bash > ~/.local/share/bash-completion/completions/petstore',
+      ],
+    },
   },
   {
     name: 'zsh',
     title: 'zsh',
-    install: [
+    startup: {
+      file: '~/.zshrc',
+      line: 'eval "$(petstore completion zsh)"',
+      where: 'at the end, after a framework such as oh-my-zsh; without one, the script runs compinit itself',
+    },
+    folder: {
+      text: 'Or save it as _petstore in a folder on $fpath, before compinit runs:',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion the user types, not a template
-      'petstore completion zsh > "${fpath[1]}/_petstore"   # a folder on $fpath, before compinit runs',
-      "echo 'source <(petstore completion zsh)' >> ~/.zshrc   # after compinit",
-    ],
+      commands: ['petstore completion zsh > "${fpath[1]}/_petstore"'],
+    },
   },
-  { name: 'fish', title: 'fish', install: ['petstore completion fish > ~/.config/fish/completions/petstore.fish'] },
+  {
+    name: 'fish',
+    title: 'fish',
+    startup: { file: '~/.config/fish/config.fish', line: 'petstore completion fish | source' },
+    folder: {
+      text: 'Or save it in the folder fish reads completions from, in every new fish:',
+      commands: ['petstore completion fish > ~/.config/fish/completions/petstore.fish'],
+    },
+  },
   {
     name: 'powershell',
     title: 'PowerShell',
-    install: [
-      'petstore completion powershell >> $PROFILE',
-      'petstore completion powershell | Out-String | Invoke-Expression   # this session only',
-    ],
+    // A pipeline continues on the next line after its "|": each line is short enough for any terminal.
+    startup: { file: '$PROFILE', line: 'petstore completion powershell |\n    Out-String | Invoke-Expression' },
+    folder: { text: 'Or copy the script itself into $PROFILE:', commands: ['petstore completion powershell >> $PROFILE'] },
   },
 ];
+
+/** The shell command that adds `shell`'s startup line to its startup file (PowerShell's has two: its folder form is the example). */
+const addToStartup = (shell: Shell) =>
+  shell.name === 'powershell' ? shell.folder.commands[0]! : `echo '${shell.startup.line}' >> ${shell.startup.file}`;
 
 /** Declares `completion` and one subcommand per shell. */
 export function newCompletionCommand(f: Factory) {
   const completion = new Command('completion')
     .description(`Print a shell completion script: ${SHELLS.map((s) => s.name).join(', ')}`)
-    .addHelpText('after', examples(...SHELLS.slice(0, 3).map((shell) => shell.install[0]!)));
+    .addHelpText(
+      'after',
+      "\nA line in the shell's startup file loads it in every new shell, with or without a completion framework; the help of each shell's command says which, and where the script can go as a file.\n" +
+        examples(...SHELLS.slice(0, 3).map(addToStartup)),
+    );
   for (const shell of SHELLS) {
     const command = new Command(shell.name)
       .description(`Print the completion script for ${shell.title}`)
       .addHelpText(
         'after',
-        `\nTo install it, run one of:\n${shell.install.map((line) => `  ${line}`).join('\n')}\n` +
-          examples(`petstore completion ${shell.name}`, shell.install[0]!),
+        `\nLoad it in every new ${shell.title}, with or without a completion framework: add ${shell.name === 'powershell' ? 'these lines' : 'this line'} to ${shell.startup.file}${shell.startup.where && shell.name !== 'powershell' ? ` (${shell.startup.where})` : ''}:\n` +
+          `  ${shell.startup.line}\n\n${shell.folder.text}\n${shell.folder.commands.map((line) => `  ${line}`).join('\n')}\n` +
+          examples(`petstore completion ${shell.name}`, addToStartup(shell)),
       )
       .action(async () => {
         f.io.writeOut((await import('../completion/scripts.js'))[shell.name]);

@@ -11,23 +11,61 @@ export function commandPath(command: CommandUnknownOpts): string {
   return names.join(' ');
 }
 
+/**
+ * The hint of a usage error: the command whose help says more, on a line of its own ("For its flags, run:" then "  petstore list
+ * --help"), so that a narrow terminal never splits it.
+ */
+export function helpHint(command: CommandUnknownOpts, what = 'its usage'): string {
+  return `For ${what}, run:\n  ${commandPath(command)} --help`;
+}
+
+/** `names` quoted and joined with "or" ("--status", or "--category-id" or "--concurrency"). */
+const either = (names: readonly string[]) => names.map((name) => `"${name}"`).join(' or ');
+
 function unknownCommand(parent: CommandUnknownOpts, name: string): UsageError {
   const names = parent
     .createHelp()
     .visibleCommands(parent)
     .map((c) => c.name());
   if (names.length === 0) {
-    return new UsageError(
-      `"${commandPath(parent)}" has no subcommands (found "${name}")`,
-      `Run "${commandPath(parent)} --help" for its usage.`,
-      'unknown_command',
-    );
+    return new UsageError(`"${commandPath(parent)}" has no subcommands (found "${name}")`, helpHint(parent), 'unknown_command');
   }
   const near = closest(name, names);
   return new UsageError(
-    `unknown command "${name}" for "${commandPath(parent)}"${near ? `; did you mean "${near}"?` : ''}`,
-    `Run "${commandPath(parent)} --help" for the commands.`,
+    `unknown command "${name}" for "${commandPath(parent)}"${near ? `; did you mean ${either([near])}?` : ''}`,
+    helpHint(parent, 'its commands'),
     'unknown_command',
+  );
+}
+
+/**
+ * The flags `command` takes that `flag` (as typed, `--stauts`, `-s`, `--stauts=x`) may stand for: for a long flag the closest long
+ * flag; for a short one, a short flag of the other case (`-x` for `-X`), else the long flags that start with its letter (`-s`:
+ * `--status`), as a short flag that does not exist is most often the guess of a long one's abbreviation.
+ */
+function flagsMeant(command: CommandUnknownOpts, flag: string): string[] {
+  const help = command.createHelp();
+  const options = [...help.visibleOptions(command), ...help.visibleGlobalOptions(command)];
+  const longs = options.flatMap((option) => option.long ?? []).filter((name) => name !== flag);
+  if (flag.startsWith('--')) {
+    const near = closest(flag, longs);
+    return near ? [near] : [];
+  }
+  const letter = flag.charAt(1);
+  const shorts = options.flatMap((option) => option.short ?? []).filter((name) => name.toLowerCase() === `-${letter.toLowerCase()}`);
+  if (shorts.length > 0) return shorts;
+  return letter === '' ? [] : longs.filter((name) => name.startsWith(`--${letter.toLowerCase()}`));
+}
+
+/** The usage error (exit 2) of a flag `command` does not take, named with the flags it may stand for and the help to run. */
+export function unknownFlag(command: CommandUnknownOpts, given: string): UsageError {
+  // "--stauts=available" is the flag "--stauts"; "-sa" is "-s" with its value, or "-s" then "-a".
+  const flag = given.startsWith('--') ? given.replace(/=.*$/s, '') : given.slice(0, 2);
+  const meant = flagsMeant(command, flag);
+  return new UsageError(
+    `unknown flag "${flag}" for "${commandPath(command)}"${meant.length > 0 ? `; did you mean ${either(meant)}?` : ''}`,
+    helpHint(command, 'its flags'),
+    'unknown_flag',
   );
 }
 
@@ -42,44 +80,46 @@ export function findCommand(root: CommandUnknownOpts, words: readonly string[]):
   return command;
 }
 
-/** Refuses `flag` as commander refuses an unknown option (exit 2), suggesting the closest option `command`'s help lists. */
-export function unknownOption(command: CommandUnknownOpts, flag: string): never {
-  const help = command.createHelp();
-  const names = [...help.visibleOptions(command), ...help.visibleGlobalOptions(command)].flatMap((option) => option.long ?? []);
-  const near = closest(
-    flag,
-    names.filter((name) => name !== flag),
-  );
-  return command.error(`error: unknown option '${flag}'${near ? ` (Did you mean ${near}?)` : ''}`, {
-    code: 'commander.unknownOption',
-    exitCode: 2,
-  });
-}
-
 /** The words a group's action got up to its first flag, and that flag: a group takes every word, so that a typo is named first. */
 function splitAtFlag(words: readonly string[]): { names: string[]; flag?: string } {
   const at = words.findIndex((word) => word.startsWith('-') && word !== '-');
   return at < 0 ? { names: [...words] } : { names: words.slice(0, at), flag: words[at] };
 }
 
-/** Makes `group` print its help without a subcommand, name an unknown one before any flag after it, and take `help [command...]`. */
-export function addGroupHelp(group: CommandUnknownOpts): void {
+/** A help topic that is no command (`petstore help man`): its name, what it prints, how its example runs it, and what prints it. */
+export interface HelpTopic {
+  name: string;
+  description: string;
+  example: string;
+  print(): Promise<void>;
+}
+
+/**
+ * Makes `group` print its help without a subcommand, name an unknown one before any flag after it, and take `help [command...]`, or
+ * `help <topic>` for one of `topics`.
+ */
+export function addGroupHelp(group: CommandUnknownOpts, topics: readonly HelpTopic[] = []): void {
   group.helpCommand(false);
   const path = commandPath(group);
   const nested = group.commands.find((c) => c.commands.length > 0);
-  const helpExamples = [`${path} help`, `${path} help ${group.commands[0]?.name() ?? ''}`.trimEnd()];
+  const helpExamples = [`${path} help ${group.commands[0]?.name() ?? ''}`.trimEnd()];
   if (nested) helpExamples.push(`${path} help ${nested.name()} ${nested.commands[0]?.name() ?? ''}`.trimEnd());
+  if (topics.length === 0) helpExamples.unshift(`${path} help`);
+  helpExamples.push(...topics.map((topic) => topic.example));
+  const topicText = topics.map((topic) => `\n${path} help ${topic.name}: ${topic.description}\n`).join('');
   group.addCommand(
     withGlobalFlags(
       new Command('help')
         .description('Show help for a command')
         .argument('[command...]')
         .allowUnknownOption()
-        .addHelpText('after', examples(...helpExamples))
-        .action((words, _options, help) => {
+        .addHelpText('after', topicText + examples(...helpExamples))
+        .action(async (words, _options, help) => {
           const { names, flag } = splitAtFlag(words);
+          const topic = names.length === 1 ? topics.find((t) => t.name === names[0]) : undefined;
+          if (topic && flag === undefined) return topic.print();
           const command = findCommand(group, names);
-          if (flag !== undefined) unknownOption(help, flag);
+          if (flag !== undefined) throw unknownFlag(help, flag);
           command.outputHelp();
         }),
       [],
@@ -93,7 +133,7 @@ export function addGroupHelp(group: CommandUnknownOpts): void {
     .action(() => {
       const { names, flag } = splitAtFlag(group.args);
       if (names[0] !== undefined) throw unknownCommand(group, names[0]);
-      if (flag !== undefined) unknownOption(group, flag);
+      if (flag !== undefined) throw unknownFlag(group, flag);
       group.outputHelp();
     });
   for (const sub of group.commands) if (sub.commands.length > 0) addGroupHelp(sub);

@@ -2,6 +2,7 @@
 import { Option, type Command, type CommandUnknownOpts, type OptionValues } from '@commander-js/extra-typings';
 import type { Factory } from '../factory.js';
 import { formatsFor, type OutputShape } from '../output/format.js';
+import { UNBROKEN } from '../terminal/wrap.js';
 import type { CommandContract, Inputs } from './runner.js';
 
 /** An output flag (`--format`, `--jq`): help lists it after the command's own. */
@@ -25,19 +26,22 @@ export function helpOrder<T extends { long?: string }>(options: readonly T[]): T
   return [...options].sort((a, b) => rank(a) - rank(b));
 }
 
-/** An option's help text: description, then allowed values and default, unquoted. */
+/**
+ * An option's help text: description, then allowed values and default, unquoted, in one bracket. "one of:" and "default:" stay on a
+ * line with the value after them (joined by UNBROKEN, which help and the man page print as a space).
+ */
 export function describeOption(option: { description?: string; argChoices?: string[]; defaultValueDescription?: string }): string {
   const extra: string[] = [];
-  if (option.argChoices) extra.push(`one of: ${option.argChoices.join(', ')}`);
-  if (option.defaultValueDescription !== undefined) extra.push(`default: ${option.defaultValueDescription}`);
+  if (option.argChoices) extra.push(`one${UNBROKEN}of:${UNBROKEN}${option.argChoices.join(', ')}`);
+  if (option.defaultValueDescription !== undefined) extra.push(`default:${UNBROKEN}${option.defaultValueDescription}`);
   return extra.length ? `${option.description ?? ''} (${extra.join('; ')})` : (option.description ?? '');
 }
 
 /** What output/format.ts picks without `--format` or `--json`, per shape, as help says it. */
 const DEFAULT_FORMAT_TEXT: Record<Exclude<OutputShape, 'stream'>, string> = {
-  records: 'a table on a terminal, tab-separated when piped',
-  record: 'key/value lines on a terminal, tab-separated when piped',
-  fields: 'key/value lines',
+  records: 'table on a terminal, tab-separated when piped, json with --json',
+  record: 'key/value lines on a terminal, tab-separated when piped, json with --json',
+  fields: 'key/value lines, json with --json',
 };
 
 /** Adds `--format` and `--jq` to a command that prints data of `shape`; `note` is said after the default. */
@@ -47,12 +51,10 @@ export function withOutputFlags<A extends unknown[], O extends OptionValues, G e
   note?: string,
 ) {
   const formats = formatsFor(shape);
-  const description =
-    shape === 'stream'
-      ? 'output format of each created pet'
-      : `output format (default: ${DEFAULT_FORMAT_TEXT[shape]}; json with --json${note ? `; ${note}` : ''})`;
+  const description = shape === 'stream' ? 'output format of each created pet' : `output format${note ? `; ${note}` : ''}`;
   const option = new OutputOption('--format <format>', description);
   option.argChoices = [...formats];
+  if (shape !== 'stream') option.defaultValueDescription = DEFAULT_FORMAT_TEXT[shape];
   return withJqFlag(command.addOption(option));
 }
 

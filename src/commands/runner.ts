@@ -185,6 +185,11 @@ async function runListing<I extends Inputs, O, F>(f: Factory, contract: ListingC
   }
   const pages = contract.read ? contract.read(f, options) : contract.fetch?.(await f.client(), options, f);
   const printer = f.exporter.pages(contract.view);
+  // A table of a whole listing draws once every page is read: at a terminal, a spinner with the count says it is coming.
+  const waited =
+    contract.readsWholeListing?.(options) && printer.gathers
+      ? f.io.waitingForListing(() => `reading the whole listing: ${contract.count(printer.gatheredCount)} so far`)
+      : undefined;
   const end: ListingEnd = { pages: 0, lastLength: 0, hasNext: false };
   let repeats = 0;
   try {
@@ -194,11 +199,13 @@ async function runListing<I extends Inputs, O, F>(f: Factory, contract: ListingC
       await printer.add(items);
     }
   } catch (error) {
+    waited?.();
     const printed = await printer.cut();
     if (repeats > 0) f.io.warn(repeatsWarning(contract.count(repeats)), REPEATS_DROPPED);
     if (isCutListing(error)) error.setPrinted(printed, contract.count(printed));
     throw error;
   }
+  waited?.();
   await printer.end();
   if (repeats > 0) f.io.warn(repeatsWarning(contract.count(repeats)), REPEATS_DROPPED);
   const warning = contract.fullPage(options, end);

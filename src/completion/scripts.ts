@@ -2,8 +2,10 @@
 
 /** bash 4.1 or newer; the bash-completion package is not needed. */
 export const bash = `# bash completion for petstore; printed by "petstore completion bash".
-# Install: petstore completion bash > ~/.local/share/bash-completion/completions/petstore
-#      or: echo 'source <(petstore completion bash)' >> ~/.bashrc
+# Load it in every new bash, with or without bash-completion: in ~/.bashrc,
+#   eval "$(petstore completion bash)"
+# or, where bash-completion is loaded, save it in its folder:
+#   petstore completion bash > ~/.local/share/bash-completion/completions/petstore
 _petstore() {
   local -a words=() lines=()
   local i word cur prefix='' line
@@ -32,11 +34,13 @@ _petstore() {
 complete -F _petstore petstore
 `;
 
-/** zsh with compsys (compinit): a file _petstore on $fpath, or sourced. */
+/** zsh with compsys: a file _petstore on $fpath, or evaluated in ~/.zshrc, where it runs compinit unless a framework did. */
 export const zsh = `#compdef petstore
 # zsh completion for petstore; printed by "petstore completion zsh".
-# Install: petstore completion zsh > "\${fpath[1]}/_petstore"   (before compinit runs)
-#      or: echo 'source <(petstore completion zsh)' >> ~/.zshrc   (after compinit)
+# Load it in every new zsh, with or without a framework: at the end of ~/.zshrc,
+#   eval "$(petstore completion zsh)"
+# or save it as _petstore in a folder on $fpath, before compinit runs:
+#   petstore completion zsh > "\${fpath[1]}/_petstore"
 _petstore() {
   local -a lines candidates
   local line
@@ -56,13 +60,18 @@ _petstore() {
 if [[ $funcstack[1] == _petstore ]]; then
   _petstore "$@"
 else
+  # Evaluated in ~/.zshrc: compdef comes with compinit, which a framework (oh-my-zsh, prezto) or the user ran; else run it here.
+  (( $+functions[compdef] )) || { autoload -Uz compinit && compinit -i; }
   compdef _petstore petstore
 fi
 `;
 
 /** fish 3 or newer. */
 export const fish = `# fish completion for petstore; printed by "petstore completion fish".
-# Install: petstore completion fish > ~/.config/fish/completions/petstore.fish
+# Load it in every new fish: in ~/.config/fish/config.fish,
+#   petstore completion fish | source
+# or save it in the folder fish reads:
+#   petstore completion fish > ~/.config/fish/completions/petstore.fish
 function __petstore_complete
     set -l words (commandline -opc)
     set -l cur (commandline -ct)
@@ -83,7 +92,8 @@ complete -c petstore -f -a '(__petstore_complete)'
 
 /** PowerShell 5.1 or 7. */
 export const powershell = `# PowerShell completion for petstore; printed by "petstore completion powershell".
-# Install: petstore completion powershell >> $PROFILE
+# Load it in every new PowerShell: in $PROFILE,
+#   petstore completion powershell | Out-String | Invoke-Expression
 Register-ArgumentCompleter -Native -CommandName 'petstore' -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
     # The words before the cursor, then the one being completed ('' after a space).

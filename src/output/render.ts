@@ -165,6 +165,16 @@ export class ListPrinter {
     return this.spec.format !== 'table';
   }
 
+  /** It keeps every part until the list ends (a table, whose columns fit every row; `--jq` on the whole array): nothing prints before. */
+  get gathers(): boolean {
+    return !this.streams;
+  }
+
+  /** Items kept so far, to print at the end. */
+  get gatheredCount(): number {
+    return this.gathered.length;
+  }
+
   /** Prints or keeps one part of the list. */
   async add(items: readonly Item[]): Promise<void> {
     if (!this.streams) {

@@ -12,6 +12,12 @@ export function columnsOf(text: string): number {
   return width;
 }
 
+/** Joins words that a line must not break between ("default:" and its value); {@link plainSpaces} turns it back into a space. */
+export const UNBROKEN = '\u00a0';
+
+/** `text` with its unbreakable spaces ({@link UNBROKEN}) as plain ones, once it is wrapped. */
+export const plainSpaces = (text: string): string => text.replaceAll(UNBROKEN, ' ');
+
 /** `text` (one line) as lines of at most `width` columns, broken at spaces, prefixed by `first` then `rest`; a long word stays whole. */
 export function wrapLine(text: string, width: number, first = '', rest = first): string[] {
   const lines: string[] = [];
@@ -82,8 +88,9 @@ export function wrapHelpText(text: string, width: number): string {
       continue;
     }
     const indent = /^ */.exec(line)![0];
+    // An indented line that is not a table's is a command (an example, a line to add to a file): continued with ` \`.
     if (indent) {
-      out.push(...(examples ? wrapCommand : wrapLine)(line.slice(indent.length), width, indent, `${indent}    `));
+      out.push(...wrapCommand(line.slice(indent.length), width, indent, `${indent}    `));
       continue;
     }
     // A paragraph: its lines (broken for 80 columns) joined, then wrapped.
@@ -118,16 +125,23 @@ function wrapTable(table: readonly Item[], width: number, examples: boolean): st
   });
 }
 
-/** A command line of an example wrapped as `wrapLine` does, each line but the last ending in ` \` (the shell's continuation). */
-function wrapCommand(text: string, width: number, first: string, rest: string): string[] {
-  const lines = wrapLine(text, width - 2, first, rest);
+/**
+ * A command line of an example wrapped as `wrapLine` does, each line but the last ending in ` \` (the shell's continuation), never
+ * inside a quoted word, where a backslash and a line break would be taken as they are.
+ */
+export function wrapCommand(text: string, width: number, first: string, rest: string): string[] {
+  const quoted = text.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (word) => word.replaceAll(' ', UNBROKEN));
+  const lines = wrapLine(quoted, width - 2, first, rest).map(plainSpaces);
   return lines.map((line, i) => (i < lines.length - 1 ? `${line} \\` : line));
 }
 
-/** A message on stderr wrapped at `width`: each line too long is broken at spaces, its next lines indented by two. */
+/**
+ * A message on stderr wrapped at `width`: each line too long is broken at spaces, its next lines indented by two. An indented line
+ * is a command to run (a hint's: "Log in:" then "  petstore auth login"), kept whole, so that it can be copied as it is.
+ */
 export function wrapMessage(text: string, width: number): string {
   return text
     .split('\n')
-    .map((line) => (columnsOf(line) <= width ? line : wrapLine(line, width, '', '  ').join('\n')))
+    .map((line) => (columnsOf(line) <= width || line.startsWith('  ') ? line : wrapLine(line, width, '', '  ').join('\n')))
     .join('\n');
 }

@@ -21,7 +21,7 @@ const LOCATION_LENGTH = 200;
 /** How to see whether `pet` is in the store: the listing that would show it. */
 function howToLook(pet: NewPet): string {
   const status = pet.status === undefined ? '' : ` --status ${pet.status}`;
-  return `See whether a pet named ${JSON.stringify(pet.name)} in category ${pet.categoryId} is in the store before adding it again: petstore list --all${status} --format tsv`;
+  return `See whether a pet named ${JSON.stringify(pet.name)} in category ${pet.categoryId} is in the store before adding it again:\n  petstore list --all${status} --format tsv`;
 }
 
 /** Does an answer of `status` prove nothing of a POST (RFC 9110 §15)? `retryAfter`: a 429 or 503 that asked to be sent later (not taken). */

@@ -5,6 +5,7 @@ import { PET_STATUSES } from '../../interface-values.js';
 import { Int64Text, NewPet, type PetStatus } from '../../api/schemas.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
+import { wrapLine } from '../../terminal/wrap.js';
 import { parseFlag } from '../parse-flag.js';
 
 /** What the flags gave; `statusGiven`: --status was given, so the status is not asked. */
@@ -18,13 +19,16 @@ export interface GivenFields {
 /** What a bad answer's error names (parseFlag's `invalid value for ...`). */
 const CATEGORY_ID_PROMPT = 'the category id';
 
-/** The check's failure message, or true (inquirer's `validate` form). */
-function check(fn: () => unknown): string | true {
+/**
+ * The check's failure message, or true (inquirer's `validate` form). The message is wrapped between words at `columns` less the "> "
+ * inquirer puts before it, as inquirer itself would break it at the terminal's edge, inside a word.
+ */
+function check(fn: () => unknown, columns: number): string | true {
   try {
     fn();
     return true;
   } catch (error) {
-    if (error instanceof UsageError) return error.message;
+    if (error instanceof UsageError) return wrapLine(error.message, columns - 2, '', '  ').join('\n');
     throw error;
   }
 }
@@ -35,13 +39,14 @@ function check(fn: () => unknown): string | true {
  */
 export async function promptNewPet(f: Factory, given: GivenFields): Promise<NewPet> {
   const context = { input: f.io.std.stdin, output: f.io.std.promptOutput, clearPromptOnDone: false } as never;
+  const columns = f.io.errColumns ?? 80;
   try {
     const name =
       given.name ??
       (await input(
         {
           message: 'Name',
-          validate: (value) => (value === '' ? 'the name must not be empty' : check(() => NewPet.shape.name.parse(value))),
+          validate: (value) => (value === '' ? 'the name must not be empty' : check(() => NewPet.shape.name.parse(value), columns)),
         },
         context,
       ));
@@ -51,7 +56,10 @@ export async function promptNewPet(f: Factory, given: GivenFields): Promise<NewP
       parseFlag(
         Int64Text,
         await input(
-          { message: 'Category id (an int64)', validate: (value) => check(() => parseFlag(Int64Text, value.trim(), CATEGORY_ID_PROMPT)) },
+          {
+            message: 'Category id (an int64)',
+            validate: (value) => check(() => parseFlag(Int64Text, value.trim(), CATEGORY_ID_PROMPT), columns),
+          },
           context,
         ).then((value) => value.trim()),
         CATEGORY_ID_PROMPT,

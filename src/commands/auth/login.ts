@@ -2,7 +2,7 @@
 import { text } from 'node:stream/consumers';
 import { CliError, ExitCode, InterruptedError, ServiceError, UsageError } from '../../errors.js';
 import { API_KEY_FORMAT, type Factory, type GlobalOptions } from '../../factory.js';
-import { missingBaseUrl } from '../../settings.js';
+import { loginCommand, missingBaseUrl } from '../../settings.js';
 import { task } from '../runner.js';
 import { verifyKey } from './http.js';
 
@@ -59,7 +59,7 @@ function notPrompted(stdinIsTTY: boolean, given: Pick<GlobalOptions, 'env' | 'ba
     const command = `petstore auth login${flags} --with-token`;
     return new UsageError(
       'standard input is not a terminal, so there is no prompt for the key',
-      `To read the key from standard input, add --with-token: ${command}`,
+      `To read the key from standard input, add --with-token:\n  ${command}`,
     );
   }
   return new UsageError('no terminal to prompt for the key on', 'Give it on standard input with --with-token.');
@@ -88,7 +88,7 @@ async function runLogin(f: Factory, options: LoginOptions): Promise<void> {
     const check = await verifyKey(f, baseUrl, key, options.withToken ? 'standard input' : 'the prompt', env.value);
     if (check.result === 'rejected') {
       const message = `${origin} rejected the key (HTTP 401, code ${check.error.serviceCode}); nothing was stored`;
-      throw new ServiceError(401, 'invalid_api_key', message, 'Check the key, then run petstore auth login again.', message);
+      throw new ServiceError(401, 'invalid_api_key', message, `Check the key, then log in again:\n  ${loginCommand(env.value)}`, message);
     }
     if (check.result === 'unreachable') {
       throw new CliError(

@@ -3,7 +3,7 @@ import { VERSION_SEGMENT } from '../../interface-values.js';
 import type { StoredEnvironment } from '../../config.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { BUILT_IN_ENVS, envFlagOf, hasVersionSegment, parseBaseUrl } from '../../settings.js';
+import { BUILT_IN_ENVS, hasVersionSegment, loginCommand, parseBaseUrl } from '../../settings.js';
 import * as z from 'zod/mini';
 import { viewOfKeys } from '../../output/views.js';
 import { listing, task } from '../runner.js';
@@ -84,10 +84,9 @@ async function setSetting(f: Factory, key: string, value: string): Promise<void>
   }
   const keyOrigin = store.environment(env.value).apiKeyOrigin;
   if (keyOrigin !== undefined && keyOrigin !== url.origin) {
-    f.io.warn(
-      `the stored key of ${env.value} belongs to ${keyOrigin} and will not be sent to ${url.origin}; run petstore auth login${envFlagOf(env.value)}`,
-      'key_for_other_origin',
-    );
+    f.io.warn(`the stored key of ${env.value} belongs to ${keyOrigin} and will not be sent to ${url.origin}`, 'key_for_other_origin', {
+      hint: `Log in again:\n  ${loginCommand(env.value)}`,
+    });
   }
 }
 

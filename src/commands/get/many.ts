@@ -115,6 +115,6 @@ async function reachHint(f: Factory, error: CliError): Promise<string | undefine
   if (error.code !== 'network_error') return error.hint;
   const baseUrl = await f.settings.baseUrl();
   if (!baseUrl) return error.hint;
-  const from = baseUrl.source === 'config' ? 'petstore config get base-url' : `from ${baseUrl.origin}`;
+  const from = baseUrl.source === 'config' ? 'from the config' : `from ${baseUrl.origin}`;
   return `Is the service running at ${baseUrl.value.href}? Check the base URL (${from})`;
 }

@@ -6,8 +6,14 @@ import { LIMIT } from '../../interface-values.js';
 
 const LIMIT_RANGE = `must be a whole number from ${LIMIT.min} to ${LIMIT.max}`;
 
-/** The `limit` of listPets: a whole number from 1 to 100. */
-export const Limit = z.number().check(z.int(LIMIT_RANGE), z.gte(LIMIT.min, LIMIT_RANGE), z.lte(LIMIT.max, LIMIT_RANGE));
+/** The `limit` of listPets: a whole number from 1 to 100; above that, the message points to `--all`. */
+export const Limit = z
+  .number()
+  .check(
+    z.int(LIMIT_RANGE),
+    z.gte(LIMIT.min, LIMIT_RANGE),
+    z.lte(LIMIT.max, `${LIMIT_RANGE}, the most one page holds; --all lists every page`),
+  );
 
 /** listPets' query: `limit` 1..100 (default 20), optional `status`. */
 export const ListPetsQuery = z.strictObject({

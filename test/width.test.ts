@@ -1,0 +1,145 @@
+// What a user reads at 80 and 60 columns, run in-process (a terminal of that
+// width, or stderr piped: 80): every message, hint and help line fits,
+// broken between words and never inside one; a hint's command stands on a
+// line of its own, whole; "(default: 8)" is never split and help puts no two
+// brackets in a row; with --json a message stays one JSON line however long.
+// One style for a mistyped command and a mistyped flag, long or short.
+// (The pseudo-terminal's own checks: pty-width.test.ts, pty-add-prompt.test.ts.)
+import nock from 'nock';
+import { describe, expect, test } from 'vitest';
+import { columnsOf } from '../src/terminal/wrap.js';
+import { BASE, errorBody, run, serviceEnv, tempConfigHome, wrapped } from './helpers.js';
+
+/** The words of text, whatever its line breaks. */
+const words = (text: string) => text.split(/\s+/).filter(Boolean);
+
+/** Every line of `text` fits `width` columns, but a hint's command, which is never broken: a terminal narrower than it wraps it. */
+function expectFits(text: string, width: number) {
+  for (const line of text.split('\n')) if (!line.startsWith('  petstore ')) expect(columnsOf(line), line).toBeLessThanOrEqual(width);
+}
+
+/** Runs `argv` with stdout and stderr a terminal of `columns`, or piped (`columns` undefined). */
+const at = (argv: string[], columns: number | undefined, env: NodeJS.ProcessEnv = {}) =>
+  run(argv, { env, ...(columns === undefined ? {} : { stdoutIsTTY: true, columns }) });
+
+describe.each([
+  ['a terminal of 80 columns', 80, 80],
+  ['a terminal of 60 columns', 60, 60],
+  ['stderr piped (80 columns)', undefined, 80],
+])('at %s', (_where, columns, width) => {
+  test('a hint names its command on a line of its own, whole; every line fits', async () => {
+    const r = await at(['list'], columns, { PETSTORE_ENV: 'staging', PETSTORE_BASE_URL: 'https://api.petstore.test/v1' });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe(
+      'error: no API key for environment "staging"\nLog in (or set PETSTORE_API_KEY):\n  petstore auth login --env staging\n',
+    );
+    const home = tempConfigHome();
+    const wrongOrigin = await run(['auth', 'login', '--with-token', '--skip-verify'], {
+      configHome: home,
+      env: { PETSTORE_BASE_URL: 'https://api.petstore.test/v1' },
+      stdin: 'key\n',
+    });
+    expect(wrongOrigin.code).toBe(0);
+    const other = await run(['list', '--base-url', 'https://other.petstore.test/v1'], {
+      configHome: home,
+      ...(columns === undefined ? {} : { stdoutIsTTY: true, columns }),
+    });
+    expect(other.code).toBe(4);
+    expectFits(other.stderr, width);
+    // Each command of the hint is one line: what a user copies runs as it is.
+    const commands = other.stderr.split('\n').filter((line) => line.startsWith('  petstore '));
+    expect(commands).toEqual([
+      '  petstore auth login --base-url https://other.petstore.test/v1/',
+      '  petstore config set base-url https://other.petstore.test/v1/ --env <name>',
+      '  petstore auth login --env <name>',
+    ]);
+  });
+
+  test("get's deprecation warning and a 401's hint: broken between words, the same words as with --json", async () => {
+    nock(BASE)
+      .get('/v1/pets/1')
+      .reply(401, errorBody(401, 'unauthorized', 'the key is not valid for this store'));
+    const r = await at(['get', '1'], columns, serviceEnv());
+    expect(r.code).toBe(4);
+    expectFits(r.stderr, width);
+    nock(BASE)
+      .get('/v1/pets/1')
+      .reply(401, errorBody(401, 'unauthorized', 'the key is not valid for this store'));
+    const json = await at(['get', '1', '--json'], columns, serviceEnv());
+    const [warning, error] = json.stderr
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    // The --json lines are one line each, however long.
+    expect(json.stderr.trimEnd().split('\n')).toHaveLength(2);
+    expect(json.stderr.split('\n')[0]!.length).toBeGreaterThan(width);
+    expect(words(r.stderr)).toEqual(
+      words(`warning: ${warning.warning} ${warning.hint} error: ${error.message} (HTTP 401, code unauthorized) ${error.hint}`),
+    );
+    expect(r.stderr).toContain('\n  petstore auth login\n');
+  });
+
+  test('a mistyped command and a mistyped flag, long or short, in one style: the suggestion, then the help to run', async () => {
+    const expected = {
+      lisst: 'error: unknown command "lisst" for "petstore"; did you mean "list"?\nFor its commands, run:\n  petstore --help\n',
+      '--stauts':
+        'error: unknown flag "--stauts" for "petstore list"; did you mean "--status"?\nFor its flags, run:\n  petstore list --help\n',
+      '-s': 'error: unknown flag "-s" for "petstore list"; did you mean "--status"?\nFor its flags, run:\n  petstore list --help\n',
+    };
+    for (const [argv, message] of [
+      [['lisst', '--status', 'available'], expected.lisst],
+      [['list', '--stauts', 'available'], expected['--stauts']],
+      [['list', '--stauts=available'], expected['--stauts']],
+      [['list', '-s', 'available'], expected['-s']],
+    ] as const) {
+      const r = await at([...argv], columns);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expectFits(r.stderr, width);
+      expect(words(r.stderr), argv.join(' ')).toEqual(words(message));
+    }
+  });
+
+  test('--limit above 100 points to --all; help keeps "(default: 8)" whole and puts no bracket after another', async () => {
+    const limit = await at(['list', '--limit', '1000'], columns);
+    expect(limit.code).toBe(2);
+    expectFits(limit.stderr, width);
+    expect(words(limit.stderr)).toEqual(
+      words(
+        'error: invalid value for --limit: "1000": must be a whole number from 1 to 100, the most one page holds; --all lists every page',
+      ),
+    );
+    const help = await at(['add', '--help'], columns);
+    expectFits(help.stdout, width);
+    expect(help.stdout).toMatch(/\(default: 8\)/);
+    expect(help.stdout).not.toMatch(/\(default:\n/);
+    expect(help.stdout.replace(/\s+/g, ' ')).not.toMatch(/\) \(/);
+  });
+});
+
+describe('short flags', () => {
+  test.each([
+    [['add', '-c', '1'], 'add', '; did you mean "--category-id" or "--concurrency"?'],
+    [['api', '-x', 'GET', '/pets'], 'api', '; did you mean "-X"?'],
+    [['list', '-q'], 'list', ''],
+  ])('%j: the flags it may stand for, or none', async (argv, command, meant) => {
+    expect(await run(argv)).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: wrapped(
+        `error: unknown flag "${argv[1]}" for "petstore ${command}"${meant}\nFor its flags, run:\n  petstore ${command} --help\n`,
+      ),
+    });
+  });
+
+  test('with --json the unknown flag is one JSON line, its hint the command to run', async () => {
+    const r = await run(['list', '-s', 'available', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')).toHaveLength(2);
+    expect(JSON.parse(r.stderr)).toEqual({
+      code: 'unknown_flag',
+      message: 'unknown flag "-s" for "petstore list"; did you mean "--status"?',
+      status: null,
+      hint: 'For its flags, run:\n  petstore list --help',
+    });
+  });
+});
