@@ -22,7 +22,8 @@ Exit codes:
        bulk load not created, config get of an unset key
   2    invalid usage or input: bad flags or values, a 400 from the service,
        no base URL configured, unusable config file
-  3    not found: no such pet (get), or any 404 answer to api
+  3    not found: no such pet (get, or a command whose operation declares
+       its not-found), or any 404 answer to api
   4    authentication: no API key, the service answered 401, or the stored
        key belongs to another origin
   129  hung up (SIGHUP); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM)

@@ -3,6 +3,8 @@
  * with `--all`'s whole listing, and the warning of a full page in the command's own noun. Its flags: `withPagingFlags` (kit.ts).
  */
 import type { PagesOptions, PetstoreClient } from '../api/client.js';
+import type { KeyOf } from '../api/pages.js';
+import type { Item } from '../output/render.js';
 import { countOf, type Noun } from '../counts.js';
 import { type Inputs, type ListingContract, type ListingEnd, listing, type Page } from './runner.js';
 
@@ -37,10 +39,15 @@ export interface PagedDeclared<I extends Inputs, O>
   /** The options' Paging (often the options themselves). */
   paging(options: O): Paging;
   /**
-   * The operation's pages as the client walks them: `client.pages(path, { ok: [200], schema, root }, walk)`; throws the client's errors
-   * (a ListingCutError for a page after the first).
+   * Each record's identity (its id, a number or bigint as parsed), so that no record prints twice when the collection changes while
+   * it is read, and a page of nothing new that links on ends the walk (`client.pages`' `keyOf`); null only for records without one.
    */
-  pages(client: PetstoreClient, options: O, walk: PagesOptions): AsyncIterable<Page>;
+  keyOf: KeyOf<Item> | null;
+  /**
+   * The operation's pages as the client walks them: `client.pages(path, { ok: [200], schema, root }, walk)` (`walk` carries
+   * {@link keyOf}); throws the client's errors (a ListingCutError for a page after the first).
+   */
+  pages(client: PetstoreClient, options: O, walk: PagesOptions<Item>): AsyncIterable<Page>;
 }
 
 /**
@@ -48,14 +55,14 @@ export interface PagedDeclared<I extends Inputs, O>
  * while the last is printed, `--timeout` per page), then a warning when a full page may not be the end, in `declared.noun`'s words.
  */
 export function pagedListing<I extends Inputs, O>(declared: PagedDeclared<I, O>): ListingContract<I, O> {
-  const { noun, bounds, paging, pages, ...rest } = declared;
+  const { noun, bounds, paging, pages, keyOf, ...rest } = declared;
   const count = countOf(noun);
   return listing<I, O>({
     ...rest,
     shape: 'records',
     readsWholeListing: (options) => paging(options).all,
     async *fetch(client, options) {
-      yield* pages(client, options, { all: paging(options).all, ahead: true });
+      yield* pages(client, options, { all: paging(options).all, ahead: true, ...(keyOf ? { keyOf } : {}) });
     },
     // A full page may not be the end when the service links no pages; a next link not followed (no --all) is not. A service that linked
     // pages ends its listing by linking none.

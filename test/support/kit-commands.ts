@@ -63,6 +63,7 @@ export const THINGS = pagedListing({
   inputs: THINGS_INPUTS,
   options: ({ flags: { limit, all } }): Paging => pagingOf(limit, all, THING_LIMIT),
   paging: (options) => options,
+  keyOf: (thing) => thing.id as bigint,
   pages: (client, options, walk) => client.pages(`things?limit=${options.limit}`, { ok: [200], schema: Things, root: 'things' }, walk),
 });
 

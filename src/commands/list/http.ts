@@ -38,7 +38,7 @@ export const petKey = (pet: Pet): number | bigint => (typeof pet.id === 'object'
 export async function* listPetPages(
   client: PetstoreClient,
   query: ListPetsQuery,
-  walk: PagesOptions,
+  walk: Omit<PagesOptions, 'keyOf'>,
 ): AsyncGenerator<{ pets: Pet[]; hasNext: boolean; repeats: number }> {
   const params = new URLSearchParams({ limit: String(query.limit) });
   if (query.status) params.set('status', query.status);

@@ -23,6 +23,8 @@ export const LIST = pagedListing({
     return { query: { limit: paging.limit, status }, all: paging.all };
   },
   paging: (options) => ({ limit: options.query.limit, all: options.all }),
+  // listPetPages keys each pet by its id itself.
+  keyOf: null,
   async *pages(client, options, walk) {
     for await (const { pets, hasNext, repeats } of listPetPages(client, options.query, walk)) yield { items: pets, hasNext, repeats };
   },
