@@ -32,7 +32,7 @@ const idsOf = (ndjson: string) =>
 
 /** The error of a listing stopped at page 2 of a nonce listing, after `printed`. */
 const nonceStop = (base: string, printed: string, limit = 100, noun = 'pets') =>
-  `error: stopped at page 2, after ${printed}: every one of its ${noun} was printed before, yet it links another page (${base}/pets?limit=${limit}&nonce=3): ` +
+  `error: stopped at page 2, after ${printed}: every one of its ${noun} came on an earlier page, yet it links another page (${base}/pets?limit=${limit}&nonce=3): ` +
   'the service repeats its pages, or the store changed by a page or more while it was read\n';
 
 describe('a next link that changes on every page (?nonce=N) over the same pets', () => {
@@ -125,7 +125,7 @@ describe('a next link that changes on every page (?nonce=N) over the same pets',
     const r = await run(['list', '--all', '--limit', '20', '--format', 'ndjson'], { env });
     expect(r.code).toBe(1);
     expect(idsOf(r.stdout)).toEqual(['1', '2']);
-    expect(unwrapped(r.stderr)).toMatch(/^error: stopped at page 3, after 2 pets: every one of its pets was printed before/);
+    expect(unwrapped(r.stderr)).toMatch(/^error: stopped at page 3, after 2 pets: every one of its pets came on an earlier page/);
     expect(r.stderr).toContain(`(${base}/pets?limit=20&nonce=4)`);
   });
 });

@@ -5,6 +5,7 @@
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { listPageOf, type Step, toJson } from '../sandbox/pet-service.mjs';
+import { InterruptedError } from '../src/errors.js';
 import type { PetStore } from '../sandbox/pet-store.mjs';
 import { type RunSetup, unwrapped, wrapped } from './helpers.js';
 import { type FakeClientOptions, fakeClientFactory } from './support/fake-client.js';
@@ -271,7 +272,10 @@ describe('getPet gone: one listPets pass for all the ids', () => {
     expect(r.stderr.endsWith('\r\u001b[K')).toBe(true);
   });
 
-  test('a listing that fails partway stops the run: exit 1, the page named, what was printed said', async () => {
+  test.each([
+    ['the pet found first', ['1', '250'], [1]],
+    ['the pet found after an id never found', ['250', '1', '7'], [1, 7]],
+  ])('a listing that fails partway stops the run: exit 1, the page named, %s still printed', async (_name, ids, printed) => {
     serve(
       {
         seed: 300,
@@ -282,10 +286,36 @@ describe('getPet gone: one listPets pass for all the ids', () => {
       },
       { env: { PETSTORE_GET_VIA_LIST: '1' } },
     );
-    const r = await get(['1', '250', '--retries', '0']);
-    expect(r).toMatchObject({ code: 1, stdout: '' });
-    expect(lines(unwrapped(r.stderr))[1]).toMatch(
-      /^error: the listing stopped at page 2: broke \(HTTP 500, code internal\) \(stopped: 0 pets printed of 2 ids read\)$/,
+    const r = await get([...ids, '--retries', '0']);
+    // Page 1 (pets 1 to 100) was read before page 2 failed: the pets it held are printed, in the order given.
+    expect(r).toMatchObject({ code: 1, stdout: printed.map(row).join('') });
+    const pets = printed.length === 1 ? '1 pet' : `${printed.length} pets`;
+    expect(lines(unwrapped(r.stderr))[1]).toBe(
+      `error: the listing stopped at page 2: broke (HTTP 500, code internal) (stopped: ${pets} printed of ${ids.length} ids read)`,
     );
+  });
+
+  test('Ctrl-C during a listPets pass: the pets its pages held so far are printed, exit 130', async () => {
+    const { promise: pageTwoAsked, resolve: askPageTwo } = Promise.withResolvers<void>();
+    const { promise: interrupted, resolve: interrupt } = Promise.withResolvers<void>();
+    const controller = new AbortController();
+    serve(
+      {
+        seed: 300,
+        faults: (request) => {
+          if (!request.url.includes('cursor=')) return undefined;
+          askPageTwo();
+          return { status: 500, json: { code: 'internal', message: 'late', status: 500 }, until: interrupted };
+        },
+      },
+      { env: { PETSTORE_GET_VIA_LIST: '1' } },
+    );
+    const run = get(['5', '250', '9'], { signal: controller.signal });
+    await pageTwoAsked;
+    controller.abort(new InterruptedError('SIGINT'));
+    interrupt();
+    const r = await run;
+    expect(r).toMatchObject({ code: 130, stdout: row(5) + row(9) });
+    expect(unwrapped(r.stderr)).toContain('2 pets printed of 3 ids read');
   });
 });

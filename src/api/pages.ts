@@ -190,7 +190,7 @@ export class PageWalk {
    */
   repeatedPage(next: URL, noun: string): ListingStopError {
     return new ListingStopError(
-      `every one of its ${noun} was printed before, yet it links another page (${next.href}): the service repeats its pages, or the store changed by a page or more while it was read`,
+      `every one of its ${noun} came on an earlier page, yet it links another page (${next.href}): the service repeats its pages, or the store changed by a page or more while it was read`,
       'repeated_page',
       this.page,
       next.href,

@@ -32,16 +32,22 @@ export interface ListPass {
   lastFull: boolean;
 }
 
+/** A pass that has read nothing yet. */
+export function newListPass(): ListPass {
+  return { found: new Map(), counts: { pages: 0, read: 0, found: 0 }, lastFull: false };
+}
+
 /**
- * Follows listPets' pages (all of them, no cap) until every id of `wanted` is found, stopping at the page that holds the last one;
- * `onPage` after each. Pets are kept as sent. Throws the listing's errors (a ListingCutError after the first page).
+ * Follows listPets' pages (all of them, no cap) until every id of `wanted` is found, stopping at the page that holds the last one,
+ * into `pass` (what it found stays there when the listing fails); `onPage` after each. Pets are kept as sent. Throws the listing's
+ * errors (a ListingCutError after the first page).
  */
 export async function findPetsViaList(
   client: PetstoreClient,
   wanted: Pick<ReadonlySet<bigint>, 'has' | 'size'>,
+  pass: ListPass,
   onPage: (counts: LookupCounts) => void,
 ): Promise<ListPass> {
-  const pass: ListPass = { found: new Map(), counts: { pages: 0, read: 0, found: 0 }, lastFull: false };
   if (wanted.size === 0) return pass;
   for await (const { pets, hasNext } of listPetPages(client, { limit: LIMIT.max }, { all: true })) {
     const { counts } = pass;
@@ -74,7 +80,7 @@ export function notOnAnyPage(petId: bigint, pass: ListPass): CliError {
 
 /** Follows listPets' pages until one holds the pet `petId`, returned as sent (`onPage` after each); throws exit 3 when none does. */
 export async function findPetViaList(client: PetstoreClient, petId: bigint, onPage: (counts: LookupCounts) => void): Promise<Pet> {
-  const pass = await findPetsViaList(client, new Set([petId]), onPage);
+  const pass = await findPetsViaList(client, new Set([petId]), newListPass(), onPage);
   const pet = pass.found.get(petId);
   if (!pet) throw notOnAnyPage(petId, pass);
   return pet;

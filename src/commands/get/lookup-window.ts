@@ -6,7 +6,7 @@
 import type { PetstoreClient } from '../../api/client.js';
 import { CliError, ExitCode, InterruptedError, ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
-import { findPetsViaList, isGetPetGone, type ListPass, LookupProgress, notOnAnyPage, VIA_LIST_GONE } from './find-via-list.js';
+import { findPetsViaList, isGetPetGone, type ListPass, LookupProgress, newListPass, notOnAnyPage, VIA_LIST_GONE } from './find-via-list.js';
 import { getPetOfMany } from './http.js';
 import type { IdToken } from './id-source.js';
 import { type Outcome, stopsEveryLookup } from './outcomes.js';
@@ -86,15 +86,16 @@ export class LookupWindow {
   }
 
   /**
-   * Prints the answers at the front that were read before the stop but whose printing had not started (an answer and a 401 read in one
-   * turn): what was read stays printed. Not after a second Ctrl-C, nor when printing itself failed (the stop's error is thrown anyway).
+   * Prints what was read before the stop but not printed yet, in input order, past the ids still waiting (an answer read in the turn of
+   * a 401; the pets a listPets pass found before its listing failed): what was read stays printed. Not after a second Ctrl-C, nor when
+   * printing itself failed (the stop's error is thrown anyway).
    */
   private async printReadBeforeStop(): Promise<void> {
     if (this.f.signals.halt.aborted || this.printing) return;
+    const settled = this.queue.takeSettled();
+    if (settled.length === 0) return;
     try {
-      for (let done = this.queue.takeDone(); done.length > 0 && !this.f.signals.halt.aborted; done = this.queue.takeDone()) {
-        await this.print(done);
-      }
+      await this.print(settled);
     } catch {
       // The printing's own failure (stdout closed): nothing more can be printed.
     }
@@ -202,14 +203,21 @@ export class LookupWindow {
     this.pending = new Map();
     if (wanted.size === 0) return;
     const progress = new LookupProgress(this.f.io, { count: wanted.size });
-    let found: ListPass;
+    const found: ListPass = newListPass();
     try {
-      found = await findPetsViaList(this.client, wanted, (counts) => {
+      await findPetsViaList(this.client, wanted, found, (counts) => {
         // Said once the listing answers: a wrong base URL has neither getPet nor listPets, and its error alone is said.
         if (counts.pages === 1 && !this.limits.viaList && !this.goneWarned) this.f.io.warn(VIA_LIST_GONE, 'get_via_list');
         this.goneWarned = true;
         progress.update(counts);
       });
+    } catch (error) {
+      // The pets found before the listing stopped were read: they print (printReadBeforeStop); the others stay unresolved.
+      for (const [id, pet] of found.found) {
+        const lookup = wanted.get(id);
+        if (lookup) lookup.outcome = { kind: 'found', pet };
+      }
+      throw error;
     } finally {
       progress.stop();
     }

@@ -61,6 +61,21 @@ export class EntryQueue {
     }
     return done;
   }
+
+  /**
+   * Every entry whose outcome is known, in input order, past those still waiting (which are dropped): what a stopped run had read and
+   * prints still. Empties the queue.
+   */
+  takeSettled(): Done[] {
+    const settled: Done[] = [];
+    for (let at = this.head; at < this.items.length; at += 1) {
+      const entry = this.items[at];
+      if (entry && (!entry.lookup || entry.lookup.outcome)) settled.push({ token: entry.token, outcome: entry.lookup?.outcome });
+    }
+    this.items = [];
+    this.head = 0;
+    return settled;
+  }
 }
 
 /**
