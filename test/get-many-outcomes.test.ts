@@ -296,8 +296,14 @@ describe('getPet gone: one listPets pass for all the ids', () => {
   });
 
   test('Ctrl-C during a listPets pass: the pets its pages held so far are printed, exit 130', async () => {
-    const { promise: pageTwoAsked, resolve: askPageTwo } = Promise.withResolvers<void>();
-    const { promise: interrupted, resolve: interrupt } = Promise.withResolvers<void>();
+    let askPageTwo = () => {};
+    const pageTwoAsked = new Promise<void>((resolve) => {
+      askPageTwo = resolve;
+    });
+    let interrupt = () => {};
+    const interrupted = new Promise<void>((resolve) => {
+      interrupt = resolve;
+    });
     const controller = new AbortController();
     serve(
       {
