@@ -112,6 +112,8 @@ export class ServiceError extends CliError {
   override name = 'ServiceError';
   /** Retry-After of a 429 or 503, in milliseconds (RFC 9110, section 10.2.3). */
   retryAfterMs?: number;
+  /** The answer's Location header, as sent, when it had one (RFC 9110, section 10.2.2): where a POST's resource may be. */
+  location?: string;
 
   constructor(
     readonly status: number,

@@ -72,6 +72,19 @@ describe('add answered after the request was sent, with a status that proves not
     expect(r.posts).toBe(1);
   });
 
+  test.each([[408], [425], [500], [503]])(
+    '%i with a Location after storing: the Location named, the store holds the pet once',
+    async (status) => {
+      const r = await add({ serveThen: { status, headers: { location: '/v1/pets/1' }, json: { code: 'busy', message: 'later', status } } });
+      expect(r).toMatchObject({
+        code: 1,
+        stderr: wrapped(`${maybe(`HTTP ${status} with Location /v1/pets/1 (busy: later)`)}petstore does not send it again. ${LOOK}\n`),
+      });
+      expect(r.stored).toBe(1);
+      expect(r.posts).toBe(1);
+    },
+  );
+
   test.each([[408], [425], [429], [502], [503], [504]])('%i without Retry-After: sent once, may have been created', async (status) => {
     const r = await add({ status, body: '' });
     expect(r.code).toBe(1);

@@ -89,6 +89,7 @@ export function failureOf(response: Exchange, ok: readonly number[], notFound: N
       ? new ServiceError(status, parsed.data.code, parsed.data.message, hint)
       : new ServiceError(status, `http_${status}`, describeBody(response), hint, `${missing}${what}`);
     if (status === 429 || status === 503) error.retryAfterMs = retryAfterMs(response.headers['retry-after']);
+    error.location = first(response.headers.location);
     return error;
   }
   return new RequestError(`unexpected response: ${what}`, 'unexpected_response', status);

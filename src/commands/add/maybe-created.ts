@@ -64,10 +64,18 @@ export function afterCreateFailed(error: unknown, pet: NewPet): unknown {
 /** What came back, after the request was sent: "the service answered HTTP 303 redirecting to /v1/pets/7", its Error, a body cut off. */
 function describeAnswer(error: CliError, status: number): string {
   const answered = `the service answered HTTP ${status}`;
-  if (error instanceof ServiceError) return `${answered} (${error.serviceCode}: ${excerptOf(error.serviceMessage)})`;
+  if (error instanceof ServiceError) {
+    const at = error.location === undefined ? '' : ` with Location ${cut(error.location)}`;
+    return `${answered}${at} (${error.serviceCode}: ${excerptOf(error.serviceMessage)})`;
+  }
   if (isBodyRead(error)) return `${answered}, then its body was cut off (${error.message})`;
   if (!isRedirect(error)) return error.message;
   const { location } = error;
   if (location === undefined) return `${answered} without a Location`;
-  return `${answered} redirecting to ${location.length > LOCATION_LENGTH ? `${location.slice(0, LOCATION_LENGTH)}…` : location}`;
+  return `${answered} redirecting to ${cut(location)}`;
+}
+
+/** A Location as quoted: its first {@link LOCATION_LENGTH} characters. */
+function cut(location: string): string {
+  return location.length > LOCATION_LENGTH ? `${location.slice(0, LOCATION_LENGTH)}…` : location;
 }
