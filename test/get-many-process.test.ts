@@ -1,5 +1,7 @@
 // get of many ids as a process (issue 37 items 2 and 4): output from a pipe that starts before its input ends, and Ctrl-C
 // (exit 130, whole records, a JSON array still valid, what was printed of how many read on stderr).
+import fs from 'node:fs';
+import os from 'node:os';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type PetService, startPetService, toJson } from '../sandbox/pet-service.mjs';
 import { petstoreInvocation, startChild } from './helpers.js';
@@ -64,5 +66,23 @@ describe('get - as a process', () => {
         read: 400,
       });
     } else expect(stderr).toBe(`interrupted: ${pets.length} pets printed of 400 ids read\n`);
+  });
+});
+
+describe('standard input that is a directory (`< /tmp`), which Node would read as empty', () => {
+  test.each([
+    [['get', '-'], 'error: get - cannot read standard input: it is a directory (EISDIR)\n'],
+    [['add', '--file', '-'], 'error: cannot read --file -: standard input is a directory (EISDIR)\n'],
+  ])('petstore %j < a directory: exit 2, named, nothing sent', async (args, stderr) => {
+    service = await startPetService({ key: 'k', seed: 3 });
+    const directory = fs.openSync(os.tmpdir(), 'r');
+    try {
+      const { command, prefix } = petstoreInvocation();
+      const child = startChild(command, [...prefix, ...args], { env: env(), stdio: [directory, 'pipe', 'pipe'] });
+      expect(await child.done).toEqual({ code: 2, stdout: '', stderr });
+    } finally {
+      fs.closeSync(directory);
+    }
+    expect(service.requests).toEqual([]);
   });
 });

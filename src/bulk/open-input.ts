@@ -18,6 +18,7 @@ const identityOf = (stat: fs.Stats | undefined) => (stat?.isFile() ? `file:${sta
 export function openInput(file: string, stdin: Readable & { fd?: number }, signal: AbortSignal, stop?: AbortSignal): OpenedInput {
   if (file === '-') {
     const stat = statOf(stdin.fd);
+    if (stat?.isDirectory()) throw new UsageError('cannot read --file -: standard input is a directory (EISDIR)');
     return { stream: addAbortSignal(signal, stdin), size: stat?.isFile() ? stat.size : undefined, identity: identityOf(stat) };
   }
   if (fs.statSync(file, { throwIfNoEntry: false })?.isFIFO())

@@ -1,6 +1,7 @@
 /** `petstore get ID ID...` and `get -`: many pets in one process, streamed in input order (lookup-window.ts), each failure named. */
 import { addAbortSignal, type Readable } from 'node:stream';
-import { CliError, InterruptedError } from '../../errors.js';
+import { CliError, InterruptedError, UsageError } from '../../errors.js';
+import { readsDirectory } from '../../fifo.js';
 import type { Factory } from '../../factory.js';
 import { stringifyJson } from '../../json.js';
 import type { Pet } from '../../api/schemas.js';
@@ -33,6 +34,8 @@ export async function runMany(f: Factory, options: ManyOptions): Promise<void> {
   f.timeoutEachRequest();
   f.growHeapSlowly();
   const fromStdin = options.ids === 'stdin';
+  if (fromStdin && readsDirectory(f.io.std.stdin as { fd?: number }))
+    throw new UsageError('get - cannot read standard input: it is a directory (EISDIR)');
   const client = await f.client();
   if (deprecationSilenced(f)) client.silenceDeprecation();
   const viaList = f.env.PETSTORE_GET_VIA_LIST === '1';
