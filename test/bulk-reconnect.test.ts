@@ -15,7 +15,7 @@ import { InterruptedError } from '../src/errors.js';
 import { KEEP_THEM_HINT } from '../src/bulk/load-summary.js';
 import { ADD } from '../src/commands/add/run.js';
 import { runCommand } from '../src/commands/runner.js';
-import { readNdjson, run, wrapped } from './helpers.js';
+import { readNdjson, run, unwrapped, wrapped } from './helpers.js';
 import { fakeClientFactory } from './support/fake-client.js';
 
 let server: PetService | undefined;
@@ -92,6 +92,10 @@ describe('a bulk load whose connections are refused', () => {
     const again = await run(['add', '--file', file, '--failed', failed, '--concurrency', '8'], { env });
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/^resuming the load started at /);
+    // Every item the first run saw was proven never sent: each counts as not sent, none left out of the counts.
+    expect(unwrapped(again.stderr)).toMatch(
+      /: of its first (\d+) pets, 0 created, 0 failed, 0 unknown, \1 not sent; the items left are sent now\n/,
+    );
     expect(again.stderr).toContain('created 200 of 200 pets; 0 failed\n');
     // Each pet reached the service once, and only from the second run.
     expect(posts().sort()).toEqual(names.map((name, i) => `{"name":"${name}","categoryId":${i}}`).sort());

@@ -141,6 +141,8 @@ class Reading {
       if (state === CREATED) earlier.created += 1;
       else if (state === SENDING) earlier.noAnswer += 1;
       else if (state === PASSED_OVER) earlier.passedOver += 1;
+      // Seen, then proven never sent (its connection never opened): not sent, as an outcome record says of the others.
+      else if (state === NOT_SENT) earlier.decided.notSent += 1;
       else if (state === DECIDED) {
         const outcome = records.get(i)?.outcome;
         if (outcome === 'unknown') earlier.decided.unknown += 1;
