@@ -160,7 +160,7 @@ describe('a run that stops', () => {
     expect(unwrapped(r.stderr)).toMatch(
       new RegExp(
         '^error: cannot reach 127\\.0\\.0\\.1:9: ECONNREFUSED \\(stopped: 0 pets printed of \\d+ ids read\\)\\n' +
-          'Is the service running at http://127\\.0\\.0\\.1:9/v1/\\? Check the base URL \\(from PETSTORE_BASE_URL\\)\\n$',
+          'Is the service running at http://127\\.0\\.0\\.1:9/v1/\\?\\nThe base URL is from PETSTORE_BASE_URL\\.\\n$',
       ),
     );
     // Each request was one that no connection took: the run stopped well before the 200 ids were all asked for.
@@ -188,7 +188,7 @@ describe('a name that does not resolve', () => {
       code: 'network_error',
       message: 'cannot reach petstore.invalid: ENOTFOUND',
       printed: 0,
-      hint: 'Is the service running at https://petstore.invalid/v1/? Check the base URL (from PETSTORE_BASE_URL)',
+      hint: 'Is the service running at https://petstore.invalid/v1/?\nThe base URL is from PETSTORE_BASE_URL.',
     });
   });
 });
