@@ -4,7 +4,7 @@
 // request with the network error.
 import { describe, expect, test } from 'vitest';
 import { describeSendFailure } from '../src/api/transport.js';
-import { RequestError } from '../src/errors.js';
+import type { RequestError } from '../src/errors.js';
 import { wrapped } from './helpers.js';
 import { fakeClientFactory } from './support/fake-client.js';
 
@@ -134,11 +134,13 @@ describe('each way a service cannot be reached has the hint; a connection that w
     const r = await unreachable('ECONNRESET').main(['get', '1', '--base-url', URL_TEXT]);
     expect(r).toMatchObject({
       code: 1,
-      stderr: wrapped('error: the connection to 127.0.0.1:4799 closed before its answer came (ECONNRESET); the request may have reached it\n'),
+      stderr: wrapped(
+        'error: the connection to 127.0.0.1:4799 closed before its answer came (ECONNRESET); the request may have reached it\n',
+      ),
     });
   });
 
-  test('through a proxy, the proxy is what was not reached: it is named, without the base URL\'s hint', () => {
+  test("through a proxy, the proxy is what was not reached: it is named, without the base URL's hint", () => {
     const proxy = { url: new URL('http://127.0.0.1:9'), variable: 'HTTPS_PROXY' };
     const refused = systemError('connect ECONNREFUSED 127.0.0.1:9', 'ECONNREFUSED');
     const failure = describeSendFailure(refused, 'petstore.example', null, 1000, proxy, 'GET', 'HINT') as RequestError;
