@@ -44,8 +44,8 @@ function systemError(message: string, code: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-const GONE = 'warning: getPet is gone from the service: get reads listPets pages (limit 100) to find pets\n';
-const FORCED = 'warning: PETSTORE_GET_VIA_LIST=1: get reads listPets pages (limit 100), not getPet\n';
+const GONE = 'warning: getPet is gone from the service: get reads listPets pages\n';
+const FORCED = 'warning: PETSTORE_GET_VIA_LIST=1: get reads listPets pages, not getPet\n';
 
 describe('missing ids and other failures', () => {
   test('missing ids are named on stderr as they come and the pets found printed; exit 3', async () => {

@@ -110,9 +110,9 @@ describe('several ids on the command line', () => {
         .map((line) => JSON.parse(line)),
     ).toEqual([
       {
-        warning: 'getPet is deprecated, removed 2030-12-05; get then reads listPets pages',
+        warning: 'getPet is removed on 2030-12-05',
         code: 'deprecated_operation',
-        hint: 'PETSTORE_NO_DEPRECATION_WARNING=1 silences this warning',
+        hint: 'see get --help',
       },
     ]);
   });
