@@ -56,14 +56,21 @@ export async function runMany(f: Factory, options: ManyOptions): Promise<void> {
     : { concurrency: options.concurrency, window: every, passWindow: every, recent: every, viaList };
   const tally = new Tally();
   const printer = new PetPrinter(f, fromStdin);
-  const window = new LookupWindow(f, client, limits, (done) => printDone(f, done, printer, tally));
+  const window = new LookupWindow(
+    f,
+    client,
+    limits,
+    (done) => printDone(f, done, printer, tally),
+    () => printer.drawGathered(),
+  );
   const stdin = fromStdin ? addAbortSignal(f.signal, f.io.std.stdin as Readable) : undefined;
   if (stdin && f.io.std.stdinIsTTY && f.io.std.stderrIsTTY)
     f.io.info('reading pet ids from the terminal, one or more a line; Ctrl-D ends the input', 'reading_terminal');
   try {
     const reader = stdin ? new IdReader(stdin) : undefined;
     const batches = reader ? reader.batches() : oneBatch(commandLineTokens(options.ids as readonly bigint[]));
-    // Nothing more is ready to read: a pass for the ids held starts now, so that output follows input.
+    // Nothing more is ready to read: a pass for the ids held starts now, and a table is drawn once they are printed, so that output
+    // follows input (a person typing ids sees each answer).
     await window.run(batches, () => !reader?.slicing && (stdin?.readableLength ?? 0) === 0);
   } catch (error) {
     await printer.cut();
