@@ -11,7 +11,7 @@ import { Exporter } from './output/exporter.js';
 import type { OutputFlags } from './output/format.js';
 import type { Jq } from './output/jq.js';
 import type { JqLimits } from './output/jq-thread.js';
-import { configDir, loginHint, missingApiKey, missingBaseUrl, Settings } from './settings.js';
+import { configDir, loginHint, missingApiKey, missingBaseUrl, Settings, unreachableHint } from './settings.js';
 
 /** An API key as it can travel in an Authorization header: printable ASCII, no spaces. */
 export const API_KEY_FORMAT = /^[\x21-\x7e]+$/;
@@ -153,6 +153,7 @@ export class Factory {
       log: options.verbose ? (line) => this.io.debug(line) : undefined,
       warn: (message, code) => this.io.warn(message, code),
       loginHint: loginHint(envName, keySource),
+      reachHint: unreachableHint(baseUrl, baseUrlOrigin, envName),
       random: this.seams.random,
       onWait: (host) => this.io.waiting(host),
       dispatcher: this.seams.dispatcher,

@@ -155,6 +155,17 @@ export function envFlagOf(envName: string): string {
   return envName === DEFAULT_ENV ? '' : ` --env ${envName}`;
 }
 
+/**
+ * The hint of every error of a service that cannot be reached (connection refused, no such host, no route, no connection in time): the
+ * base URL `baseUrl`, where it came from (`from`: `--base-url`, `PETSTORE_BASE_URL`, or the config file's path), and for the config's
+ * the command that shows it, on a line of its own. The Factory hands it to the client (ClientOptions.reachHint), which puts it on them.
+ */
+export function unreachableHint(baseUrl: URL, from: string, envName: string): string {
+  const running = `Is the service running at ${baseUrl.href}?`;
+  if (from === '--base-url' || from === 'PETSTORE_BASE_URL') return `${running}\nThe base URL is from ${from}.`;
+  return `${running}\nThe base URL is from the config:\n  petstore config get base-url${envFlagOf(envName)}`;
+}
+
 /** Exit 2, naming the command that fixes it (on a line of its own, as every hint's command). */
 export function missingBaseUrl(envName: string): UsageError {
   return new UsageError(

@@ -116,7 +116,11 @@ describe('add answers that do prove something keep their own messages', () => {
     const r = await run(['add', '--name', 'Rex', '--category-id', '1', '--retries', '0'], {
       env: { PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1', PETSTORE_API_KEY: 'k' },
     });
-    expect(r).toMatchObject({ code: 1, stderr: 'error: cannot reach 127.0.0.1:9: ECONNREFUSED\n' });
+    expect(r).toMatchObject({
+      code: 1,
+      stderr:
+        'error: cannot reach 127.0.0.1:9: ECONNREFUSED\nIs the service running at http://127.0.0.1:9/v1/?\nThe base URL is from PETSTORE_BASE_URL.\n',
+    });
     const sent = await add({ status: 502, body: 'bad gateway' });
     expect(sent.stderr).toMatch(/^error: the pet may have been created: the service answered HTTP 502 /);
   });

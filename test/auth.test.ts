@@ -112,7 +112,10 @@ describe('auth login', () => {
       error: {
         exitCode: 1,
         message: 'cannot check the key: cannot reach 127.0.0.1:9: ECONNREFUSED; nothing was stored',
-        hint: 'Try again, or store it unchecked with --skip-verify.',
+        // The base URL and where it came from, as every error of a service out of reach says them (settings.ts's unreachableHint).
+        hint:
+          'Is the service running at http://127.0.0.1:9/v1/?\nThe base URL is from --base-url.\n' +
+          'Try again, or store it unchecked with --skip-verify.',
       },
     });
     expect(fs.existsSync(configFile(home)) ? fs.readFileSync(configFile(home), 'utf8') : '').not.toContain('k1');

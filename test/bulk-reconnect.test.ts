@@ -83,8 +83,8 @@ describe('a bulk load whose connections are refused', () => {
       stderr: wrapped(
         `stopped: created 0 of 200 pets; 0 failed, 200 not sent (written to ${failed})\n` +
           `error: cannot reach 127.0.0.1:${port}: ECONNREFUSED; every connection failed for 1 s, so no more pets are sent\n` +
-          'Check the base URL (--base-url and PETSTORE_BASE_URL override the config) and that the service is up, then run the same ' +
-          'command again: with --failed it sends only the pets not created. The base URL in the config:\n  petstore config get base-url\n',
+          `Is the service running at http://127.0.0.1:${port}/v1/?\nThe base URL is from PETSTORE_BASE_URL.\n` +
+          'Once it answers, the same command with --failed sends only the pets not created.\n',
       ),
     });
     expect(readNdjson(failed).map((record) => record.outcome)).toEqual(names.map(() => 'not_sent'));
@@ -121,8 +121,8 @@ describe('a bulk load whose connections are refused', () => {
         wrapped(
           `stopped: created 0 of 3 pets; 0 failed, 3 not sent (written to ${failed})\n` +
             'error: cannot reach petstore.invalid: ENOTFOUND; every connection failed for 1 s, so no more pets are sent\n' +
-            'Check the base URL (--base-url and PETSTORE_BASE_URL override the config) and that the service is up, then run the same ' +
-            'command again: with --failed it sends only the pets not created. The base URL in the config:\n  petstore config get base-url\n',
+            'Is the service running at https://petstore.invalid/v1/?\nThe base URL is from PETSTORE_BASE_URL.\n' +
+            'Once it answers, the same command with --failed sends only the pets not created.\n',
         ),
       );
       expect(readNdjson(failed).map((record) => record.outcome)).toEqual(['not_sent', 'not_sent', 'not_sent']);

@@ -92,6 +92,37 @@ describe('a next link that changes on every page (?nonce=N) over the same pets',
     expect(listing.served).toHaveLength(2);
   });
 
+  test('get of several ids through listPets: the pets found before the stop printed, the id never found counted in the last line', async () => {
+    const listing = nonceListing(TWO);
+    const { base, env } = await serve(listing);
+    const viaList = { ...env, PETSTORE_GET_VIA_LIST: '1' };
+    // Id 7 is on no page: the pass would walk on for it, and the page of repeats stops it (list's guard, its words fit get's pass).
+    const stop = (nonce: number) =>
+      nonceStop(base, '').replace('stopped at page 2, after : ', 'stopped at page 2: ').replace('nonce=3', `nonce=${nonce}`);
+    const rows = `1\tpet-1\t1\tavailable\n${BIG}\tpet-${BIG}\t1\tavailable\n`;
+    const given = await run(['get', '1', '7', String(BIG)], { env: viaList });
+    expect(given).toMatchObject({
+      code: 1,
+      stdout: rows,
+      stderr: wrapped(
+        'warning: PETSTORE_GET_VIA_LIST=1: get reads listPets pages, not getPet\n' +
+          `${stop(3).trimEnd()} (stopped: 2 pets printed of 3 ids read)\n`,
+      ),
+    });
+    const piped = await run(['get', '-'], { env: viaList, stdin: `1\n7\n${BIG}\n` });
+    expect(piped).toMatchObject({ code: 1, stdout: rows });
+    expect(unwrapped(piped.stderr)).toMatch(/every one of its pets came on an earlier page.* \(stopped: 2 pets printed of 3 ids read\)\n$/);
+    const json = await run(['get', '1', '7', String(BIG), '--json'], { env: viaList });
+    expect(idsOf(json.stdout.replaceAll('},{', '}\n{').slice(1, -2))).toEqual(['1', String(BIG)]);
+    expect(JSON.parse(json.stderr.trimEnd().split('\n')[1]!)).toEqual({
+      code: 'repeated_page',
+      message: stop(7).slice('error: '.length, -1),
+      status: null,
+      printed: 2,
+      read: 3,
+    });
+  });
+
   test('api --paginate over pets: stops at page 2, the array cut there, exit 1', async () => {
     const listing = nonceListing(TWO);
     const { base, env } = await serve(listing);

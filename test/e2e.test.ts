@@ -60,7 +60,7 @@ describe.each([direct, throughPrism])('petstore $name', (target) => {
       code: 0,
       stdout: added.stdout,
       stderr:
-        '{"warning":"getPet is deprecated, removed 2030-12-05; get then reads listPets pages","code":"deprecated_operation","hint":"PETSTORE_NO_DEPRECATION_WARNING=1 silences this warning"}\n' +
+        '{"warning":"getPet is removed on 2030-12-05","code":"deprecated_operation","hint":"see get --help"}\n' +
         (target.deprecationHeader ? '{"warning":"the service says this endpoint is deprecated","code":"deprecated_endpoint"}\n' : ''),
     });
   });

@@ -44,8 +44,8 @@ function systemError(message: string, code: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-const GONE = 'warning: getPet is gone from the service: get reads listPets pages (limit 100) to find pets\n';
-const FORCED = 'warning: PETSTORE_GET_VIA_LIST=1: get reads listPets pages (limit 100), not getPet\n';
+const GONE = 'warning: getPet is gone from the service: get reads listPets pages\n';
+const FORCED = 'warning: PETSTORE_GET_VIA_LIST=1: get reads listPets pages, not getPet\n';
 
 describe('missing ids and other failures', () => {
   test('missing ids are named on stderr as they come and the pets found printed; exit 3', async () => {
@@ -160,7 +160,7 @@ describe('a run that stops', () => {
     expect(unwrapped(r.stderr)).toMatch(
       new RegExp(
         '^error: cannot reach 127\\.0\\.0\\.1:9: ECONNREFUSED \\(stopped: 0 pets printed of \\d+ ids read\\)\\n' +
-          'Is the service running at http://127\\.0\\.0\\.1:9/v1/\\? Check the base URL \\(from PETSTORE_BASE_URL\\)\\n$',
+          'Is the service running at http://127\\.0\\.0\\.1:9/v1/\\?\\nThe base URL is from PETSTORE_BASE_URL\\.\\n$',
       ),
     );
     // Each request was one that no connection took: the run stopped well before the 200 ids were all asked for.
@@ -188,7 +188,7 @@ describe('a name that does not resolve', () => {
       code: 'network_error',
       message: 'cannot reach petstore.invalid: ENOTFOUND',
       printed: 0,
-      hint: 'Is the service running at https://petstore.invalid/v1/? Check the base URL (from PETSTORE_BASE_URL)',
+      hint: 'Is the service running at https://petstore.invalid/v1/?\nThe base URL is from PETSTORE_BASE_URL.',
     });
   });
 });

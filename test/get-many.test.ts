@@ -4,6 +4,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type PetService, type PetServiceOptions, type Recorded, startPetService, toJson } from '../sandbox/pet-service.mjs';
 import { type RunSetup, run, until, wrapped } from './helpers.js';
+import { TABLE_OF_1, TABLE_OF_2_3 } from './support/get-tables.js';
 
 let service: PetService | undefined;
 afterEach(async () => {
@@ -110,9 +111,9 @@ describe('several ids on the command line', () => {
         .map((line) => JSON.parse(line)),
     ).toEqual([
       {
-        warning: 'getPet is deprecated, removed 2030-12-05; get then reads listPets pages',
+        warning: 'getPet is removed on 2030-12-05',
         code: 'deprecated_operation',
-        hint: 'PETSTORE_NO_DEPRECATION_WARNING=1 silences this warning',
+        hint: 'see get --help',
       },
     ]);
   });
@@ -154,7 +155,7 @@ describe('get -: ids from standard input', () => {
     expect(r.stderr).toContain('warning: line 4: "xy" is not a pet id');
   });
 
-  test('at a terminal: a table (drawn per 1,000 pets); what is typed is read, Ctrl-D ending it, as a notice says', async () => {
+  test('at a terminal: a table (drawn per 1,000 pets, when the input does not pause); what is typed is read, Ctrl-D ending it, as a notice says', async () => {
     await serve({ seed: 1001 });
     const ids = Array.from({ length: 1001 }, (_, i) => i + 1).join(' ');
     const r = await get(['-', '--no-color'], { stdin: ids, stdoutIsTTY: true, stdinIsTTY: true, columns: 80 });
@@ -164,6 +165,27 @@ describe('get -: ids from standard input', () => {
     expect(tables).toHaveLength(3);
     expect(tables[1]!.split('\n').filter((line) => line.startsWith('│ ') && !line.startsWith('│ ID'))).toHaveLength(1000);
     expect(tables[2]).toContain('│ 1001 │ pet-1001 │');
+  });
+
+  test.each<[string, string[], RunSetup]>([
+    ['typed at a terminal', ['--no-color'], { stdinIsTTY: true, stdoutIsTTY: true, columns: 80 }],
+    ['piped, stdout a terminal', ['--no-color'], { stdoutIsTTY: true, columns: 80 }],
+    ['piped, --format table into a pipe', ['--format', 'table'], {}],
+    ['through listPets (PETSTORE_GET_VIA_LIST=1)', ['--no-color'], { stdoutIsTTY: true, env: { PETSTORE_GET_VIA_LIST: '1' } }],
+  ])('a table each time the input pauses (%s): each answer shows before the next id is given', async (_, flags, setup) => {
+    await serve();
+    const input = new PassThrough();
+    let stdout = '';
+    const running = get(['-', ...flags], { ...setup, stdin: input, onStdout: (text) => (stdout += text) });
+    // A table per pause, each as wide as its own rows need.
+    const first = `${TABLE_OF_1.join('\n')}\n`;
+    const second = `${TABLE_OF_2_3.join('\n')}\n`;
+    input.write('1\n');
+    await until(() => stdout === first);
+    input.write('2 3\n');
+    await until(() => stdout === first + second);
+    input.end();
+    expect(await running).toMatchObject({ code: 0, stdout: first + second });
   });
 
   test('--jq over standard input: on the array of all the pets; with --format ndjson, on each as it comes', async () => {

@@ -10,8 +10,8 @@ import { serveStore } from './support/fake-store.js';
 
 const DEPRECATED =
   'warning: getPet is deprecated, removed 2030-12-05; get then reads listPets pages\nPETSTORE_NO_DEPRECATION_WARNING=1 silences this warning\n';
-const GONE = 'warning: getPet is gone from the service: get reads listPets pages (limit 100) to find pets\n';
-const FORCED = 'warning: PETSTORE_GET_VIA_LIST=1: get reads listPets pages (limit 100), not getPet\n';
+const GONE = 'warning: getPet is gone from the service: get reads listPets pages\n';
+const FORCED = 'warning: PETSTORE_GET_VIA_LIST=1: get reads listPets pages, not getPet\n';
 const ROUTE_HINT = `Check the base URL ${FAKE_ORIGIN}/v1/ (from PETSTORE_BASE_URL): the interface's paths are under its /v1, as in https://petstore.example.com/v1\n`;
 const SILENCED = { PETSTORE_NO_DEPRECATION_WARNING: '1' };
 
@@ -36,6 +36,32 @@ function answerThreePages(fake: Fake, last: string): void {
 
 const LISTED = ['/v1/pets?limit=100', '/v1/pets?limit=100&cursor=b', '/v1/pets?limit=100&cursor=c'];
 const paths = (fake: Fake) => fake.requests.map((q) => q.path);
+
+describe("get's warnings with --json (issue 37, item 5: every line at most 100 columns wherever stderr goes)", () => {
+  const DEPRECATION = { warning: 'getPet is removed on 2030-12-05', code: 'deprecated_operation', hint: 'see get --help' };
+  const GONE_JSON = { warning: 'getPet is gone from the service: get reads listPets pages', code: 'get_via_list' };
+  const FORCED_JSON = { warning: 'PETSTORE_GET_VIA_LIST=1: get reads listPets pages, not getPet', code: 'get_via_list' };
+
+  test.each([
+    ['one id', ['5']],
+    ['several ids', ['5', '6']],
+  ])('%s: the deprecation, then the lookup through listPets once getPet is gone; or PETSTORE_GET_VIA_LIST=1', async (_, ids) => {
+    const gone = threePages(page(5, 6), { globals: { json: true } });
+    gone.answer('GET', '/v1/pets/5', 410, JSON.stringify(errorBody(410, 'gone', 'removed')));
+    if (ids.length > 1) gone.answer('GET', '/v1/pets/6', 410, JSON.stringify(errorBody(410, 'gone', 'removed')));
+    await runCommand(gone.f, GET, { arguments: [ids] });
+    const forced = threePages(page(5, 6), { globals: { json: true }, env: { PETSTORE_GET_VIA_LIST: '1' } });
+    await runCommand(forced.f, GET, { arguments: [ids] });
+    for (const [fake, warnings] of [
+      [gone, [DEPRECATION, GONE_JSON]],
+      [forced, [FORCED_JSON]],
+    ] as const) {
+      const lines = fake.written.stderr.trimEnd().split('\n');
+      expect(lines.map((line) => JSON.parse(line))).toEqual(warnings);
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
+    }
+  });
+});
 
 describe('get when getPet is gone', () => {
   test('a 410 from getPet: the pet is found on the third page of listPets and printed as get prints it', async () => {

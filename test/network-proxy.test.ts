@@ -178,7 +178,11 @@ describe('NO_PROXY', () => {
     const p = await proxyTo(service);
     // A process of its own: the name is asked of the resolver, which nock keeps this process from.
     const r = await petstoreProcess(['list', '--retries', '0'], { HTTPS_PROXY: p.url, NO_PROXY: 'petstore.invalid' });
-    expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: cannot reach petstore.invalid: ENOTFOUND\n' });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: cannot reach petstore.invalid: ENOTFOUND\nIs the service running at ${BASE_URL}/?\nThe base URL is from PETSTORE_BASE_URL.\n`,
+    });
     expect(p.log).toEqual([]);
   });
 

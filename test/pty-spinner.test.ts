@@ -122,9 +122,9 @@ describe('no spinner', () => {
     const lines = await run.text();
     expect(lines.map((line) => JSON.parse(line))).toEqual([
       {
-        warning: 'getPet is deprecated, removed 2030-12-05; get then reads listPets pages',
+        warning: 'getPet is removed on 2030-12-05',
         code: 'deprecated_operation',
-        hint: 'PETSTORE_NO_DEPRECATION_WARNING=1 silences this warning',
+        hint: 'see get --help',
       },
       { code: 'not_found', message: 'no pet 99999', status: 404 },
     ]);

@@ -7,6 +7,7 @@
 // (The pseudo-terminal's own checks: pty-width.test.ts, pty-add-prompt.test.ts.)
 import nock from 'nock';
 import { describe, expect, test } from 'vitest';
+import { GET_DEPRECATION_JSON, GET_DEPRECATION_WARNING, SILENCE_HINT } from '../src/commands/get/deprecation.js';
 import { columnsOf } from '../src/terminal/wrap.js';
 import { BASE, errorBody, run, serviceEnv, tempConfigHome, wrapped } from './helpers.js';
 
@@ -55,7 +56,7 @@ describe.each([
     ]);
   });
 
-  test("get's deprecation warning and a 401's hint: broken between words, the same words as with --json", async () => {
+  test("get's deprecation warning and a 401's hint: broken between words, the error's words the same as with --json", async () => {
     nock(BASE)
       .get('/v1/pets/1')
       .reply(401, errorBody(401, 'unauthorized', 'the key is not valid for this store'));
@@ -74,8 +75,10 @@ describe.each([
     expect(json.stderr.trimEnd().split('\n')).toHaveLength(2);
     expect(json.stderr.split('\n')[0]!.length).toBeGreaterThan(width);
     expect(words(r.stderr)).toEqual(
-      words(`warning: ${warning.warning} ${warning.hint} error: ${error.message} (HTTP 401, code unauthorized) ${error.hint}`),
+      words(`warning: ${GET_DEPRECATION_WARNING} ${SILENCE_HINT} error: ${error.message} (HTTP 401, code unauthorized) ${error.hint}`),
     );
+    // The warning's JSON line is its short form, within 100 columns (issue 37, item 5).
+    expect(warning).toEqual({ ...GET_DEPRECATION_JSON, code: 'deprecated_operation' });
     expect(r.stderr).toContain('\n  petstore auth login\n');
   });
 

@@ -258,7 +258,7 @@ export class PetstoreClient {
   }
 
   private describeFailure(error: unknown, url: URL, signal: AbortSignal | null, method?: string): Error {
-    return describeSendFailure(error, url.host, signal, this.options.timeoutMs, this.proxy, method);
+    return describeSendFailure(error, url.host, signal, this.options.timeoutMs, this.proxy, method, this.options.reachHint);
   }
 
   private noticeDeprecation(headers: Exchange['headers']): void {

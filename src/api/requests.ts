@@ -22,6 +22,8 @@ export interface ClientOptions {
   /** Receives warnings, such as a Deprecation or Sunset header. */
   warn: (message: string, code: string) => void;
   loginHint?: string;
+  /** The hint of a service that cannot be reached (settings.ts's unreachableHint): the base URL, where it came from, how to see it. */
+  reachHint?: string;
   /** Random numbers in [0, 1) for retry jitter (Math.random by default). */
   random?: () => number;
   /** Told when a request is sent (with the host), for a spinner; calls what it returns once the answer has come or failed. */

@@ -120,8 +120,11 @@ function codeOf(error: unknown): string | undefined {
   return e?.code ?? e?.cause?.code;
 }
 
-/** The error (exit 1) for a request to `host` ("name[:port]") with no usable answer: a certificate's fault, a proxy's or the network's. */
-export function describeNetworkFailure(error: unknown, host: string, proxy?: ProxyChoice): RequestError {
+/**
+ * The error (exit 1) for a request to `host` ("name[:port]") with no usable answer: a certificate's fault, a proxy's or the network's;
+ * "cannot reach" the service carries `reachHint`.
+ */
+export function describeNetworkFailure(error: unknown, host: string, proxy?: ProxyChoice, reachHint?: string): RequestError {
   const code = codeOf(error);
   const message = error instanceof Error ? error.message : String(error);
   const viaProxy = proxy ? `the proxy ${proxy.url.host} (from ${proxy.variable})` : '';
@@ -180,10 +183,14 @@ export function describeNetworkFailure(error: unknown, host: string, proxy?: Pro
       'connection_closed',
     );
   }
-  return new RequestError(`cannot reach ${host}: ${code ?? message}`, 'network_error');
+  return new RequestError(`cannot reach ${host}: ${code ?? message}`, 'network_error', null, reachHint);
 }
 
-/** A request with no answer: the InterruptedError of `signal`, a timeout after `timeoutMs` or a network failure (`notSent` if provable). */
+/**
+ * A request with no answer: the InterruptedError of `signal`, a timeout after `timeoutMs` or a network failure (`notSent` if provable).
+ * `reachHint` (settings.ts's unreachableHint) is the hint of a service that cannot be reached: a connection refused, no such host or
+ * route, none made in time; not when a proxy stands between (then the proxy is what was not reached).
+ */
 export function describeSendFailure(
   error: unknown,
   host: string,
@@ -191,17 +198,21 @@ export function describeSendFailure(
   timeoutMs: number,
   proxy?: ProxyChoice,
   method?: string,
+  reachHint?: string,
 ): Error {
   if (error instanceof RequestError || error instanceof InterruptedError) return error;
   if (signal?.aborted && signal.reason instanceof InterruptedError) return signal.reason;
+  const serviceHint = proxy ? undefined : reachHint;
   if (signal?.aborted || isTimeout(error)) {
     const neverSent = provesNotSent(codeOf(error));
     const reached = neverSent || method === undefined || SAFE_METHODS.includes(method) ? '' : '; the request may have reached it';
-    const timeout = new RequestError(`request to ${host} timed out after ${timeoutMs} ms (--timeout)${reached}`, 'timeout');
+    const message = `request to ${host} timed out after ${timeoutMs} ms (--timeout)${reached}`;
+    // No connection was made in time: the service was not reached.
+    const timeout = new RequestError(message, 'timeout', null, neverSent ? serviceHint : undefined);
     timeout.notSent = neverSent;
     return keepNeverConnected(timeout, error);
   }
-  const failure = describeNetworkFailure(error, host, proxy);
+  const failure = describeNetworkFailure(error, host, proxy, serviceHint);
   // A proxy that refused or dropped the CONNECT: no byte of the request left.
   failure.notSent = provesNotSent(codeOf(error)) || failure.code === 'proxy_refused' || failure.code === 'proxy_failed';
   return keepNeverConnected(failure, error);

@@ -94,15 +94,18 @@ export function isUnreachable(error: unknown): error is RequestError {
   return error instanceof RequestError && error.notSent && (error.code === 'network_error' || error.code === 'timeout');
 }
 
-/** The stop of a load that could not reach its service for `limitMs`: exit 1, the last failure named, and how to check the base URL. */
+/**
+ * The stop of a load that could not reach its service for `limitMs`: exit 1, the last failure named with its hint (the base URL and
+ * where it came from: the client's, settings.ts's unreachableHint), and how to go on.
+ */
 export function unreachableStop(error: RequestError, limitMs: number): CliError {
   const took = limitMs % 1000 === 0 ? `${limitMs / 1000} s` : `${limitMs} ms`;
   return new CliError(
     `${error.message}; every connection failed for ${took}, so no more pets are sent`,
     ExitCode.failure,
     'unreachable',
-    'Check the base URL (--base-url and PETSTORE_BASE_URL override the config) and that the service is up, then run the same ' +
-      'command again: with --failed it sends only the pets not created. The base URL in the config:\n  petstore config get base-url',
+    `${error.hint ?? 'Is the service running? Check the base URL.'}\n` +
+      'Once it answers, the same command with --failed sends only the pets not created.',
   );
 }
 

@@ -1,6 +1,6 @@
 /** auth's endpoint call: checks a key with `GET /pets?limit=1` (listPets, the cheapest operation every key may call). */
 import type { OperationSchemas } from '../../api/schemas.js';
-import { ServiceError } from '../../errors.js';
+import { CliError, ExitCode, ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import type { Resolved } from '../../settings.js';
 
@@ -25,4 +25,13 @@ export async function verifyKey(f: Factory, baseUrl: Resolved<URL>, apiKey: stri
   } finally {
     await client.close();
   }
+}
+
+/**
+ * The error (exit 1, `verify_failed`) of a key that could not be checked: `error` named, its hint kept (a service out of reach: the base
+ * URL and where it came from), then `next`, what to do about it.
+ */
+export function checkFailed(error: Error, suffix: string, next?: string): CliError {
+  const hint = [error instanceof CliError ? error.hint : undefined, next].filter(Boolean).join('\n');
+  return new CliError(`cannot check the key: ${error.message}${suffix}`, ExitCode.failure, 'verify_failed', hint || undefined);
 }

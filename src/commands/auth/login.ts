@@ -1,10 +1,10 @@
 /** `petstore auth login` run: checks a key and stores it with the origin it was checked against, the only one it is sent to; prompts, or `--with-token`. */
 import { text } from 'node:stream/consumers';
-import { CliError, ExitCode, InterruptedError, ServiceError, UsageError } from '../../errors.js';
+import { InterruptedError, ServiceError, UsageError } from '../../errors.js';
 import { API_KEY_FORMAT, type Factory, type GlobalOptions } from '../../factory.js';
 import { loginCommand, missingBaseUrl } from '../../settings.js';
 import { task } from '../runner.js';
-import { verifyKey } from './http.js';
+import { checkFailed, verifyKey } from './http.js';
 
 export interface LoginOptions {
   withToken: boolean;
@@ -90,14 +90,8 @@ async function runLogin(f: Factory, options: LoginOptions): Promise<void> {
       const message = `${origin} rejected the key (HTTP 401, code ${check.error.serviceCode}); nothing was stored`;
       throw new ServiceError(401, 'invalid_api_key', message, `Check the key, then log in again:\n  ${loginCommand(env.value)}`, message);
     }
-    if (check.result === 'unreachable') {
-      throw new CliError(
-        `cannot check the key: ${check.error.message}; nothing was stored`,
-        ExitCode.failure,
-        'verify_failed',
-        'Try again, or store it unchecked with --skip-verify.',
-      );
-    }
+    if (check.result === 'unreachable')
+      throw checkFailed(check.error, '; nothing was stored', 'Try again, or store it unchecked with --skip-verify.');
   }
   const store = await f.store();
   const storeBaseUrl = baseUrl.source === 'flag' || store.environment(env.value).baseUrl === undefined;

@@ -1,10 +1,10 @@
 /** `petstore auth status` run: environment, base URL, key source and origin (never the key), checked with the service. Exit 0 valid, 4 none or rejected, 1 no answer. */
-import { CliError, ExitCode, ServiceError } from '../../errors.js';
+import { ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { viewOfKeys } from '../../output/views.js';
 import { missingApiKey, missingBaseUrl } from '../../settings.js';
 import { RecordWithExitCheck, record } from '../runner.js';
-import { verifyKey, type KeyCheck } from './http.js';
+import { checkFailed, verifyKey, type KeyCheck } from './http.js';
 
 const CHECK_TEXT: Record<KeyCheck['result'], string> = {
   valid: 'valid',
@@ -53,7 +53,6 @@ async function statusOf(f: Factory): Promise<RecordWithExitCheck> {
       const message = `the service rejected the key of ${env.value} (HTTP 401)`;
       throw new ServiceError(401, 'invalid_api_key', message, check.error.hint, message);
     }
-    if (check?.result === 'unreachable')
-      throw new CliError(`cannot check the key: ${check.error.message}`, ExitCode.failure, 'verify_failed');
+    if (check?.result === 'unreachable') throw checkFailed(check.error, '');
   });
 }

@@ -39,6 +39,10 @@ export class LookupWindow {
   private readonly requestLimits: { signal: null; deadlineMs: number };
   /** Ids read so far: words that are not int64s included, and those read but not yet taken in. */
   read = 0;
+  /** Ids handed to `print` so far. */
+  private handedBack = 0;
+  /** Ids read when the input last paused, until every one of them is handed back (then `caughtUp` is called). */
+  private pausedAt?: number;
 
   constructor(
     private readonly f: Factory,
@@ -46,6 +50,11 @@ export class LookupWindow {
     private readonly limits: WindowLimits,
     /** Prints what is done (pets and failures), in order; a rejection stops the run. */
     private readonly print: (done: Done[]) => Promise<void>,
+    /**
+     * Called once every id read before the input paused is handed to `print` (a person typing ids waits for their answers): what is
+     * gathered is drawn then (a table). A rejection stops the run.
+     */
+    private readonly caughtUp: () => Promise<void> = async () => undefined,
   ) {
     this.viaList = limits.viaList;
     this.recent = new RecentLookups(limits.recent);
@@ -55,8 +64,9 @@ export class LookupWindow {
 
   /**
    * Looks up the ids of `batches` (a batch per chunk of input) and hands them back in order; `paused()` tells that no more input is
-   * waiting to be read (then a listPets pass starts with the ids held). Throws what stopped the run: Ctrl-C's InterruptedError, a
-   * 401, a request never sent, a listing's error, the printing's; requests in flight then end.
+   * waiting to be read (then a listPets pass starts with the ids held, and `caughtUp` is called once they are all handed back). Throws
+   * what stopped the run: Ctrl-C's InterruptedError, a 401, a request never sent, a listing's error, the printing's; requests in flight
+   * then end.
    */
   async run(batches: AsyncIterable<IdToken[]>, paused: () => boolean): Promise<void> {
     const interrupted = () => this.stop(this.f.signal.reason);
@@ -67,7 +77,10 @@ export class LookupWindow {
         this.tokens = tokens;
         this.next = 0;
         await this.takeAll();
-        if (this.viaList && this.pending.size > 0 && paused()) await this.pass();
+        if (!paused()) continue;
+        if (this.viaList && this.pending.size > 0) await this.pass();
+        this.pausedAt = this.read;
+        this.schedulePrint();
       }
       await this.drain();
     } catch (error) {
@@ -229,8 +242,9 @@ export class LookupWindow {
   }
 
   /**
-   * Prints the ids done at the front, one printing at a time, until none is left; a failure to print stops the run. It starts after the
-   * answers that came with this one are read (setImmediate), so that one printing carries them all.
+   * Prints the ids done at the front, one printing at a time, until none is left, and calls `caughtUp` once the ids read before the
+   * input paused are all printed; a failure to print stops the run. It starts after the answers that came with this one are read
+   * (setImmediate), so that one printing carries them all.
    */
   private schedulePrint(): void {
     if (this.printing || this.stopped !== undefined) return;
@@ -243,9 +257,14 @@ export class LookupWindow {
       // Nothing is taken off the queue once the run stops: printReadBeforeStop prints what is done then.
       while (this.stopped === undefined) {
         const done = this.queue.takeDone();
-        if (done.length === 0) break;
-        await this.print(done);
-        this.pump();
+        if (done.length > 0) {
+          await this.print(done);
+          this.handedBack += done.length;
+          this.pump();
+        } else if (this.pausedAt !== undefined && this.handedBack >= this.pausedAt) {
+          this.pausedAt = undefined;
+          await this.caughtUp();
+        } else break;
       }
     } catch (error) {
       this.stop(error);

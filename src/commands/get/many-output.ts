@@ -55,12 +55,16 @@ class BatchedTarget implements OutputTarget {
   }
 }
 
-/** Rows of one table of `get -`: a table needs all its rows before it is drawn, so standard input's pets are drawn this many at a time. */
+/**
+ * Most rows of one table of `get -`: a table needs all its rows before it is drawn, so standard input's pets are drawn a table each
+ * time the input pauses ({@link PetPrinter.drawGathered}), and at most this many at a time.
+ */
 export const TABLE_ROWS = 1000;
 
 /**
  * Prints pets as a list that arrives in parts: JSON as one array (streamed), NDJSON, tab-separated rows and key/value lines as they
- * come; a table (and a JSON array for --jq) at the end, or, with `tablesInParts`, a table every {@link TABLE_ROWS} pets.
+ * come; a table (and a JSON array for --jq) at the end, or, with `tablesInParts`, a table each time the input pauses and every
+ * {@link TABLE_ROWS} pets.
  */
 export class PetPrinter {
   private readonly target: BatchedTarget;
@@ -113,6 +117,15 @@ export class PetPrinter {
       from += part.length;
       if (this.added === TABLE_ROWS) await this.endTable();
     }
+  }
+
+  /**
+   * The input paused and every pet read so far was handed here: a table in parts draws the rows it gathered (a person typing ids sees
+   * each answer: a table per pause, each with its own column widths, as psql draws one per query); what is held is written.
+   */
+  async drawGathered(): Promise<void> {
+    if (this.inParts && this.added > 0) await this.endTable();
+    this.target.flush();
   }
 
   private async endTable(): Promise<void> {

@@ -56,19 +56,26 @@ export async function runMany(f: Factory, options: ManyOptions): Promise<void> {
     : { concurrency: options.concurrency, window: every, passWindow: every, recent: every, viaList };
   const tally = new Tally();
   const printer = new PetPrinter(f, fromStdin);
-  const window = new LookupWindow(f, client, limits, (done) => printDone(f, done, printer, tally));
+  const window = new LookupWindow(
+    f,
+    client,
+    limits,
+    (done) => printDone(f, done, printer, tally),
+    () => printer.drawGathered(),
+  );
   const stdin = fromStdin ? addAbortSignal(f.signal, f.io.std.stdin as Readable) : undefined;
   if (stdin && f.io.std.stdinIsTTY && f.io.std.stderrIsTTY)
     f.io.info('reading pet ids from the terminal, one or more a line; Ctrl-D ends the input', 'reading_terminal');
   try {
     const reader = stdin ? new IdReader(stdin) : undefined;
     const batches = reader ? reader.batches() : oneBatch(commandLineTokens(options.ids as readonly bigint[]));
-    // Nothing more is ready to read: a pass for the ids held starts now, so that output follows input.
+    // Nothing more is ready to read: a pass for the ids held starts now, and a table is drawn once they are printed, so that output
+    // follows input (a person typing ids sees each answer).
     await window.run(batches, () => !reader?.slicing && (stdin?.readableLength ?? 0) === 0);
   } catch (error) {
     await printer.cut();
     Object.assign(tally, { read: window.read, printed: printer.printed });
-    throw await stoppedError(f, error, tally);
+    throw stoppedError(f, error, tally);
   } finally {
     stdin?.destroy();
   }
@@ -101,7 +108,7 @@ async function printDone(f: Factory, done: readonly Done[], printer: PetPrinter,
 }
 
 /** The error a stopped run ends with, saying what was printed of what was read; Ctrl-C's is said here, as main says nothing of it. */
-async function stoppedError(f: Factory, error: unknown, tally: Tally): Promise<unknown> {
+function stoppedError(f: Factory, error: unknown, tally: Tally): unknown {
   const { printed, read } = tally;
   if (error instanceof InterruptedError) {
     const message = `${error.message}: ${tally.progress}`;
@@ -110,14 +117,6 @@ async function stoppedError(f: Factory, error: unknown, tally: Tally): Promise<u
     return error;
   }
   if (!(error instanceof CliError)) return error;
-  return new LookupStoppedError(error, { printed, read }, tally.progress, await reachHint(f, error));
-}
-
-/** For a service out of reach: where to check the base URL; else the error's own hint. */
-async function reachHint(f: Factory, error: CliError): Promise<string | undefined> {
-  if (error.code !== 'network_error') return error.hint;
-  const baseUrl = await f.settings.baseUrl();
-  if (!baseUrl) return error.hint;
-  const from = baseUrl.source === 'config' ? 'from the config' : `from ${baseUrl.origin}`;
-  return `Is the service running at ${baseUrl.value.href}? Check the base URL (${from})`;
+  // A service out of reach: its error carries the hint of where the base URL comes from (settings.ts's unreachableHint).
+  return new LookupStoppedError(error, { printed, read }, tally.progress);
 }
