@@ -160,10 +160,16 @@ export class IOStreams {
     this.writeError(wrapMessage(text, this.errColumns ?? 80));
   }
 
-  /** A `--verbose` line. */
+  /**
+   * A `--verbose` line. At a terminal, prose (`* retry 1 of 2 ...`) is wrapped at its width as messages are; a request's or answer's
+   * line (`> GET ...`) stays as sent, and piped every line is one, a log to grep.
+   */
   debug(line: string): void {
     if (!this.style.verbose) return;
-    this.writeError(this.style.json ? `${stringifyJson({ debug: line })}\n` : `${sanitizeText(line)}\n`);
+    const columns = this.errColumns;
+    const text = `${sanitizeText(line)}\n`;
+    if (this.style.json) this.writeError(`${stringifyJson({ debug: line })}\n`);
+    else this.writeError(columns !== undefined && line.startsWith('* ') ? wrapMessage(text, columns) : text);
   }
 
   /** A status line shows only on a terminal stderr, without --json, while no pager runs. */

@@ -7,7 +7,7 @@ import { IOStreams, type IO } from './iostreams.js';
 import { COMMANDS } from './commands/registry.js';
 import { buildProgram, type CommandMaker } from './program.js';
 import { helpHint, unknownFlag } from './commands/help.js';
-import { sanitizeText } from './text.js';
+import { sanitizeLines, sanitizeText } from './text.js';
 
 declare const PETSTORE_VERSION: string | undefined;
 /** Injected by the build (scripts/build.mjs). */
@@ -124,8 +124,8 @@ function reportError(error: unknown, io: IOStreams, json: boolean, traces: Stack
     if (!(error instanceof InterruptedError)) {
       if (json) write(stringifyJson(error.report()));
       else {
-        say(`error: ${sanitizeText(error.message)}`);
-        if (error.hint) for (const line of error.hint.split('\n')) say(sanitizeText(line));
+        // In one piece: a hint's lead-in wraps by the command under it (terminal/wrap.ts, wrapMessage).
+        say(`error: ${sanitizeText(error.message)}${error.hint ? `\n${sanitizeLines(error.hint)}` : ''}`);
       }
     }
     // Ctrl-C is the user's choice, not a failure: no trace even with PETSTORE_DEBUG=1.

@@ -26,7 +26,9 @@ Exit codes:
        its not-found), or any 404 answer to api
   4    authentication: no API key, the service answered 401, or the stored
        key belongs to another origin
-  129  hung up (SIGHUP); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM)
+  129  hung up (SIGHUP)
+  130  interrupted (Ctrl-C)
+  143  terminated (SIGTERM)
 
 Environment variables:
   PETSTORE_ENV, PETSTORE_BASE_URL, PETSTORE_API_KEY   override the config

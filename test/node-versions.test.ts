@@ -132,14 +132,8 @@ async function npxInClone(nodeDir: string, home: string, args: string[], env: No
   return spawnAsync(
     npx,
     ['petstore', ...args],
-    // No update notice of npm's own: it asks the registry, which tests do not.
-    {
-      PATH: `${nodeDir}:/usr/bin:/bin`,
-      HOME: home,
-      npm_config_cache: path.join(home, 'cache'),
-      npm_config_update_notifier: 'false',
-      ...env,
-    },
+    // Nothing of npm's hidden here: its update notice (a fresh cache has never checked) is the clone's .npmrc's to turn off.
+    { PATH: `${nodeDir}:/usr/bin:/bin`, HOME: home, npm_config_cache: path.join(home, 'cache'), ...env },
     '',
     { cwd: ROOT },
   );
@@ -148,6 +142,15 @@ async function npxInClone(nodeDir: string, home: string, args: string[], env: No
 describe.runIf(runsHere(npx !== '', 'npx petstore in the clone', 'install npm (apt-get install npm)'))(
   'npx petstore in the clone, the README route on an older Node.js',
   () => {
+    test("the clone's .npmrc turns npm's update notice off, whatever the user's own npm settings (a fresh HOME)", async () => {
+      const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-npmrc-'));
+      const npm = path.join(path.dirname(npx), 'npm');
+      const r = await spawnAsync(npm, ['config', 'get', 'update-notifier', 'engine-strict'], { PATH: NODE_PATH, HOME: home }, '', {
+        cwd: ROOT,
+      });
+      expect(r).toEqual({ code: 0, stdout: 'update-notifier=false\nengine-strict=false\n', stderr: '' });
+    });
+
     test.each([
       ['the system Node.js older than the range', systemNode && path.dirname(systemNode)],
       ['the Node.js running these tests (the lowest of the range in CI)', path.dirname(process.execPath)],

@@ -86,12 +86,27 @@ describe('wrapLine and wrapMessage', () => {
 });
 
 describe('messages on stderr', () => {
-  test("a hint's command, indented on a line of its own, is never broken, even wider than the line", () => {
+  test("a hint's command too wide for the line continues with ` \\` at a space, its next lines indented deeper, never split inside a word", () => {
     const hint =
       'error: no API key for environment "a-long-environment-name"\nLog in (or set PETSTORE_API_KEY):\n  petstore auth login --env a-long-environment-name\n';
     expect(wrapMessage(hint, 40)).toBe(
-      'error: no API key for environment\n  "a-long-environment-name"\nLog in (or set PETSTORE_API_KEY):\n  petstore auth login --env a-long-environment-name\n',
+      'error: no API key for environment\n  "a-long-environment-name"\nLog in (or set PETSTORE_API_KEY):\n  petstore auth login --env \\\n      a-long-environment-name\n',
     );
+    // A quoted word is never broken: a backslash and a line break inside quotes would be taken as they are.
+    expect(wrapMessage("Fix it:\n  rm '/home/a user/.config/petstore/config.json' --force", 40)).toBe(
+      "Fix it:\n  rm \\\n      '/home/a user/.config/petstore/config.json' \\\n      --force",
+    );
+    // What fits stays as it is.
+    expect(wrapMessage(hint, 80)).toBe(hint);
+  });
+
+  test("a hint's lead-in that wraps stays flush on its next lines, so that only the command under it is indented", () => {
+    const hint = 'Or keep a separate environment for it (or set PETSTORE_API_KEY):\n  petstore auth login --env <name>';
+    expect(wrapMessage(hint, 40)).toBe(
+      'Or keep a separate environment for it\n(or set PETSTORE_API_KEY):\n  petstore auth login --env <name>',
+    );
+    // A line that no command follows keeps its hanging indent.
+    expect(wrapMessage('error: a message that is much too long\nnext', 30)).toBe('error: a message that is much\n  too long\nnext');
   });
 
   test('at 80 and 60 columns every line fits, broken between words: the same words in the same order', () => {

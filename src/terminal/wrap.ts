@@ -136,12 +136,22 @@ export function wrapCommand(text: string, width: number, first: string, rest: st
 }
 
 /**
- * A message on stderr wrapped at `width`: each line too long is broken at spaces, its next lines indented by two. An indented line
- * is a command to run (a hint's: "Log in:" then "  petstore auth login"), kept whole, so that it can be copied as it is.
+ * A message on stderr wrapped at `width`. A line too long is broken at spaces, its next lines indented by two, but for the lead-in
+ * of a command ("Log in:" above "  petstore auth login"), whose next lines stay flush so that only commands are indented. An indented
+ * line is a command to run: one too long is continued as an example in help is ({@link wrapCommand}: ` \` at a space outside quotes,
+ * the next lines indented by four more), so that what is copied runs as one command, never split inside a word.
  */
 export function wrapMessage(text: string, width: number): string {
-  return text
-    .split('\n')
-    .map((line) => (columnsOf(line) <= width || line.startsWith('  ') ? line : wrapLine(line, width, '', '  ').join('\n')))
+  const lines = text.split('\n');
+  const isCommand = (line: string | undefined) => line !== undefined && /^ +\S/.test(line);
+  return lines
+    .map((line, i) => {
+      if (columnsOf(line) <= width) return line;
+      if (isCommand(line)) {
+        const indent = /^ */.exec(line)![0];
+        return wrapCommand(line.slice(indent.length), width, indent, `${indent}    `).join('\n');
+      }
+      return wrapLine(line, width, '', isCommand(lines[i + 1]) ? '' : '  ').join('\n');
+    })
     .join('\n');
 }
