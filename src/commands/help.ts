@@ -22,7 +22,8 @@ export function helpHint(command: CommandUnknownOpts, what = 'its usage'): strin
 /** `names` quoted and joined with "or" ("--status", or "--category-id" or "--concurrency"). */
 const either = (names: readonly string[]) => names.map((name) => `"${name}"`).join(' or ');
 
-function unknownCommand(parent: CommandUnknownOpts, name: string): UsageError {
+/** The usage error (exit 2) of a command `parent` does not have, named with the closest one and the help to run. */
+export function unknownCommand(parent: CommandUnknownOpts, name: string): UsageError {
   const names = parent
     .createHelp()
     .visibleCommands(parent)
@@ -136,5 +137,13 @@ export function addGroupHelp(group: CommandUnknownOpts, topics: readonly HelpTop
       if (flag !== undefined) throw unknownFlag(group, flag);
       group.outputHelp();
     });
+  // `petstore lisst --help`: commander answers a help flag after any word with the group's help; a word that is no command of it is
+  // named first, as it is without the flag (exit 2).
+  group.addHelpText('before', () => {
+    const word = group.args[0];
+    if (word !== undefined && !word.startsWith('-') && !group.commands.some((c) => c.name() === word || c.aliases().includes(word)))
+      throw unknownCommand(group, word);
+    return '';
+  });
   for (const sub of group.commands) if (sub.commands.length > 0) addGroupHelp(sub);
 }
