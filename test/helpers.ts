@@ -327,6 +327,13 @@ export function spawnAsync(
   return startChild(command, args, { env, input: stdin, cwd: options.cwd }).done;
 }
 
+/** `node --import` of a module that makes the process look like Node `version`, its stderr a terminal of `columns` when given. */
+export function posingAs(version: string, columns?: number): string[] {
+  const tty = columns === undefined ? '' : `process.stderr.isTTY = true; process.stderr.columns = ${columns};`;
+  const code = `Object.defineProperty(process.versions, 'node', { value: '${version}' }); ${tty}`;
+  return ['--import', `data:text/javascript,${encodeURIComponent(code)}`];
+}
+
 /** The built bin/petstore.js. */
 export const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 

@@ -19,7 +19,7 @@ import { withEngines, withoutEngines } from '../scripts/pack-engines.mjs';
 // @ts-expect-error: the build scripts are plain JavaScript without type declarations
 import { SUPPORTED_NODE } from '../scripts/supported-node.mjs';
 import { wrapMessage } from '../src/terminal/wrap.js';
-import { BIN, runsHere, spawnAsync } from './helpers.js';
+import { BIN, posingAs, runsHere, spawnAsync } from './helpers.js';
 import { startSandbox } from './support/sandbox.js';
 
 const ROOT = path.dirname(path.dirname(BIN));
@@ -50,13 +50,6 @@ const refusal = (version: string, width = 80) => {
   return `${wrapMessage(`error: ${message}\n${hint}`, width)}\n`;
 };
 
-/** `node --import` of a module that makes the process look like Node `version`, its stderr a terminal of `columns` when given. */
-function posingAs(version: string, columns?: number): string[] {
-  const tty = columns === undefined ? '' : `process.stderr.isTTY = true; process.stderr.columns = ${columns};`;
-  const code = `Object.defineProperty(process.versions, 'node', { value: '${version}' }); ${tty}`;
-  return ['--import', `data:text/javascript,${encodeURIComponent(code)}`];
-}
-
 describe('supported Node.js versions', () => {
   test.each([
     ['20.20.2', false],
@@ -77,7 +70,7 @@ describe('supported Node.js versions', () => {
     expect(r).toEqual(accepted ? { code: 0, stdout: `${pkg.version}\n`, stderr: '' } : { code: 1, stdout: '', stderr: refusal(version) });
   });
 
-  test('the refusal wraps at stderr\'s width between words (80 piped), names the standalone executable, the .deb and the .rpm', async () => {
+  test("the refusal wraps at stderr's width between words (80 piped), names the standalone executable, the .deb and the .rpm", async () => {
     for (const columns of [undefined, 60, 44]) {
       const r = await spawnAsync(process.execPath, [...posingAs('20.20.2', columns), BIN, 'list'], { PATH: NODE_PATH });
       const width = columns ?? 80;
@@ -92,7 +85,11 @@ describe('supported Node.js versions', () => {
   });
 
   test('with --json anywhere on the line, the refusal is one JSON error object on stderr, as main writes one', async () => {
-    for (const args of [['--json', 'list'], ['list', '--json'], ['get', '1', '--json']]) {
+    for (const args of [
+      ['--json', 'list'],
+      ['list', '--json'],
+      ['get', '1', '--json'],
+    ]) {
       const r = await spawnAsync(process.execPath, [...posingAs('20.20.2', 60), BIN, ...args], { PATH: NODE_PATH });
       expect(r).toEqual({ code: 1, stdout: '', stderr: `${JSON.stringify(refused('20.20.2'))}\n` });
     }
@@ -157,6 +154,13 @@ describe.runIf(
       stdout: '',
       stderr: `${JSON.stringify(refused(version))}\n`,
     });
+  });
+
+  test('the sandbox started on it (node sandbox/server.mjs) refuses in one line naming npm run sandbox, exit 1, and never listens', async () => {
+    const r = await spawnAsync(systemNode!, [path.join(ROOT, 'sandbox', 'server.mjs'), '--port', '0'], { PATH: '/usr/bin:/bin' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^petstore sandbox: needs Node\.js [^\n]*, not v[\d.]+: start it with "npm run sandbox", [^\n]*\n$/);
   });
 });
 
