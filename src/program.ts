@@ -106,6 +106,7 @@ export async function buildProgram(f: Factory, word?: string, commands?: readonl
     {
       name: 'man',
       description: 'print the man page, every command in one page (troff), for man to read or to install',
+      summary: 'the man page',
       example: 'petstore help man | man -l -',
       print: async () => {
         const { manPage } = await import('./commands/man-page.js');

@@ -90,11 +90,19 @@ describe('messages on stderr', () => {
     const hint =
       'error: no API key for environment "a-long-environment-name"\nLog in (or set PETSTORE_API_KEY):\n  petstore auth login --env a-long-environment-name\n';
     expect(wrapMessage(hint, 40)).toBe(
-      'error: no API key for environment\n  "a-long-environment-name"\nLog in (or set PETSTORE_API_KEY):\n  petstore auth login --env \\\n      a-long-environment-name\n',
+      'error: no API key for environment\n  "a-long-environment-name"\nLog in (or set PETSTORE_API_KEY):\n  petstore auth login \\\n      --env a-long-environment-name\n',
     );
     // A quoted word is never broken: a backslash and a line break inside quotes would be taken as they are.
     expect(wrapMessage("Fix it:\n  rm '/home/a user/.config/petstore/config.json' --force", 40)).toBe(
       "Fix it:\n  rm \\\n      '/home/a user/.config/petstore/config.json' \\\n      --force",
+    );
+    // A flag stays with its value: "--file" and "pets.ndjson" are never split, nor "-X" and "GET".
+    expect(wrapMessage('Run:\n  petstore add --name Rex --file pets.ndjson -X GET --json', 36)).toBe(
+      'Run:\n  petstore add --name Rex \\\n      --file pets.ndjson -X GET \\\n      --json',
+    );
+    // ... unless the two are too wide for a line of their own: then the line that fits wins.
+    expect(wrapMessage('Run:\n  petstore list --base-url https://petstore.internal.example.com/v1/', 40)).toBe(
+      'Run:\n  petstore list --base-url \\\n      https://petstore.internal.example.com/v1/',
     );
     // What fits stays as it is.
     expect(wrapMessage(hint, 80)).toBe(hint);

@@ -91,6 +91,8 @@ function splitAtFlag(words: readonly string[]): { names: string[]; flag?: string
 export interface HelpTopic {
   name: string;
   description: string;
+  /** A few words for the command list of `--help` ("the man page"). */
+  summary: string;
   example: string;
   print(): Promise<void>;
 }
@@ -111,7 +113,7 @@ export function addGroupHelp(group: CommandUnknownOpts, topics: readonly HelpTop
   group.addCommand(
     withGlobalFlags(
       new Command('help')
-        .description('Show help for a command')
+        .description(`Show help for a command${topics.map((topic) => `; help ${topic.name}: ${topic.summary}`).join('')}`)
         .argument('[command...]')
         .allowUnknownOption()
         .addHelpText('after', topicText + examples(...helpExamples))

@@ -127,10 +127,17 @@ function wrapTable(table: readonly Item[], width: number, examples: boolean): st
 
 /**
  * A command line of an example wrapped as `wrapLine` does, each line but the last ending in ` \` (the shell's continuation), never
- * inside a quoted word, where a backslash and a line break would be taken as they are.
+ * inside a quoted word, where a backslash and a line break would be taken as they are, nor between a flag and its value
+ * (`--status available`) or a redirection and its file (`> created.ndjson`).
  */
 export function wrapCommand(text: string, width: number, first: string, rest: string): string[] {
-  const quoted = text.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (word) => word.replaceAll(' ', UNBROKEN));
+  // A pair too wide for a line of its own is left to break: a line that fits beats a pair kept whole.
+  const room = width - 2 - columnsOf(rest);
+  const quoted = text
+    .replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (word) => word.replaceAll(' ', UNBROKEN))
+    .replace(/(^| )(-[^\s]+|>>?|<) ([^\s\-|<>&;]\S*)/g, (pair, before: string, flag: string, value: string) =>
+      columnsOf(`${flag} ${value}`) <= room ? `${before}${flag}${UNBROKEN}${value}` : pair,
+    );
   const lines = wrapLine(quoted, width - 2, first, rest).map(plainSpaces);
   return lines.map((line, i) => (i < lines.length - 1 ? `${line} \\` : line));
 }
