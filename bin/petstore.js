@@ -84,7 +84,9 @@ var path = require('node:path');
 var dist = path.join(__dirname, '..', 'dist');
 function fail(error) {
   var notBuilt = error && (error.code === 'MODULE_NOT_FOUND' || error.code === 'ENOENT') && String(error.message).indexOf(dist) !== -1;
-  if (notBuilt) report('not_built', 'petstore is not built: run "npm run build" in ' + path.dirname(dist));
+  var clone = path.dirname(dist);
+  var word = /^[\w@%+=:,.\/~-]+$/.test(clone) ? clone : "'" + clone.replace(/'/g, "'\\''") + "'";
+  if (notBuilt) report('not_built', 'petstore is not built', 'Build it in its clone:\n  cd ' + word + ' && npm run build');
   else report('internal_error', String(error && error.message));
   process.exitCode = 1;
 }
