@@ -1,6 +1,6 @@
 /** The streams of one invocation: data on stdout; warnings, notices, debug lines and the status line on stderr (JSON lines with --json). */
 import { stringifyJson } from './json.js';
-import { Pager, type PagerCount, pagerCommand, terminalCanPage } from './terminal/pager.js';
+import { Pager, type PagerCommand, type PagerCount, pagerCommand, terminalCanPage } from './terminal/pager.js';
 import { Spinner } from './terminal/spinner.js';
 import { wrapMessage } from './terminal/wrap.js';
 import { sanitizeLines, sanitizeText } from './text.js';
@@ -209,17 +209,25 @@ export class IOStreams {
     };
   }
 
-  /** Pages the command's data on a terminal that can; the pager starts with the first data, so an earlier error prints as usual. */
-  pageOutput(): void {
+  /**
+   * Pages the command's data on a terminal that can; the pager starts with the first data, so an earlier error prints as usual.
+   * `through` is a program of the command's own in place of the user's pager (`help man`: man, which renders troff); returns whether
+   * the data will be paged.
+   */
+  pageOutput(through?: PagerCommand): boolean {
     this.pageWanted = this.std.stdoutIsTTY && this.std.canPage === true && this.std.stdinIsTTY && terminalCanPage(this.env);
+    this.pagerChoice = through;
+    return this.pageWanted;
   }
+
+  private pagerChoice?: PagerCommand;
 
   /** A pager failed after output may have reached the terminal: the command exits 1. */
   pagerFailed = false;
 
   private startPager(): void {
     this.pageWanted = false;
-    const command = pagerCommand(this.env);
+    const command = this.pagerChoice ?? pagerCommand(this.env);
     if (!command) return;
     this.clearStatusLine();
     this.pager = new Pager(

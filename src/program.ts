@@ -110,8 +110,11 @@ export async function buildProgram(f: Factory, word?: string, commands?: readonl
       example: 'petstore help man | man -l -',
       print: async () => {
         const { manPage } = await import('./commands/man-page.js');
+        // At a terminal, man renders it, as `man petstore` shows an installed page (a missing man is named, the troff printed).
+        const shown = f.io.pageOutput({ words: ['man', '-l', '-'], chosen: true });
         f.io.writeOut(manPage(program, f.version));
-        if (f.io.std.stdoutIsTTY) f.io.writeMessage('That is the man page as troff; to read it:\n  petstore help man | man -l -\n');
+        if (f.io.std.stdoutIsTTY && !shown)
+          f.io.writeMessage('That is the man page as troff; to read it:\n  petstore help man | man -l -\n');
       },
     },
   ]);

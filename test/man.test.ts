@@ -145,7 +145,7 @@ describe('petstore help man: the man page where no man page is installed (the st
     expect(r.stdout).toBe(fs.readFileSync(PAGE, 'utf8'));
   });
 
-  test('at a terminal it says how to read it; help lists it with its example', async () => {
+  test('at a terminal where no program can be started (in-process) it says how to read it; help lists it with its example', async () => {
     const r = await run(['help', 'man'], { stdoutIsTTY: true, columns: 80 });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^\.TH PETSTORE 1 \d{4}-\d{2}-\d{2} "petstore 1\.2\.3" "User Commands"\n/);
