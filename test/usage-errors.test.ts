@@ -52,6 +52,7 @@ describe("commander's refusals, in petstore's words", () => {
       'petstore config get',
     ],
     [['auth', 'login', 'demo'], 'unexpected argument "demo" for "petstore auth login" (it takes none)', 'petstore auth login'],
+    [['help', 'man', 'petstore'], 'unexpected argument "petstore" for "petstore help man" (it takes none)', 'petstore help'],
   ])('%j: the words too many, named, with what the command takes (exit 2)', async (argv, message, command) => {
     expect(await run(argv)).toEqual(refused(message, command, 'its usage'));
   });

@@ -119,8 +119,19 @@ export function addGroupHelp(group: CommandUnknownOpts, topics: readonly HelpTop
         .addHelpText('after', topicText + examples(...helpExamples))
         .action(async (words, _options, help) => {
           const { names, flag } = splitAtFlag(words);
-          const topic = names.length === 1 ? topics.find((t) => t.name === names[0]) : undefined;
-          if (topic && flag === undefined) return topic.print();
+          const topic = topics.find((t) => t.name === names[0]);
+          if (topic) {
+            if (names.length > 1) {
+              const extra = names.slice(1).map((word) => `"${word}"`);
+              throw new UsageError(
+                `unexpected argument${extra.length > 1 ? 's' : ''} ${extra.join(' ')} for "${path} help ${topic.name}" (it takes none)`,
+                helpHint(help),
+                'unexpected_argument',
+              );
+            }
+            if (flag !== undefined) throw unknownFlag(help, flag);
+            return topic.print();
+          }
           const command = findCommand(group, names);
           if (flag !== undefined) throw unknownFlag(help, flag);
           command.outputHelp();
