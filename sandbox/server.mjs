@@ -3,7 +3,19 @@
 // 127.0.0.1 for trying petstore by hand. Not part of the CLI. `--help` lists the flags.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { dropEvery, pageFault, startPetService } from './pet-service.mjs';
+import semver from 'semver';
+import { SUPPORTED_NODE } from '../scripts/supported-node.mjs';
+
+// The service needs what petstore's Node.js has (JSON.rawJSON for exact int64s): on an older one (`node sandbox/server.mjs` on
+// Debian 12's Node.js 20) it would listen, then fail at its first request. npm's scripts run on the pinned Node.js (.nvmrc).
+if (!semver.satisfies(process.versions.node, SUPPORTED_NODE)) {
+  const pinned = fs.readFileSync(new URL('../.nvmrc', import.meta.url), 'utf8').trim();
+  process.stderr.write(
+    `petstore sandbox: needs Node.js ${SUPPORTED_NODE}, not v${process.versions.node}: start it with "npm run sandbox", which runs the Node.js ${pinned} that npm ci installed\n`,
+  );
+  process.exit(1);
+}
+const { dropEvery, pageFault, startPetService } = await import('./pet-service.mjs');
 
 const USAGE = `Usage: npm run sandbox -- [options]
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import envPaths from 'env-paths';
 import * as z from 'zod/mini';
 import { UsageError } from './errors.js';
+import { shellWord } from './text.js';
 
 export interface StoredEnvironment {
   baseUrl?: string;
@@ -163,7 +164,7 @@ function unreadable(file: string, cause: unknown): UsageError {
   const why = cause instanceof Error ? cause.message.replace(/^The config file `[^`]*` is /, 'it is ') : String(cause);
   return new UsageError(
     `cannot use config file ${file}: ${why}`,
-    `Fix or delete it, then set it up again:\n  rm ${file}\n  petstore config set base-url <url>\n  petstore auth login`,
+    `Fix or delete it, then set it up again:\n  rm ${shellWord(file)}\n  petstore config set base-url <url>\n  petstore auth login`,
     'invalid_config',
   );
 }

@@ -1,6 +1,6 @@
 /** The streams of one invocation: data on stdout; warnings, notices, debug lines and the status line on stderr (JSON lines with --json). */
 import { stringifyJson } from './json.js';
-import { Pager, type PagerCount, pagerCommand, terminalCanPage } from './terminal/pager.js';
+import { Pager, type PagerCommand, type PagerCount, pagerCommand, terminalCanPage } from './terminal/pager.js';
 import { Spinner } from './terminal/spinner.js';
 import { wrapMessage } from './terminal/wrap.js';
 import { sanitizeLines, sanitizeText } from './text.js';
@@ -160,10 +160,16 @@ export class IOStreams {
     this.writeError(wrapMessage(text, this.errColumns ?? 80));
   }
 
-  /** A `--verbose` line. */
+  /**
+   * A `--verbose` line. At a terminal, prose (`* retry 1 of 2 ...`) is wrapped at its width as messages are; a request's or answer's
+   * line (`> GET ...`) stays as sent, and piped every line is one, a log to grep.
+   */
   debug(line: string): void {
     if (!this.style.verbose) return;
-    this.writeError(this.style.json ? `${stringifyJson({ debug: line })}\n` : `${sanitizeText(line)}\n`);
+    const columns = this.errColumns;
+    const text = `${sanitizeText(line)}\n`;
+    if (this.style.json) this.writeError(`${stringifyJson({ debug: line })}\n`);
+    else this.writeError(columns !== undefined && line.startsWith('* ') ? wrapMessage(text, columns) : text);
   }
 
   /** A status line shows only on a terminal stderr, without --json, while no pager runs. */
@@ -203,17 +209,25 @@ export class IOStreams {
     };
   }
 
-  /** Pages the command's data on a terminal that can; the pager starts with the first data, so an earlier error prints as usual. */
-  pageOutput(): void {
+  /**
+   * Pages the command's data on a terminal that can; the pager starts with the first data, so an earlier error prints as usual.
+   * `through` is a program of the command's own in place of the user's pager (`help man`: man, which renders troff); returns whether
+   * the data will be paged.
+   */
+  pageOutput(through?: PagerCommand): boolean {
     this.pageWanted = this.std.stdoutIsTTY && this.std.canPage === true && this.std.stdinIsTTY && terminalCanPage(this.env);
+    this.pagerChoice = through;
+    return this.pageWanted;
   }
+
+  private pagerChoice?: PagerCommand;
 
   /** A pager failed after output may have reached the terminal: the command exits 1. */
   pagerFailed = false;
 
   private startPager(): void {
     this.pageWanted = false;
-    const command = pagerCommand(this.env);
+    const command = this.pagerChoice ?? pagerCommand(this.env);
     if (!command) return;
     this.clearStatusLine();
     this.pager = new Pager(

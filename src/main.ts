@@ -1,13 +1,13 @@
 /** Runs one invocation: parses the command line, runs the command, reports what it threw and returns its exit code (errors.ts). */
 import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { stringifyJson } from './json.js';
-import { CliError, ExitCode, InterruptedError, UsageError, type ErrorReport } from './errors.js';
+import { CliError, ExitCode, InterruptedError, type ErrorReport } from './errors.js';
 import { Factory, type GlobalOptions, type Seams } from './factory.js';
 import { IOStreams, type IO } from './iostreams.js';
 import { COMMANDS } from './commands/registry.js';
 import { buildProgram, type CommandMaker } from './program.js';
-import { helpHint, unknownFlag } from './commands/help.js';
-import { sanitizeText } from './text.js';
+import { commanderRefusal } from './commands/usage-errors.js';
+import { sanitizeLines, sanitizeText } from './text.js';
 
 declare const PETSTORE_VERSION: string | undefined;
 /** Injected by the build (scripts/build.mjs). */
@@ -74,7 +74,10 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
   const json = () => program.opts().json === true;
   program.hook('preAction', () => options.onGlobals?.(f.globals));
   const configure = (command: CommandUnknownOpts): void => {
-    command.exitOverride();
+    // Commander's refusal of the command line, reported as every usage error is (below), by its code (commands/usage-errors.ts).
+    command.exitOverride((error) => {
+      throw commanderRefusal(command, error);
+    });
     // Suggestions are ours (commands/help.ts), said the same way for flags and commands.
     command.showSuggestionAfterError(false);
     command.configureOutput({
@@ -82,10 +85,8 @@ export async function main(argv: string[], options: RunOptions): Promise<number>
       writeErr: (text) => io.writeError(text),
       getOutHelpWidth: () => (io.std.stdoutIsTTY ? io.termColumns : 80),
       getErrHelpWidth: () => io.errColumns ?? 80,
-      // Commander's refusal of the command line, reported as every usage error is (below): thrown before commander exits.
-      outputError: (text) => {
-        throw usageError(command, text);
-      },
+      // Said by reportError, from the error exitOverride throws.
+      outputError: () => undefined,
     });
     command.commands.forEach(configure);
   };
@@ -124,8 +125,8 @@ function reportError(error: unknown, io: IOStreams, json: boolean, traces: Stack
     if (!(error instanceof InterruptedError)) {
       if (json) write(stringifyJson(error.report()));
       else {
-        say(`error: ${sanitizeText(error.message)}`);
-        if (error.hint) for (const line of error.hint.split('\n')) say(sanitizeText(line));
+        // In one piece: a hint's lead-in wraps by the command under it (terminal/wrap.ts, wrapMessage).
+        say(`error: ${sanitizeText(error.message)}${error.hint ? `\n${sanitizeLines(error.hint)}` : ''}`);
       }
     }
     // Ctrl-C is the user's choice, not a failure: no trace even with PETSTORE_DEBUG=1.
@@ -140,21 +141,6 @@ function reportError(error: unknown, io: IOStreams, json: boolean, traces: Stack
   if (hint === undefined) writeStack(io, error, json);
   else if (!json) say(hint);
   return ExitCode.failure;
-}
-
-/** Commander's refusal `text` ("error: unknown option '--x'", "error: missing required argument 'id'") as the usage error of `command`. */
-function usageError(command: CommandUnknownOpts, text: string): UsageError {
-  const unknown = /^error: unknown option '(.*)'\s*$/s.exec(text)?.[1];
-  if (unknown !== undefined) return unknownFlag(command, unknown);
-  return new UsageError(
-    sanitizeText(
-      text
-        .replace(/^error: /, '')
-        .trim()
-        .replace(/\s*\n\s*/g, ' '),
-    ),
-    helpHint(command),
-  );
 }
 
 /** A stack trace on stderr, sanitised line by line; with --json one `{"stack"}` object. */

@@ -26,7 +26,9 @@ Exit codes:
        its not-found), or any 404 answer to api
   4    authentication: no API key, the service answered 401, or the stored
        key belongs to another origin
-  129  hung up (SIGHUP); 130 interrupted (Ctrl-C); 143 terminated (SIGTERM)
+  129  hung up (SIGHUP)
+  130  interrupted (Ctrl-C)
+  143  terminated (SIGTERM)
 
 Environment variables:
   PETSTORE_ENV, PETSTORE_BASE_URL, PETSTORE_API_KEY   override the config
@@ -104,11 +106,15 @@ export async function buildProgram(f: Factory, word?: string, commands?: readonl
     {
       name: 'man',
       description: 'print the man page, every command in one page (troff), for man to read or to install',
+      summary: 'the man page',
       example: 'petstore help man | man -l -',
       print: async () => {
         const { manPage } = await import('./commands/man-page.js');
+        // At a terminal, man renders it, as `man petstore` shows an installed page (a missing man is named, the troff printed).
+        const shown = f.io.pageOutput({ words: ['man', '-l', '-'], chosen: true });
         f.io.writeOut(manPage(program, f.version));
-        if (f.io.std.stdoutIsTTY) f.io.writeMessage('That is the man page as troff; to read it:\n  petstore help man | man -l -\n');
+        if (f.io.std.stdoutIsTTY && !shown)
+          f.io.writeMessage('That is the man page as troff; to read it:\n  petstore help man | man -l -\n');
       },
     },
   ]);

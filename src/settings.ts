@@ -5,6 +5,7 @@ import type { ConfigStore } from './config.js';
 import { CliError, ExitCode, MissingKeyError, UsageError } from './errors.js';
 import { isLoopback } from './loopback.js';
 import { closest } from './suggest.js';
+import { shellWord } from './text.js';
 
 /** Where a setting came from, as `auth status` reports it. */
 export type Source = 'flag' | 'environment variable' | 'config' | 'default';
@@ -105,13 +106,14 @@ export class Settings {
     const key = await this.apiKey();
     if (key?.source !== 'config' || key.boundTo === baseUrl.origin) return key;
     const envName = this.pickEnv().value;
+    const href = shellWord(baseUrl.href);
     throw new CliError(
       `the stored API key of environment "${envName}" belongs to ${key.boundTo ?? 'no recorded origin'}, not to ${baseUrl.origin}; nothing was sent`,
       ExitCode.auth,
       'key_for_other_origin',
-      `To use ${baseUrl.origin}, log in for it:\n  petstore auth login${envFlagOf(envName)} --base-url ${baseUrl.href}\n` +
+      `To use ${baseUrl.origin}, log in for it:\n  petstore auth login${envFlagOf(envName)} --base-url ${href}\n` +
         'Or keep a separate environment for it (or set PETSTORE_API_KEY):\n' +
-        `  petstore config set base-url ${baseUrl.href} --env <name>\n  petstore auth login --env <name>`,
+        `  petstore config set base-url ${href} --env <name>\n  petstore auth login --env <name>`,
     );
   }
 }

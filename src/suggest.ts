@@ -25,3 +25,9 @@ export function closest(name: string, candidates: readonly string[]): string | u
   }
   return best !== undefined && bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined;
 }
+
+/** `; did you mean "x"?` for the candidate closest to `name` (see {@link closest}), or nothing: the end of a usage error's message. */
+export function didYouMean(name: string, candidates: readonly string[]): string {
+  const near = closest(name, candidates);
+  return near === undefined ? '' : `; did you mean "${near}"?`;
+}

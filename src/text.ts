@@ -9,6 +9,11 @@ export function sanitizeText(text: string): string {
   return stripAnsi(text).replace(CONTROLS, ' ');
 }
 
+/** `word` as one word of a shell command a hint names: as it is when only safe characters, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./~-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
 /** {@link sanitizeText} line by line, keeping line breaks. */
 export function sanitizeLines(text: string): string {
   return text.split('\n').map(sanitizeText).join('\n');

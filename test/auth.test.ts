@@ -179,6 +179,15 @@ describe('auth login', () => {
     expect(fs.existsSync(path.join(home, 'petstore'))).toBe(false);
   });
 
+  test('the hint of a piped login quotes a --base-url the shell would split, so that its command runs as it is copied', async () => {
+    const baseUrl = `${BASE}/my pets/v1`;
+    const r = await ran(at(tempConfigHome(), { globals: { baseUrl }, stdin: 'demo\n' }), LOGIN);
+    expect(r.error).toMatchObject({
+      exitCode: 2,
+      hint: `To read the key from standard input, add --with-token:\n  petstore auth login --base-url '${baseUrl}' --with-token`,
+    });
+  });
+
   test.each([['\n'], ['two words']])('login refuses key %j without echoing it or sending it', async (key) => {
     const fake = at(tempConfigHome(), { globals: { baseUrl: BASE_URL }, stdin: key });
     const r = await ran(fake, LOGIN, WITH_TOKEN);

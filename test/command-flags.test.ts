@@ -14,7 +14,7 @@ import type { GetOptions } from '../src/commands/get/run.js';
 import { newListCommand } from '../src/commands/list/list.js';
 import type { ListOptions } from '../src/commands/list/run.js';
 import type { Factory } from '../src/factory.js';
-import { parseCommand as parse, refusedBeforeRun as rejected, run } from './helpers.js';
+import { parseCommand as parse, refusedBeforeRun as rejected, run, wrapped } from './helpers.js';
 
 const piped = { format: 'tsv' } as const;
 
@@ -61,11 +61,24 @@ describe('list', () => {
       unmatched: [],
       reached: [],
     });
+    // With --all given, the message does not point to it.
+    expect(await parse<ListOptions>(newListCommand, ['list', `--limit=${limit}`, '--all'])).toEqual(
+      rejected(`invalid value for --limit: "${limit}": must be a whole number from 1 to 100, the most one page holds`),
+    );
   });
 
-  test('an unknown --status names the allowed values; --json with --format table is refused', async () => {
+  test('an unknown --status names the allowed values, and the closest one for a typo; --json with --format table is refused', async () => {
     expect(await parse<ListOptions>(newListCommand, ['list', '--status', 'lost'])).toEqual(
       rejected('invalid value for --status: "lost": allowed values: available, pending, sold'),
+    );
+    for (const typo of ['availble', 'Available', 'sodl'])
+      expect(await parse<ListOptions>(newListCommand, ['list', '--status', typo])).toEqual(
+        rejected(
+          `invalid value for --status: "${typo}": allowed values: available, pending, sold; did you mean "${typo.startsWith('s') ? 'sold' : 'available'}"?`,
+        ),
+      );
+    expect(await parse<ListOptions>(newListCommand, ['list', '--format', 'jsn'])).toEqual(
+      rejected('invalid value for --format: "jsn": allowed values: table, kv, tsv, json, ndjson; did you mean "json"?'),
     );
     // With --json the error too is JSON.
     expect(await parse<ListOptions>(newListCommand, ['list', '--json', '--format', 'table'])).toEqual({
@@ -127,10 +140,15 @@ describe('get', () => {
     expect(await parse<GetOptions>(newGetCommand, argv)).toEqual(rejected(message));
   });
 
-  test('no petId: commander names the missing argument', async () => {
+  test('no petId: the missing argument named, with what it takes, and the help to run', async () => {
     const r = await parse<GetOptions>(newGetCommand, ['get']);
     expect(r).toMatchObject({ code: 2, stdout: '', reached: [] });
-    expect(r.stderr).toContain("error: missing required argument 'petId'");
+    expect(r.stderr).toBe(
+      wrapped(
+        'error: missing argument <petId...> for "petstore get": identifiers of the animals (int64s), or - to read them from standard input\n' +
+          'For its usage, run:\n  petstore get --help\n',
+      ),
+    );
   });
 });
 
@@ -292,6 +310,10 @@ describe('api', () => {
 
   test.each([
     [['-X', 'BREW'], 'invalid value for --method: "BREW": allowed values: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS'],
+    [
+      ['-X', 'pots'],
+      'invalid value for --method: "pots": allowed values: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS; did you mean "POST"?',
+    ],
     [
       ['-H', 'Authorization: Bearer other'],
       '--header Authorization is not allowed: petstore sends the API key of "auth login" (or PETSTORE_API_KEY) itself, and a key on the command line ends up in shell history',

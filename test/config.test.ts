@@ -83,6 +83,16 @@ describe('petstore config', () => {
     );
   });
 
+  test("a corrupted config file in a folder whose name has a space and a quote: the hint's rm quotes it", async () => {
+    const home = path.join(tempConfigHome(), "Bob's config");
+    fs.mkdirSync(path.join(home, 'petstore'), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(configFile(home), '{', { mode: 0o600 });
+    const r = await run(['list'], { configHome: home });
+    expect(r.code).toBe(2);
+    // Its continuations joined, as the shell joins the lines pasted.
+    expect(r.stderr.replace(/ \\\n +/g, ' ')).toContain(`\n  rm '${configFile(home).replace("'", `'\\''`)}'\n`);
+  });
+
   test.each([
     ['[1]', 'it does not hold a JSON object'],
     ['{"environments": []}', '"environments" is not an object'],

@@ -264,10 +264,11 @@ describe('the program hands the Factory the parsed flags', () => {
     const missing = await run(['--json', 'list', '--timeout']);
     expect(missing).toMatchObject({ code: 2, stdout: '' });
     expect(JSON.parse(missing.stderr)).toEqual({
-      code: 'invalid_usage',
-      message: "option '--timeout <ms>' argument missing",
+      code: 'missing_flag_value',
+      message:
+        'global flag "--timeout" needs a value <ms>: deadline in milliseconds: of the command, of each page of a whole listing, of each request of add --file',
       status: null,
-      hint: 'For its usage, run:\n  petstore --help',
+      hint: 'For its flags, run:\n  petstore --help',
     });
     // A value flag takes the next word, whatever it is: --env --json names an environment, and the error is plain.
     expect(await run(['--env', '--json', 'list', '--bogus'])).toEqual({

@@ -102,7 +102,7 @@ export function refusedBeforeRun(message: string) {
 
 /**
  * Message lines as petstore writes them to a stderr that is not a terminal (these runs' stderr, a pipe, a file): each line longer than
- * 80 columns broken at spaces, its next lines indented by two, a hint's indented command kept whole (src/terminal/wrap.ts; its rule
+ * 80 columns broken at spaces, its next lines indented by two, a hint's indented command continued with ` \` (src/terminal/wrap.ts; its rule
  * is tested on its own in test/wrap.test.ts and test/width.test.ts). Not for JSON lines, which are never wrapped.
  */
 export function wrapped(text: string): string {
@@ -110,11 +110,11 @@ export function wrapped(text: string): string {
 }
 
 /**
- * Stderr with the lines that {@link wrapped} broke joined again (a line indented by two continues the one above), for a test that
- * looks for part of a message; a hint's indented command joins its line too.
+ * Stderr with the lines that {@link wrapped} broke joined again (a line indented by two continues the one above, a command's ` \`
+ * its next line), for a test that looks for part of a message; a hint's indented command joins its line too.
  */
 export function unwrapped(text: string): string {
-  return text.replace(/\n {2}(?=\S)/g, ' ');
+  return text.replace(/ \\\n +(?=\S)/g, ' ').replace(/\n {2}(?=\S)/g, ' ');
 }
 
 /** A fresh XDG_CONFIG_HOME folder. */
@@ -325,6 +325,13 @@ export function spawnAsync(
   options: { cwd?: string } = {},
 ): Promise<ChildResult> {
   return startChild(command, args, { env, input: stdin, cwd: options.cwd }).done;
+}
+
+/** `node --import` of a module that makes the process look like Node `version`, its stderr a terminal of `columns` when given. */
+export function posingAs(version: string, columns?: number): string[] {
+  const tty = columns === undefined ? '' : `process.stderr.isTTY = true; process.stderr.columns = ${columns};`;
+  const code = `Object.defineProperty(process.versions, 'node', { value: '${version}' }); ${tty}`;
+  return ['--import', `data:text/javascript,${encodeURIComponent(code)}`];
 }
 
 /** The built bin/petstore.js. */

@@ -212,7 +212,7 @@ describe('settings and usage errors', () => {
   test.each([
     [['lsit'], 'error: unknown command "lsit" for "petstore"; did you mean "list"?'],
     [['list', '--bogus'], 'error: unknown flag "--bogus" for "petstore list"'],
-    [['get'], "error: missing required argument 'petId'"],
+    [['get'], 'error: missing argument <petId...> for "petstore get"'],
     [['add', '--name', 'Rex'], 'error: --category-id is required (or --file to add many)'],
     [['list', '--timeout', 'soon'], 'error: invalid value for --timeout: "soon": must be a whole number from 1 to 3600000'],
   ])('%j exits 2 with a usage error on stderr', async (argv, message) => {

@@ -1,11 +1,13 @@
 // Which Node.js versions petstore runs on: bin/petstore.js accepts exactly
 // those of scripts/supported-node.mjs (the packed package's "engines") and on
-// any other prints, in at most 72 columns, the ways out: a supported Node, or
-// the Debian package, the RPM package or the standalone executable. CI's
-// lowest Node (.ci/lowest-node) is the lowest of the range. On a real older
-// Node (the system's, 20 on Debian 12, where there is one): that message, and
-// `npx petstore` in the clone with nothing of npm's on stderr, as with the
-// Node running these tests (the lowest in CI's first run).
+// any other prints the ways out (a supported Node, or the Debian package, the
+// RPM package or the standalone executable) as main prints an error: wrapped
+// at stderr's width (80 when it is no terminal) by the rule of wrapMessage,
+// or with --json one JSON error object. CI's lowest Node (.ci/lowest-node) is
+// the lowest of the range. On a real older Node (the system's, 20 on Debian
+// 12, where there is one): that message, and `npx petstore` in the clone with
+// nothing of npm's on stderr, as with the Node running these tests (the
+// lowest in CI's first run).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +18,8 @@ import { describe, expect, test } from 'vitest';
 import { withEngines, withoutEngines } from '../scripts/pack-engines.mjs';
 // @ts-expect-error: the build scripts are plain JavaScript without type declarations
 import { SUPPORTED_NODE } from '../scripts/supported-node.mjs';
-import { BIN, runsHere, spawnAsync } from './helpers.js';
+import { wrapMessage } from '../src/terminal/wrap.js';
+import { BIN, posingAs, runsHere, spawnAsync } from './helpers.js';
 import { startSandbox } from './support/sandbox.js';
 
 const ROOT = path.dirname(path.dirname(BIN));
@@ -25,19 +28,27 @@ const pkg = JSON.parse(read('package.json'));
 /** PATH with the Node that runs these tests and the system's tools. */
 const NODE_PATH = `${path.dirname(process.execPath)}:/usr/bin:/bin`;
 
-/** What bin/petstore.js says on Node `version`, which it does not support. */
-const refusal = (version: string) =>
-  'petstore needs Node.js 22.22.2 or a later 22, 24.15 or a later 24, or 26\n' +
-  `and newer; this is Node.js ${version}. Ways out:\n` +
-  '  - install a supported Node.js (the current LTS will do), or\n' +
-  '  - on Linux, use a petstore that carries its own Node.js, built in a\n' +
-  '    clone of petstore (README, "Install"), one of:\n' +
-  '    the Debian package (.deb), for apt install:\n' +
-  '      npm ci && npm run build:deb\n' +
-  '    the RPM package (.rpm), for dnf install:\n' +
-  '      npm ci && npm run build:rpm\n' +
-  '    the standalone executable, to copy to ~/.local/bin/petstore:\n' +
-  '      npm ci && npm run build:standalone\n';
+/** bin/petstore.js's error on Node `version`, which it does not support: its message and its hint (the ways out). */
+const refused = (version: string) => ({
+  code: 'unsupported_node',
+  message: `petstore needs Node.js 22.22.2 or a later 22, 24.15 or a later 24, or 26 and newer; this is Node.js ${version}`,
+  status: null,
+  hint:
+    'Install a supported Node.js (the current LTS will do). Or, on Linux, build in a clone of petstore (README, "Install") ' +
+    'a petstore that carries its own Node.js, one of:\n' +
+    'the Debian package (.deb), for apt install:\n' +
+    '  npm ci && npm run build:deb\n' +
+    'the RPM package (.rpm), for dnf install:\n' +
+    '  npm ci && npm run build:rpm\n' +
+    'the standalone executable, to copy to ~/.local/bin/petstore:\n' +
+    '  npm ci && npm run build:standalone',
+});
+
+/** What bin/petstore.js prints on Node `version` on a stderr `width` columns wide: the error as main wraps one. */
+const refusal = (version: string, width = 80) => {
+  const { message, hint } = refused(version);
+  return `${wrapMessage(`error: ${message}\n${hint}`, width)}\n`;
+};
 
 describe('supported Node.js versions', () => {
   test.each([
@@ -55,16 +66,33 @@ describe('supported Node.js versions', () => {
     ['27.2.0', true],
   ])('Node %s: accepted %s, as scripts/supported-node.mjs says', async (version, accepted) => {
     expect(semver.satisfies(version, SUPPORTED_NODE)).toBe(accepted);
-    const fake = `data:text/javascript,Object.defineProperty(process.versions,'node',{value:'${version}'})`;
-    const r = await spawnAsync(process.execPath, ['--import', fake, BIN, '--version'], { PATH: NODE_PATH });
+    const r = await spawnAsync(process.execPath, [...posingAs(version), BIN, '--version'], { PATH: NODE_PATH });
     expect(r).toEqual(accepted ? { code: 0, stdout: `${pkg.version}\n`, stderr: '' } : { code: 1, stdout: '', stderr: refusal(version) });
   });
 
-  test('the refusal fits 80 columns, and names the standalone executable, the .deb and the .rpm', () => {
-    const text = refusal('20.20.2');
-    for (const line of text.split('\n')) expect(line.length, line).toBeLessThanOrEqual(72);
+  test("the refusal wraps at stderr's width between words (80 piped), names the standalone executable, the .deb and the .rpm", async () => {
+    for (const columns of [undefined, 60, 44]) {
+      const r = await spawnAsync(process.execPath, [...posingAs('20.20.2', columns), BIN, 'list'], { PATH: NODE_PATH });
+      const width = columns ?? 80;
+      expect(r).toEqual({ code: 1, stdout: '', stderr: refusal('20.20.2', width) });
+      for (const line of r.stderr.trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(width);
+      // The same words as the message and its hint: nothing lost, nothing split.
+      const { message, hint } = refused('20.20.2');
+      expect(r.stderr.replace(/ \\\n/g, ' ').split(/\s+/).filter(Boolean)).toEqual(`error: ${message} ${hint}`.split(/\s+/));
+    }
     for (const way of ['standalone executable', '.deb', '.rpm', 'npm run build:deb', 'npm run build:rpm', 'npm run build:standalone'])
-      expect(text).toContain(way);
+      expect(refusal('20.20.2')).toContain(way);
+  });
+
+  test('with --json anywhere on the line, the refusal is one JSON error object on stderr, as main writes one', async () => {
+    for (const args of [
+      ['--json', 'list'],
+      ['list', '--json'],
+      ['get', '1', '--json'],
+    ]) {
+      const r = await spawnAsync(process.execPath, [...posingAs('20.20.2', 60), BIN, ...args], { PATH: NODE_PATH });
+      expect(r).toEqual({ code: 1, stdout: '', stderr: `${JSON.stringify(refused('20.20.2'))}\n` });
+    }
   });
 
   test('the Node running these tests is supported, and CI installs the lowest one of the range', () => {
@@ -121,6 +149,18 @@ describe.runIf(
         stderr: refusal(version),
       });
     }
+    expect(await spawnAsync(systemNode!, [BIN, '--json', 'list'], { PATH: '/usr/bin:/bin' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `${JSON.stringify(refused(version))}\n`,
+    });
+  });
+
+  test('the sandbox started on it (node sandbox/server.mjs) refuses in one line naming npm run sandbox, exit 1, and never listens', async () => {
+    const r = await spawnAsync(systemNode!, [path.join(ROOT, 'sandbox', 'server.mjs'), '--port', '0'], { PATH: '/usr/bin:/bin' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^petstore sandbox: needs Node\.js [^\n]*, not v[\d.]+: start it with "npm run sandbox", [^\n]*\n$/);
   });
 });
 
@@ -132,14 +172,8 @@ async function npxInClone(nodeDir: string, home: string, args: string[], env: No
   return spawnAsync(
     npx,
     ['petstore', ...args],
-    // No update notice of npm's own: it asks the registry, which tests do not.
-    {
-      PATH: `${nodeDir}:/usr/bin:/bin`,
-      HOME: home,
-      npm_config_cache: path.join(home, 'cache'),
-      npm_config_update_notifier: 'false',
-      ...env,
-    },
+    // Nothing of npm's hidden here: its update notice (a fresh cache has never checked) is the clone's .npmrc's to turn off.
+    { PATH: `${nodeDir}:/usr/bin:/bin`, HOME: home, npm_config_cache: path.join(home, 'cache'), ...env },
     '',
     { cwd: ROOT },
   );
@@ -148,6 +182,15 @@ async function npxInClone(nodeDir: string, home: string, args: string[], env: No
 describe.runIf(runsHere(npx !== '', 'npx petstore in the clone', 'install npm (apt-get install npm)'))(
   'npx petstore in the clone, the README route on an older Node.js',
   () => {
+    test("the clone's .npmrc turns npm's update notice off, whatever the user's own npm settings (a fresh HOME)", async () => {
+      const home = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-npmrc-'));
+      const npm = path.join(path.dirname(npx), 'npm');
+      const r = await spawnAsync(npm, ['config', 'get', 'update-notifier', 'engine-strict'], { PATH: NODE_PATH, HOME: home }, '', {
+        cwd: ROOT,
+      });
+      expect(r).toEqual({ code: 0, stdout: 'update-notifier=false\nengine-strict=false\n', stderr: '' });
+    });
+
     test.each([
       ['the system Node.js older than the range', systemNode && path.dirname(systemNode)],
       ['the Node.js running these tests (the lowest of the range in CI)', path.dirname(process.execPath)],

@@ -323,3 +323,45 @@ test.runIf(runsHere(hasLess, 'the real less', 'install less (apt-get install les
     expect(lines.join('\n')).not.toContain('│ 60 │');
   },
 );
+
+const hasMan = (() => {
+  try {
+    execFileSync('sh', ['-c', 'command -v man'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe('petstore help man at a terminal: man renders the page (as man petstore would), not a screen of troff', () => {
+  const PAGE = fs.readFileSync(new URL('../dist/man/petstore.1', import.meta.url), 'utf8');
+
+  test('man -l - is given the page on its standard input, whatever PETSTORE_PAGER says; nothing else is printed', async () => {
+    const man = fakePager('man');
+    const run = runInPty(['help', 'man'], { env: { PAGER_RECORD: man.dir, PATH: `${man.dir}:${process.env.PATH}` } });
+    expect(await run.exited).toBe(0);
+    expect(man.record('args')).toBe('-l\n-\n');
+    expect(man.record('input')).toBe(PAGE);
+    expect(await run.text()).toEqual(['[pager done]']);
+  });
+
+  test('no man on PATH: the troff printed directly, then a warning naming man', async () => {
+    const run = runInPty(['help', 'man'], { env: { PATH: tempDir() }, rows: 10 });
+    expect(await run.exited).toBe(0);
+    const output = plain(run.output()).replaceAll('\r\n', '\n');
+    expect(output.startsWith(PAGE)).toBe(true);
+    expect(output.slice(PAGE.length)).toBe('warning: cannot start the pager "man": ENOENT; printing directly\n');
+  });
+
+  test.runIf(runsHere(hasMan, 'man', 'install man-db (apt-get install man-db), then npx vitest run test/pty-pager.test.ts'))(
+    'the real man: the rendered page (PETSTORE(1), NAME), no troff',
+    async () => {
+      const run = runInPty(['help', 'man'], { env: { MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '80' }, rows: 10 });
+      expect(await run.exited).toBe(0);
+      const lines = await run.text();
+      expect(lines[0]).toMatch(/^PETSTORE\(1\) +User Commands +PETSTORE\(1\)$/);
+      expect(lines).toContain('NAME');
+      expect(lines.join('\n')).not.toContain('.TH PETSTORE');
+    },
+  );
+});

@@ -89,5 +89,9 @@ test('a message at 60 columns wraps at a space, its next line indented, the comm
   ]);
   const flag = runInPty(['list', '--status', 'availble'], { cols: 60 });
   expect(await flag.exited).toBe(2);
-  expect(await flag.text()).toEqual(['error: invalid value for --status: "availble": allowed', '  values: available, pending, sold']);
+  expect(await flag.text()).toEqual([
+    'error: invalid value for --status: "availble": allowed',
+    '  values: available, pending, sold; did you mean',
+    '  "available"?',
+  ]);
 });

@@ -1,14 +1,17 @@
 // The sandbox command (sandbox/server.mjs, `npm run sandbox`): its flags, tried
 // the way a user would, with petstore against it (in-process; over https with
 // the test CA trusted through tls's default CA certificates, trustTestCa).
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
 import { createTestPki, trustTestCa } from './fakes/certificates.js';
-import { type Child, run, spawnAsync, startChild, wrapped, unwrapped } from './helpers.js';
+import { type Child, posingAs, run, spawnAsync, startChild, wrapped, unwrapped } from './helpers.js';
 
 const SANDBOX = fileURLToPath(new URL('../sandbox/server.mjs', import.meta.url));
+/** The pinned Node.js, which npm's scripts run on. */
+const PINNED = fs.readFileSync(new URL('../.nvmrc', import.meta.url), 'utf8').trim();
 let child: Child | undefined;
 afterEach(async () => {
   if (child && !child.exited) {
@@ -37,6 +40,17 @@ async function petstore(args: string[], baseUrl: string, extra: NodeJS.ProcessEn
 }
 
 describe('npm run sandbox', () => {
+  test('on a Node.js older than petstore needs, it refuses to start in one line naming npm run sandbox (exit 1), not at its first request', async () => {
+    const r = await spawnAsync(process.execPath, [...posingAs('20.20.2'), SANDBOX, '--port', '0'], { PATH: process.env.PATH });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'petstore sandbox: needs Node.js ^22.22.2 || ^24.15.0 || >=26.0.0, not v20.20.2: start it with "npm run sandbox", ' +
+        `which runs the Node.js ${PINNED} that npm ci installed\n`,
+    });
+  });
+
   test('--help lists every flag and exits 0', async () => {
     const r = await spawnAsync(process.execPath, [SANDBOX, '--help'], { PATH: process.env.PATH });
     expect(r.code).toBe(0);

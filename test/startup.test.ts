@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { wrapMessage } from '../src/terminal/wrap.js';
 import { BIN, run, spawnAsync } from './helpers.js';
 
 const TRACER = fileURLToPath(new URL('./fixtures/trace-requires.cjs', import.meta.url));
@@ -65,16 +66,22 @@ describe('start-up path', () => {
   });
 });
 
-test('a clone that was not built says how to build it', async () => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-unbuilt-'));
+test('a clone that was not built says how to build it: the command on a line of its own, its folder quoted for the shell', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "petstore-unbuilt-it's "));
   fs.mkdirSync(path.join(root, 'bin'));
   for (const name of fs.readdirSync(path.dirname(BIN))) fs.copyFileSync(path.join(path.dirname(BIN), name), path.join(root, 'bin', name));
   const r = await spawnAsync(process.execPath, [path.join(root, 'bin', 'petstore.js'), '--help'], { PATH: process.env.PATH });
   expect(r).toEqual({
     code: 1,
     stdout: '',
-    stderr: `error: petstore is not built: run "npm run build" in ${root}\n`,
+    stderr: wrapMessage(
+      `error: petstore is not built\nBuild it in its clone:\n  cd '${root.replace("'", `'\\''`)}' && npm run build\n`,
+      80,
+    ),
   });
+  const json = await spawnAsync(process.execPath, [path.join(root, 'bin', 'petstore.js'), 'list', '--json'], { PATH: process.env.PATH });
+  expect(json.code).toBe(1);
+  expect(JSON.parse(json.stderr)).toMatchObject({ code: 'not_built', status: null, hint: expect.stringContaining('npm run build') });
 });
 
 test('PETSTORE_DEBUG=1 stack traces name the src/ files (source maps, read only then); --verbose shows the requests and no trace of an expected failure', async () => {

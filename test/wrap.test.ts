@@ -86,12 +86,35 @@ describe('wrapLine and wrapMessage', () => {
 });
 
 describe('messages on stderr', () => {
-  test("a hint's command, indented on a line of its own, is never broken, even wider than the line", () => {
+  test("a hint's command too wide for the line continues with ` \\` at a space, its next lines indented deeper, never split inside a word", () => {
     const hint =
       'error: no API key for environment "a-long-environment-name"\nLog in (or set PETSTORE_API_KEY):\n  petstore auth login --env a-long-environment-name\n';
     expect(wrapMessage(hint, 40)).toBe(
-      'error: no API key for environment\n  "a-long-environment-name"\nLog in (or set PETSTORE_API_KEY):\n  petstore auth login --env a-long-environment-name\n',
+      'error: no API key for environment\n  "a-long-environment-name"\nLog in (or set PETSTORE_API_KEY):\n  petstore auth login \\\n      --env a-long-environment-name\n',
     );
+    // A quoted word is never broken: a backslash and a line break inside quotes would be taken as they are.
+    expect(wrapMessage("Fix it:\n  rm '/home/a user/.config/petstore/config.json' --force", 40)).toBe(
+      "Fix it:\n  rm \\\n      '/home/a user/.config/petstore/config.json' \\\n      --force",
+    );
+    // A flag stays with its value: "--file" and "pets.ndjson" are never split, nor "-X" and "GET".
+    expect(wrapMessage('Run:\n  petstore add --name Rex --file pets.ndjson -X GET --json', 36)).toBe(
+      'Run:\n  petstore add --name Rex \\\n      --file pets.ndjson -X GET \\\n      --json',
+    );
+    // ... unless the two are too wide for a line of their own: then the line that fits wins.
+    expect(wrapMessage('Run:\n  petstore list --base-url https://petstore.internal.example.com/v1/', 40)).toBe(
+      'Run:\n  petstore list --base-url \\\n      https://petstore.internal.example.com/v1/',
+    );
+    // What fits stays as it is.
+    expect(wrapMessage(hint, 80)).toBe(hint);
+  });
+
+  test("a hint's lead-in that wraps stays flush on its next lines, so that only the command under it is indented", () => {
+    const hint = 'Or keep a separate environment for it (or set PETSTORE_API_KEY):\n  petstore auth login --env <name>';
+    expect(wrapMessage(hint, 40)).toBe(
+      'Or keep a separate environment for it\n(or set PETSTORE_API_KEY):\n  petstore auth login --env <name>',
+    );
+    // A line that no command follows keeps its hanging indent.
+    expect(wrapMessage('error: a message that is much too long\nnext', 30)).toBe('error: a message that is much\n  too long\nnext');
   });
 
   test('at 80 and 60 columns every line fits, broken between words: the same words in the same order', () => {

@@ -19,10 +19,8 @@ const SHELLS: readonly Shell[] = [
     startup: { file: '~/.bashrc', line: 'eval "$(petstore completion bash)"' },
     folder: {
       text: "Or, where the bash-completion package is loaded (Debian's and Ubuntu's ~/.bashrc load it for a new user), save it in its folder, read on first use:",
-      commands: [
-        'mkdir -p ~/.local/share/bash-completion/completions',
-        'petstore completion bash > ~/.local/share/bash-completion/completions/petstore',
-      ],
+      // Through a variable: the folder's path alone is nearly as wide as a terminal of 60 columns (the man page's examples).
+      commands: ['dir=~/.local/share/bash-completion/completions', 'mkdir -p "$dir" && petstore completion bash > "$dir/petstore"'],
     },
   },
   {
@@ -34,9 +32,9 @@ const SHELLS: readonly Shell[] = [
       where: 'at the end, after a framework such as oh-my-zsh; without one, the script runs compinit itself',
     },
     folder: {
-      text: 'Or save it as _petstore in a folder on $fpath, before compinit runs:',
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: a zsh expansion the user types, not a template
-      commands: ['petstore completion zsh > "${fpath[1]}/_petstore"'],
+      // A folder of one's own: those already on $fpath are the system's, which a user cannot write to.
+      text: 'Or save it as _petstore in a folder of your own, put on $fpath by the line fpath+=~/.zfunc in ~/.zshrc, before compinit runs:',
+      commands: ['mkdir -p ~/.zfunc', 'petstore completion zsh > ~/.zfunc/_petstore'],
     },
   },
   {

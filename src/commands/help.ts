@@ -22,7 +22,8 @@ export function helpHint(command: CommandUnknownOpts, what = 'its usage'): strin
 /** `names` quoted and joined with "or" ("--status", or "--category-id" or "--concurrency"). */
 const either = (names: readonly string[]) => names.map((name) => `"${name}"`).join(' or ');
 
-function unknownCommand(parent: CommandUnknownOpts, name: string): UsageError {
+/** The usage error (exit 2) of a command `parent` does not have, named with the closest one and the help to run. */
+export function unknownCommand(parent: CommandUnknownOpts, name: string): UsageError {
   const names = parent
     .createHelp()
     .visibleCommands(parent)
@@ -90,6 +91,8 @@ function splitAtFlag(words: readonly string[]): { names: string[]; flag?: string
 export interface HelpTopic {
   name: string;
   description: string;
+  /** A few words for the command list of `--help` ("the man page"). */
+  summary: string;
   example: string;
   print(): Promise<void>;
 }
@@ -110,14 +113,25 @@ export function addGroupHelp(group: CommandUnknownOpts, topics: readonly HelpTop
   group.addCommand(
     withGlobalFlags(
       new Command('help')
-        .description('Show help for a command')
+        .description(`Show help for a command${topics.map((topic) => `; help ${topic.name}: ${topic.summary}`).join('')}`)
         .argument('[command...]')
         .allowUnknownOption()
         .addHelpText('after', topicText + examples(...helpExamples))
         .action(async (words, _options, help) => {
           const { names, flag } = splitAtFlag(words);
-          const topic = names.length === 1 ? topics.find((t) => t.name === names[0]) : undefined;
-          if (topic && flag === undefined) return topic.print();
+          const topic = topics.find((t) => t.name === names[0]);
+          if (topic) {
+            if (names.length > 1) {
+              const extra = names.slice(1).map((word) => `"${word}"`);
+              throw new UsageError(
+                `unexpected argument${extra.length > 1 ? 's' : ''} ${extra.join(' ')} for "${path} help ${topic.name}" (it takes none)`,
+                helpHint(help),
+                'unexpected_argument',
+              );
+            }
+            if (flag !== undefined) throw unknownFlag(help, flag);
+            return topic.print();
+          }
           const command = findCommand(group, names);
           if (flag !== undefined) throw unknownFlag(help, flag);
           command.outputHelp();
@@ -136,5 +150,13 @@ export function addGroupHelp(group: CommandUnknownOpts, topics: readonly HelpTop
       if (flag !== undefined) throw unknownFlag(group, flag);
       group.outputHelp();
     });
+  // `petstore lisst --help`: commander answers a help flag after any word with the group's help; a word that is no command of it is
+  // named first, as it is without the flag (exit 2).
+  group.addHelpText('before', () => {
+    const word = group.args[0];
+    if (word !== undefined && !word.startsWith('-') && !group.commands.some((c) => c.name() === word || c.aliases().includes(word)))
+      throw unknownCommand(group, word);
+    return '';
+  });
   for (const sub of group.commands) if (sub.commands.length > 0) addGroupHelp(sub);
 }

@@ -5,6 +5,7 @@
 import type { PagesOptions, PetstoreClient } from '../api/client.js';
 import type { KeyOf } from '../api/pages.js';
 import type { Item } from '../output/render.js';
+import { UsageError } from '../errors.js';
 import { countOf, type Noun } from '../counts.js';
 import { type Inputs, type ListingContract, type ListingEnd, listing, type Page } from './runner.js';
 
@@ -24,8 +25,17 @@ export interface Paging {
   all: boolean;
 }
 
-/** `--limit` and `--all` as checked to a Paging: without `--limit`, the most a page holds with `--all` (fewer requests), else the default. */
+/**
+ * `--limit` and `--all` as checked to a Paging: without `--limit`, the most a page holds with `--all` (fewer requests), else the default.
+ * Throws UsageError for a limit above `bounds.max`, pointing to `--all` where it was not given.
+ */
 export function pagingOf(limit: number | undefined, all: unknown, bounds: LimitBounds): Paging {
+  if (limit !== undefined && limit > bounds.max) {
+    const pointer = all === true ? '' : '; --all lists every page';
+    throw new UsageError(
+      `invalid value for --limit: "${limit}": must be a whole number from ${bounds.min} to ${bounds.max}, the most one page holds${pointer}`,
+    );
+  }
   return { limit: limit ?? (all === true ? bounds.max : bounds.default), all: all === true };
 }
 

@@ -1,5 +1,6 @@
 /** The one choice of output format, from `--format`, `--json`, `--jq` and whether stdout is a terminal. */
 import { UsageError } from '../errors.js';
+import { didYouMean } from '../suggest.js';
 
 /** A table, key/value lines, tab-separated rows, a JSON document, or one JSON value per line. */
 const FORMATS = ['table', 'kv', 'tsv', 'json', 'ndjson'] as const;
@@ -40,7 +41,9 @@ export function chooseFormat(flags: OutputFlags, json: boolean, isTTY: boolean, 
   const wantsJson = json || flags.jq !== undefined;
   const given = allowed.find((name) => name === flags.format);
   if (flags.format !== undefined && given === undefined) {
-    throw new UsageError(`invalid value for --format: "${flags.format}": allowed values: ${allowed.join(', ')}`);
+    throw new UsageError(
+      `invalid value for --format: "${flags.format}": allowed values: ${allowed.join(', ')}${didYouMean(flags.format, allowed)}`,
+    );
   }
   const format = given ?? defaultFormat(shape, isTTY, wantsJson);
   if (wantsJson && format !== 'json' && format !== 'ndjson') {

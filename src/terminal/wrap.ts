@@ -127,21 +127,38 @@ function wrapTable(table: readonly Item[], width: number, examples: boolean): st
 
 /**
  * A command line of an example wrapped as `wrapLine` does, each line but the last ending in ` \` (the shell's continuation), never
- * inside a quoted word, where a backslash and a line break would be taken as they are.
+ * inside a quoted word, where a backslash and a line break would be taken as they are, nor between a flag and its value
+ * (`--status available`) or a redirection and its file (`> created.ndjson`).
  */
 export function wrapCommand(text: string, width: number, first: string, rest: string): string[] {
-  const quoted = text.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (word) => word.replaceAll(' ', UNBROKEN));
+  // A pair too wide for a line of its own is left to break: a line that fits beats a pair kept whole.
+  const room = width - 2 - columnsOf(rest);
+  const quoted = text
+    .replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (word) => word.replaceAll(' ', UNBROKEN))
+    .replace(/(^| )(-[^\s]+|>>?|<) ([^\s\-|<>&;]\S*)/g, (pair, before: string, flag: string, value: string) =>
+      columnsOf(`${flag} ${value}`) <= room ? `${before}${flag}${UNBROKEN}${value}` : pair,
+    );
   const lines = wrapLine(quoted, width - 2, first, rest).map(plainSpaces);
   return lines.map((line, i) => (i < lines.length - 1 ? `${line} \\` : line));
 }
 
 /**
- * A message on stderr wrapped at `width`: each line too long is broken at spaces, its next lines indented by two. An indented line
- * is a command to run (a hint's: "Log in:" then "  petstore auth login"), kept whole, so that it can be copied as it is.
+ * A message on stderr wrapped at `width`. A line too long is broken at spaces, its next lines indented by two, but for the lead-in
+ * of a command ("Log in:" above "  petstore auth login"), whose next lines stay flush so that only commands are indented. An indented
+ * line is a command to run: one too long is continued as an example in help is ({@link wrapCommand}: ` \` at a space outside quotes,
+ * the next lines indented by four more), so that what is copied runs as one command, never split inside a word.
  */
 export function wrapMessage(text: string, width: number): string {
-  return text
-    .split('\n')
-    .map((line) => (columnsOf(line) <= width || line.startsWith('  ') ? line : wrapLine(line, width, '', '  ').join('\n')))
+  const lines = text.split('\n');
+  const isCommand = (line: string | undefined) => line !== undefined && /^ +\S/.test(line);
+  return lines
+    .map((line, i) => {
+      if (columnsOf(line) <= width) return line;
+      if (isCommand(line)) {
+        const indent = /^ */.exec(line)![0];
+        return wrapCommand(line.slice(indent.length), width, indent, `${indent}    `).join('\n');
+      }
+      return wrapLine(line, width, '', isCommand(lines[i + 1]) ? '' : '  ').join('\n');
+    })
     .join('\n');
 }

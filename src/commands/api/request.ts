@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { isJsonObject, parseJson, stringifyJson } from '../../json.js';
 import { UsageError } from '../../errors.js';
 import { openFifo } from '../../fifo.js';
+import { didYouMean } from '../../suggest.js';
 import { API_METHODS } from './methods.js';
 
 /** Headers -H may not set: the key is petstore's to send, and the rest frame the connection. */
@@ -145,7 +146,9 @@ function parseMethod(text: string | undefined, hasBody: boolean): string {
   if (text === undefined) return hasBody ? 'POST' : 'GET';
   const method = text.toUpperCase();
   if (!(API_METHODS as readonly string[]).includes(method))
-    throw new UsageError(`invalid value for --method: "${text}": allowed values: ${API_METHODS.join(', ')}`);
+    throw new UsageError(
+      `invalid value for --method: "${text}": allowed values: ${API_METHODS.join(', ')}${didYouMean(method, API_METHODS)}`,
+    );
   return method;
 }
 

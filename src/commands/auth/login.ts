@@ -3,6 +3,7 @@ import { text } from 'node:stream/consumers';
 import { InterruptedError, ServiceError, UsageError } from '../../errors.js';
 import { API_KEY_FORMAT, type Factory, type GlobalOptions } from '../../factory.js';
 import { loginCommand, missingBaseUrl } from '../../settings.js';
+import { shellWord } from '../../text.js';
 import { task } from '../runner.js';
 import { checkFailed, verifyKey } from './http.js';
 
@@ -55,7 +56,8 @@ async function promptForKey(f: Factory, envName: string): Promise<string> {
 /** Why no prompt can ask for the key: stdin is not a terminal (then only --with-token reads it, as in gh), or no terminal to prompt on. */
 function notPrompted(stdinIsTTY: boolean, given: Pick<GlobalOptions, 'env' | 'baseUrl'>): UsageError {
   if (!stdinIsTTY) {
-    const flags = `${given.env === undefined ? '' : ` --env ${given.env}`}${given.baseUrl === undefined ? '' : ` --base-url ${given.baseUrl}`}`;
+    const env = given.env === undefined ? '' : ` --env ${shellWord(given.env)}`;
+    const flags = `${env}${given.baseUrl === undefined ? '' : ` --base-url ${shellWord(given.baseUrl)}`}`;
     const command = `petstore auth login${flags} --with-token`;
     return new UsageError(
       'standard input is not a terminal, so there is no prompt for the key',

@@ -6,14 +6,8 @@ import { LIMIT } from '../../interface-values.js';
 
 const LIMIT_RANGE = `must be a whole number from ${LIMIT.min} to ${LIMIT.max}`;
 
-/** The `limit` of listPets: a whole number from 1 to 100; above that, the message points to `--all`. */
-export const Limit = z
-  .number()
-  .check(
-    z.int(LIMIT_RANGE),
-    z.gte(LIMIT.min, LIMIT_RANGE),
-    z.lte(LIMIT.max, `${LIMIT_RANGE}, the most one page holds; --all lists every page`),
-  );
+/** The `limit` of listPets: a whole number from 1 to 100. */
+export const Limit = z.number().check(z.int(LIMIT_RANGE), z.gte(LIMIT.min, LIMIT_RANGE), z.lte(LIMIT.max, LIMIT_RANGE));
 
 /** listPets' query: `limit` 1..100 (default 20), optional `status`. */
 export const ListPetsQuery = z.strictObject({
@@ -25,8 +19,11 @@ export type ListPetsQuery = z.infer<typeof ListPetsQuery>;
 /** The operations `list` calls (the registry names them for test/openapi-schemas.test.ts). */
 export const OPERATIONS: readonly OperationSchemas[] = [{ operationId: 'listPets', query: ListPetsQuery, answer: Pets }];
 
-/** `--limit` text: digits only, then the limit bounds. */
-export const LimitText = wholeNumberText(Limit, LIMIT_RANGE);
+/**
+ * `--limit` text: digits only, at least 1. Above 100 the options refuse it (`pagingOf` of ../paged-listing.ts), which knows whether
+ * `--all` was given: without it, the message points to it.
+ */
+export const LimitText = wholeNumberText(z.number().check(z.int(LIMIT_RANGE), z.gte(LIMIT.min, LIMIT_RANGE)), LIMIT_RANGE);
 
 /** A pet's id as the key of {@link listPetPages}' repeats: a number or bigint as parsed (`1.0` as its bigint). */
 export const petKey = (pet: Pet): number | bigint => (typeof pet.id === 'object' ? int64Of(pet.id) : pet.id);
