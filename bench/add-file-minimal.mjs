@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './median.mjs';
-import { load, runNode, startService, USER_AGENT } from './minimal-runs.mjs';
+import { load, petstoreEnv, runNode, startService, USER_AGENT } from './minimal-runs.mjs';
 
 const BIN = process.env.BENCH_ADD_BIN ?? fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 const UNDICI_ALONE = fileURLToPath(new URL('./undici-alone.mjs', import.meta.url));
@@ -37,7 +37,7 @@ function writePets(count) {
 }
 
 function petstoreAdd(baseUrl, file) {
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'bench' };
+  const env = petstoreEnv(baseUrl);
   const args = [BIN, 'add', '--file', file, '--concurrency', String(CONCURRENCY)];
   return runNode('petstore add --file', args, env, { stdout: 'ignore' });
 }

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './median.mjs';
-import { load, runNode, startService, USER_AGENT } from './minimal-runs.mjs';
+import { load, petstoreEnv, runNode, startService, USER_AGENT } from './minimal-runs.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 const POOL_GET = fileURLToPath(new URL('./undici-pool-get.mjs', import.meta.url));
@@ -37,13 +37,7 @@ function writeIds(count) {
 }
 
 function petstoreGet(baseUrl, idsFile) {
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    PETSTORE_BASE_URL: baseUrl,
-    PETSTORE_API_KEY: 'bench',
-    PETSTORE_NO_DEPRECATION_WARNING: '1',
-  };
+  const env = petstoreEnv(baseUrl, { PETSTORE_NO_DEPRECATION_WARNING: '1' });
   const args = [BIN, 'get', '-', '--format', 'ndjson', '--concurrency', String(CONCURRENCY)];
   return runNode('petstore get -', args, env, { input: idsFile });
 }

@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +18,23 @@ export const load = () =>
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}`;
+
+// petstore's code cache (src/launch.ts) in a folder of this bench's own: a build run from elsewhere with the shared cache folder
+// removes the caches of other builds, and a run without one compiles the whole bundle (the warm-up runs write it).
+const CACHE_HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bench-cache-'));
+process.on('exit', () => fs.rmSync(CACHE_HOME, { recursive: true, force: true }));
+
+/** The environment of a petstore run against `baseUrl` (any key: the minimal service checks none), with the bench's own code cache. */
+export function petstoreEnv(baseUrl, more = {}) {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    XDG_CACHE_HOME: CACHE_HOME,
+    PETSTORE_BASE_URL: baseUrl,
+    PETSTORE_API_KEY: 'bench',
+    ...more,
+  };
+}
 
 /** The minimal service as a process of its own: its base URL, `clock()` (requests and seconds since the last call) and `stop()`. */
 export async function startService() {
