@@ -65,18 +65,22 @@ export class LoadSending {
     });
   }
 
-  /** Takes the next item read; while the journal's known items are checked, those to send are held back (a different input: exit 2). */
-  async itemRead(client: PetstoreClient, raw: InputItem): Promise<void> {
+  /**
+   * Takes the next item read; while the journal's known items are checked, those to send are held back (a different input: exit 2).
+   * Returns a promise only when the item must wait (for a free slot, for stdout, for the items held back): await it before the next.
+   */
+  itemRead(client: PetstoreClient, raw: InputItem): Promise<void> | void {
     const index = this.itemsRead++;
     this.recorder.tally.read += 1;
     const { journal } = this.recorder;
+    if (!journal) return this.dispatchItem(client, raw, index, false);
     // Past the items the journal knows: the input proved the same so far, and what was held back goes first.
-    if (journal && index >= journal.known) {
+    if (index >= journal.known) {
       // A finished load's input had no more items than it saw.
       if (journal.earlier?.finished) throw journal.differs(`at line ${raw.line} (the finished load read ${petCount(journal.known)})`);
-      await this.sendHeldBack(client);
+      if (this.heldBack.length > 0) return this.sendHeldBack(client).then(() => this.dispatchItem(client, raw, index, false));
     }
-    await this.dispatchItem(client, raw, index, journal !== undefined && index < journal.known);
+    return this.dispatchItem(client, raw, index, index < journal.known);
   }
 
   /** The items held back while the known ones were checked, sent in input order. */
@@ -93,8 +97,8 @@ export class LoadSending {
     return this.pool.size - this.batch.size;
   }
 
-  /** Carries out item `index`'s fate (item-fate.ts); `checking`: the journal's known items are still compared with the input. */
-  private async dispatchItem(client: PetstoreClient, raw: ResolvedItem, index: number, checking: boolean): Promise<void> {
+  /** Carries out item `index`'s fate (item-fate.ts); `checking`: the journal's known items are still compared with the input. A promise as {@link itemRead}'s. */
+  private dispatchItem(client: PetstoreClient, raw: ResolvedItem, index: number, checking: boolean): Promise<void> | void {
     const item = resolveItem(raw);
     const { journal, tally } = this.recorder;
     // Throws UsageError (exit 2) when the journal knew another item here. Asked after a stop too: an item created or decided earlier is
@@ -135,22 +139,44 @@ export class LoadSending {
     }
   }
 
-  /** Queues the item to be journaled and sent with the others of this turn (send-batch.ts), once a slot is free and stdout takes more. */
-  private async queue(
-    client: PetstoreClient,
-    item: ResolvedItem,
-    pet: NewPet,
-    index: number,
-    hash: string | undefined,
-    noAnswer: boolean,
-  ): Promise<void> {
-    await this.pool.slot();
-    // Checked first: awaiting even a settled promise costs every item a microtask turn.
-    if (this.output.isBlocked) await this.output.drained();
-    if (this.stop.why) return this.notSentAfterStop(item, index, noAnswer, hash);
+  /**
+   * Queues the item to be journaled and sent (send-batch.ts), at once when a slot is free and stdout takes more; else returns a
+   * promise that does so once they are.
+   */
+  private queue(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, hash: string | undefined, noAnswer: boolean) {
+    const outgoing: Outgoing = { client, item, pet, index, hash, noAnswer };
+    if (this.pool.hasRoom && !this.output.isBlocked) return this.take(outgoing);
+    return new Promise<void>((resolve, reject) => this.takeWhenFree(outgoing, resolve, reject));
+  }
+
+  /** Takes `outgoing` once a slot is free (the slot given back takes it, in the same turn: pool.onRoom) and stdout takes more. */
+  private takeWhenFree(outgoing: Outgoing, taken: () => void, failed: (error: unknown) => void): void {
+    if (!this.pool.hasRoom) {
+      this.pool.onRoom(() => this.takeWhenFree(outgoing, taken, failed));
+      return;
+    }
+    if (this.output.isBlocked) {
+      this.output.drained().then(() => this.takeWhenFree(outgoing, taken, failed), failed);
+      return;
+    }
+    try {
+      this.take(outgoing);
+      taken();
+    } catch (error) {
+      failed(error);
+    }
+  }
+
+  /** Takes a free slot for `outgoing` and queues it (not sent after a stop). */
+  private take(outgoing: Outgoing): void {
+    const { item, index, hash, noAnswer } = outgoing;
+    if (this.stop.why) {
+      this.notSentAfterStop(item, index, noAnswer, hash);
+      return;
+    }
     this.journalSeen(index, hash, true);
     this.pool.take();
-    this.batch.add({ client, item, pet, index, hash, noAnswer });
+    this.batch.add(outgoing);
   }
 
   /** Journals item `index` seen (`sending`: its POST may leave once written); nothing without a journal (`hash` undefined). */
