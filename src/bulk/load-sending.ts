@@ -33,6 +33,8 @@ export class LoadSending {
   private readonly batch: SendBatch;
   /** Items read so far; the next item's index. */
   itemsRead = 0;
+  /** Each POST's: its own deadline (a second Ctrl-C ends them all: BulkLoad.run); never retried by the client (post-policy.ts). */
+  private readonly limits: Pick<SendRequest, 'signal' | 'deadlineMs' | 'retry'>;
   /** Items to send held back while the journal's known items are checked (see {@link itemRead}). */
   private readonly heldBack: { raw: ResolvedItem; index: number }[] = [];
 
@@ -46,6 +48,7 @@ export class LoadSending {
     private readonly createPet: CreatePet,
   ) {
     this.pool = new RequestPool(options.concurrency);
+    this.limits = { signal: null, deadlineMs: context.timeoutMs, retry: false };
     const { hooks, messages } = context;
     this.policy = new PostPolicy({
       retries: context.retries,
@@ -200,8 +203,7 @@ export class LoadSending {
       let created: Pet;
       try {
         this.feed.resent(index);
-        // Own deadline per POST (a second Ctrl-C ends them all: BulkLoad.run); never retried by the client (post-policy.ts).
-        created = await this.createPet(client, pet, { signal: null, deadlineMs: this.context.timeoutMs, retry: false });
+        created = await this.createPet(client, pet, this.limits);
       } catch (error) {
         const after = this.policy.afterFailure(error, tries, this.stop.why);
         if (after.stop) this.stop.record(after.stop);
