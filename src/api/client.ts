@@ -178,8 +178,9 @@ export class PetstoreClient {
   }
 
   /** Sends `request` and returns its body checked by `expected` ({@link expect}); throws {@link send}'s and {@link expect}'s errors. */
-  async sendExpecting<T extends z.ZodMiniType>(request: SendRequest, expected: Expectation<T>): Promise<z.infer<T>> {
-    return this.expect(await this.send(request), expected);
+  sendExpecting<T extends z.ZodMiniType>(request: SendRequest, expected: Expectation<T>): Promise<z.infer<T>> {
+    // A reaction rather than an async function: a bulk load makes thousands.
+    return this.send(request).then((response) => this.expect(response, expected));
   }
 
   /**

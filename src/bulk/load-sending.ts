@@ -17,7 +17,7 @@ import { NO_ANSWER, type LoadRecorder } from './load-recorder.js';
 import type { LoadStop } from './load-stop.js';
 import { notSentReport } from './load-summary.js';
 import { itemName, resolveItem, where, type ResolvedItem } from './outcomes.js';
-import { NO_TRIES, PostPolicy, UNREACHABLE_MS } from './post-policy.js';
+import { NO_TRIES, PostPolicy, type Tries, UNREACHABLE_MS } from './post-policy.js';
 import { RequestPool } from './request-pool.js';
 import { type Outgoing, SendBatch } from './send-batch.js';
 import type { HeldItem, LoadForSettling } from './settle-unknown.js';
@@ -196,30 +196,36 @@ export class LoadSending {
     } else this.recordNotCreated(item, 'not_sent', notSentReport(this.stop.why!));
   }
 
-  /** Sends item `index`, journaled before, again as post-policy.ts says, until it is created or ends with an outcome. */
-  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number): Promise<void> {
-    const { journal } = this.recorder;
-    for (let tries = NO_TRIES; ; ) {
-      let created: Pet;
-      try {
-        this.feed.resent(index);
-        created = await this.createPet(client, pet, this.limits);
-      } catch (error) {
-        const after = this.policy.afterFailure(error, tries, this.stop.why);
-        if (after.stop) this.stop.record(after.stop);
-        if (after.next === 'created') return this.createdUnreadable(item, index, after.status, after.why);
-        if (after.next === 'end') return this.recordNotCreated(item, after.outcome, after.report, index);
-        // No journal write goes before a resend: the lease is confirmed here.
-        if ((await this.waitUnlessStopped(after.waitMs)) && this.recorder.confirmLease()) {
-          tries = after.tries;
-          continue;
-        }
-        if (!this.stop.why) return this.recordNotCreated(item, after.outcome, after.report, index);
-        journal?.notTaken(index);
-        return this.recordNotCreated(item, 'not_sent', notSentReport(this.stop.why));
-      }
-      return this.recordCreated(index, created);
+  /**
+   * Sends item `index`, journaled before, again as post-policy.ts says, until it is created or ends with an outcome. A reaction, not
+   * an async function, for the POST that succeeds: a bulk load sends thousands.
+   */
+  private send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, tries: Tries = NO_TRIES): Promise<void> {
+    let answer: Promise<Pet>;
+    try {
+      this.feed.resent(index);
+      answer = this.createPet(client, pet, this.limits);
+    } catch (error) {
+      answer = Promise.reject(error);
     }
+    return answer.then(
+      (created) => this.recordCreated(index, created),
+      (error: unknown) => this.sendFailed(client, item, pet, index, tries, error),
+    );
+  }
+
+  /** After item `index`'s POST failed with `error`: sent again (after a wait), or its outcome recorded, as post-policy.ts says. */
+  private async sendFailed(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, tries: Tries, error: unknown) {
+    const after = this.policy.afterFailure(error, tries, this.stop.why);
+    if (after.stop) this.stop.record(after.stop);
+    if (after.next === 'created') return this.createdUnreadable(item, index, after.status, after.why);
+    if (after.next === 'end') return this.recordNotCreated(item, after.outcome, after.report, index);
+    // No journal write goes before a resend: the lease is confirmed here.
+    if ((await this.waitUnlessStopped(after.waitMs)) && this.recorder.confirmLease())
+      return this.send(client, item, pet, index, after.tries);
+    if (!this.stop.why) return this.recordNotCreated(item, after.outcome, after.report, index);
+    this.recorder.journal?.notTaken(index);
+    return this.recordNotCreated(item, 'not_sent', notSentReport(this.stop.why));
   }
 
   /** Item `index` was created as `pet`: journaled (with its id for the settling), counted and printed. */
