@@ -10,18 +10,15 @@
 // <= 150 MiB). Every run is a fresh process reading its ids from a file on
 // stdin and writing into a pipe this process reads (each line counted); every
 // figure is printed with the load average. Run by hand: npm run bench
-import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { median } from './median.mjs';
+import { load, petstoreEnv, runNode, startService, USER_AGENT } from './minimal-runs.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
-const SERVICE = fileURLToPath(new URL('./minimal-service.mjs', import.meta.url));
 const POOL_GET = fileURLToPath(new URL('./undici-pool-get.mjs', import.meta.url));
-const USER_AGENT = `petstore/${JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}`;
 const COUNT = Number(process.env.BENCH_GET_COUNT ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_GET_ROUNDS ?? 5);
 const LARGE = Number(process.env.BENCH_GET_LARGE ?? 100_000);
@@ -30,23 +27,6 @@ const CONCURRENCY = 8;
 const PACE_TARGET = 0.9;
 const RSS_TARGET = 1.3;
 const LARGE_RSS_MIB = 150;
-const load = () =>
-  `load ${os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')}`;
-
-/** The minimal service as a process of its own: its base URL, and `clock()`: requests and seconds since the last call. */
-async function startService() {
-  const child = spawn(process.execPath, [SERVICE], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const baseUrl = (await lines.next()).value;
-  const clock = async () => {
-    child.stdin.write('\n');
-    return JSON.parse((await lines.next()).value);
-  };
-  return { baseUrl, clock, stop: () => child.stdin.end() };
-}
 
 function writeIds(count) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bench-ids-')), `ids-${count}.txt`);
@@ -56,43 +36,14 @@ function writeIds(count) {
   return file;
 }
 
-/**
- * Runs a fresh `node <args>` under GNU time with `idsFile` on stdin and stdout a pipe read here; returns its wall time in seconds (start
- * to exit), peak RSS in MiB and the lines it printed. Throws naming `name` when it fails.
- */
-function runNode(name, args, env, idsFile) {
-  const input = fs.openSync(idsFile, 'r');
-  const started = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], {
-    env,
-    stdio: [input, 'pipe', 'pipe'],
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  fs.closeSync(input);
-  if (r.error) throw new Error(`/usr/bin/time: ${r.error.message} (apt-get install time)`);
-  if (r.status !== 0) throw new Error(`${name} exited ${r.status}: ${r.stderr.slice(-400)}`);
-  const rssMiB = Number(r.stderr.trim().split('\n').pop()) / 1024;
-  let lines = 0;
-  for (let i = r.stdout.indexOf('\n'); i !== -1; i = r.stdout.indexOf('\n', i + 1)) lines += 1;
-  return { seconds, rssMiB, lines };
-}
-
 function petstoreGet(baseUrl, idsFile) {
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    PETSTORE_BASE_URL: baseUrl,
-    PETSTORE_API_KEY: 'bench',
-    PETSTORE_NO_DEPRECATION_WARNING: '1',
-  };
+  const env = petstoreEnv(baseUrl, { PETSTORE_NO_DEPRECATION_WARNING: '1' });
   const args = [BIN, 'get', '-', '--format', 'ndjson', '--concurrency', String(CONCURRENCY)];
-  return runNode('petstore get -', args, env, idsFile);
+  return runNode('petstore get -', args, env, { input: idsFile });
 }
 
 function poolGet(baseUrl, idsFile) {
-  return runNode('undici-pool-get', [POOL_GET, baseUrl, String(CONCURRENCY), USER_AGENT], process.env, idsFile);
+  return runNode('undici-pool-get', [POOL_GET, baseUrl, String(CONCURRENCY), USER_AGENT], process.env, { input: idsFile });
 }
 
 /** One run of `side` against a fresh service; checks it printed a line per id. */

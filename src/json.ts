@@ -42,7 +42,8 @@ function integersToBigInt(value: unknown): unknown {
     for (let i = 0; i < value.length; i += 1) value[i] = integersToBigInt(value[i]);
   } else if (typeof value === 'object' && value !== null) {
     const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) record[key] = integersToBigInt(record[key]);
+    // for...in, not Object.keys: no array per object (JSON.parse's objects inherit no enumerable key).
+    for (const key in record) record[key] = integersToBigInt(record[key]);
   }
   return value;
 }

@@ -3,10 +3,12 @@ import stripAnsi from 'strip-ansi';
 
 // What strip-ansi leaves: lone ESC, BEL, backspace, CR, DEL, C1 controls, bidi overrides.
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+// Every escape sequence strip-ansi removes begins with ESC or a C1 control: text without any of these is safe as it is.
+const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /** `text` without escape sequences, each other control character a space. */
 export function sanitizeText(text: string): string {
-  return stripAnsi(text).replace(CONTROLS, ' ');
+  return HAS_CONTROL.test(text) ? stripAnsi(text).replace(CONTROLS, ' ') : text;
 }
 
 /** `word` as one word of a shell command a hint names: as it is when only safe characters, else in single quotes. */

@@ -4,9 +4,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable, type Writable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startPetService, type Faults, type PetService } from '../sandbox/pet-service.mjs';
-import { readNdjson, run, until, runsAsRoot, wrapped, unwrapped } from './helpers.js';
+import { readNdjson, run, runsAsRoot, tempConfigHome, until, unwrapped, wrapped } from './helpers.js';
 
 /** The fake service; a name starting with "fail" gets a 422 (a 4xx: not created); `delayMs` holds each answer; `faults` replaces that. */
 function startPetServer(delayMs = 0, faults?: Faults): Promise<PetService> {
@@ -226,6 +227,57 @@ describe('add --file', () => {
     expect(r.code).toBe(0);
     expect(posts()).toHaveLength(20);
     expect(server.maxInFlight).toBe(3);
+  });
+
+  test('stdout that pushes back holds the load: no POST leaves until it drains, then every pet is printed once', async () => {
+    server = await startPetServer();
+    const names = Array.from({ length: 60 }, (_, i) => `p${i}`);
+    const file = tempFile('pets.ndjson', ndjson(names));
+    // A stdout whose writes return false, as a pipe's do when its reader lags, until the test lets it drain.
+    let stdout = '';
+    let writes = 0;
+    let drained = false;
+    const drainListeners: Array<() => void> = [];
+    const out = {
+      write: (text: string) => {
+        stdout += text;
+        writes += 1;
+        return drained;
+      },
+      once: (_event: 'drain', listener: () => void) => drainListeners.push(listener),
+    };
+    let stderr = '';
+    const { main } = await import('../src/main.js');
+    const code = main(['add', '--file', file, '--concurrency', '2'], {
+      io: {
+        stdout: out as unknown as Writable,
+        stderr: { write: (text: string) => (stderr += text) } as unknown as Writable,
+        stdin: Readable.from([]),
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        stdinIsTTY: false,
+      },
+      env: { ...env(), XDG_CONFIG_HOME: tempConfigHome() },
+      version: '1.2.3',
+    });
+    // The first rows went out and stdout pushed back: the two POSTs then in flight are answered, and no other leaves. Their rows go
+    // out in the next batch, the load's own 50 ms later.
+    await until(() => writes > 0);
+    const sent = posts().length;
+    await until(() => writes > 1);
+    expect(posts().length).toBeLessThanOrEqual(sent + 2);
+    expect(posts().length).toBeLessThan(names.length);
+    drained = true;
+    for (const listener of drainListeners.splice(0)) listener();
+    expect(await code).toBe(0);
+    expect(stderr).toBe('created 60 of 60 pets; 0 failed\n');
+    expect(
+      stdout
+        .split('\n')
+        .slice(0, -1)
+        .map((row) => row.split('\t')[1])
+        .sort(),
+    ).toEqual([...names].sort());
   });
 
   test('bad flags exit 2 without a request', async () => {

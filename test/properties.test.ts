@@ -3,9 +3,12 @@
 // commander gives them to the runner, which checks them); get's argument through main with the fake client.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { NewPet, plainNewPet } from '../src/api/schemas.js';
+import { newPetJson } from '../src/commands/add/http.js';
 import { ADD } from '../src/commands/add/run.js';
 import { LIST } from '../src/commands/list/run.js';
 import { type Given, runCommand } from '../src/commands/runner.js';
+import { parseJson, stringifyJson } from '../src/json.js';
 import { fakeClientFactory, thrownBy } from './support/fake-client.js';
 
 const INT64_MIN = -(2n ** 63n);
@@ -123,6 +126,26 @@ describe('flag properties', () => {
         await fake.close();
       }),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe('NewPet bodies', () => {
+  test('newPetJson writes the text stringifyJson writes of every NewPet, however its input item was written', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', minLength: 1 }),
+        fc.bigInt({ min: INT64_MIN, max: INT64_MAX }),
+        fc.option(fc.constantFrom(...STATUSES), { nil: undefined }),
+        fc.boolean(),
+        (name, categoryId, status, reversed) => {
+          const fields = [`"name":${JSON.stringify(name)}`, `"categoryId":${categoryId}`, ...(status ? [`"status":"${status}"`] : [])];
+          const value = parseJson(`{${(reversed ? fields.reverse() : fields).join(',')}}`);
+          // A bulk load's NewPet (plainNewPet's, else NewPet's parse) and a prompted one (NewPet's parse).
+          for (const pet of [plainNewPet(value) ?? NewPet.parse(value), NewPet.parse(value)])
+            expect(newPetJson(pet)).toBe(stringifyJson(pet));
+        },
+      ),
     );
   });
 });

@@ -42,6 +42,18 @@ describe('readItemBatches', () => {
     ]);
   });
 
+  test('a chunk larger than 8 KiB comes in batches of at most 8 KiB of it, items across their bounds whole, with their lines', async () => {
+    const lines = Array.from({ length: 600 }, (_, i) => `{"name":"pet-${i}","categoryId":${i}}`);
+    const chunk = Buffer.from(`${lines.join('\n')}\n`);
+    const seen: number[] = [];
+    const out: InputItem[] = [];
+    for await (const batch of readItemBatches([chunk], (bytes) => seen.push(bytes))) out.push(...batch);
+    expect(seen.every((bytes) => bytes <= 8192)).toBe(true);
+    expect(seen.reduce((a, b) => a + b, 0)).toBe(chunk.length);
+    expect(seen.length).toBe(Math.ceil(chunk.length / 8192));
+    expect(out).toEqual(lines.map((_, i) => ({ line: i + 1, value: { name: `pet-${i}`, categoryId: BigInt(i) } })));
+  });
+
   test('multi-byte characters split across chunks are decoded', async () => {
     const bytes = Buffer.from('{"name":"Félix"}\n');
     const out: InputItem[] = [];

@@ -132,7 +132,8 @@ const STATUSES: ReadonlySet<unknown> = new Set(PET_STATUSES);
  */
 export function plainNewPet(value: unknown): NewPet | undefined {
   if (!isJsonObject(value)) return undefined;
-  for (const key of Object.keys(value)) if (!NEW_PET_KEYS.has(key)) return undefined;
+  // for...in, not Object.keys: no array per item (a parsed item inherits no enumerable key).
+  for (const key in value) if (!NEW_PET_KEYS.has(key)) return undefined;
   const { name, categoryId, status } = value;
   if (typeof name !== 'string' || name === '' || typeof categoryId !== 'bigint' || categoryId < INT64_MIN || categoryId > INT64_MAX) {
     return undefined;

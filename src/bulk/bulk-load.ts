@@ -133,7 +133,8 @@ export class BulkLoad {
         for (const item of batch) {
           this.lastLine = item.line;
           if (item.endsInput) this.inputCut = true;
-          await this.sending.itemRead(client, item);
+          const waiting = this.sending.itemRead(client, item);
+          if (waiting instanceof Promise) await waiting;
           this.progress.took();
         }
         if (halt.aborted) {

@@ -26,6 +26,8 @@ export const MAX_DEPTH = 1000;
 
 /** Whether `text`'s arrays and objects nest deeper than MAX_DEPTH (brackets inside strings not counted). */
 function tooDeep(text: string): boolean {
+  // Nesting deeper than MAX_DEPTH takes more than MAX_DEPTH brackets: a shorter text cannot.
+  if (text.length <= MAX_DEPTH) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i += 1) {
@@ -53,11 +55,14 @@ export const excerpt = (text: string) => (text.length > EXCERPT ? `${text.slice(
 export function itemFromText(text: string, line: number, index?: number): InputItem {
   const base = index === undefined ? { line } : { line, index };
   if (tooDeep(text)) return { ...base, error: `nested deeper than ${MAX_DEPTH} levels: ${excerpt(text)}`, text: excerpt(text) };
+  let value: unknown;
   try {
-    return { ...base, value: parseJson(text) };
+    value = parseJson(text);
   } catch {
     return { ...base, error: `malformed JSON: ${excerpt(text)}`, text };
   }
+  // Written out rather than spread from `base`: an item per line of the input.
+  return index === undefined ? { line, value } : { line, index, value };
 }
 
 /** `bytes` without JSON whitespace at either end. */
@@ -72,8 +77,10 @@ export function trimBytes(bytes: Buffer): Buffer {
 /** As {@link itemFromText}, undefined when blank; text that was not UTF-8 (`source` given) is an error keeping its bytes. */
 export function itemFromDecoded(decoded: string, source: Buffer | undefined, line: number, index?: number): InputItem | undefined {
   const text = decoded.trim();
-  const base = index === undefined ? { line } : { line, index };
-  if (source) return { ...base, error: text ? `not valid UTF-8: ${excerpt(text)}` : 'not valid UTF-8', text, bytes: trimBytes(source) };
+  if (source) {
+    const base = index === undefined ? { line } : { line, index };
+    return { ...base, error: text ? `not valid UTF-8: ${excerpt(text)}` : 'not valid UTF-8', text, bytes: trimBytes(source) };
+  }
   if (!text) return undefined;
   return itemFromText(text, line, index);
 }

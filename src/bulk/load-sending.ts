@@ -17,7 +17,7 @@ import { NO_ANSWER, type LoadRecorder } from './load-recorder.js';
 import type { LoadStop } from './load-stop.js';
 import { notSentReport } from './load-summary.js';
 import { itemName, resolveItem, where, type ResolvedItem } from './outcomes.js';
-import { NO_TRIES, PostPolicy, UNREACHABLE_MS } from './post-policy.js';
+import { NO_TRIES, PostPolicy, type Tries, UNREACHABLE_MS } from './post-policy.js';
 import { RequestPool } from './request-pool.js';
 import { type Outgoing, SendBatch } from './send-batch.js';
 import type { HeldItem, LoadForSettling } from './settle-unknown.js';
@@ -33,6 +33,8 @@ export class LoadSending {
   private readonly batch: SendBatch;
   /** Items read so far; the next item's index. */
   itemsRead = 0;
+  /** Each POST's: its own deadline (a second Ctrl-C ends them all: BulkLoad.run); never retried by the client (post-policy.ts). */
+  private readonly limits: Pick<SendRequest, 'signal' | 'deadlineMs' | 'retry'>;
   /** Items to send held back while the journal's known items are checked (see {@link itemRead}). */
   private readonly heldBack: { raw: ResolvedItem; index: number }[] = [];
 
@@ -46,6 +48,7 @@ export class LoadSending {
     private readonly createPet: CreatePet,
   ) {
     this.pool = new RequestPool(options.concurrency);
+    this.limits = { signal: null, deadlineMs: context.timeoutMs, retry: false };
     const { hooks, messages } = context;
     this.policy = new PostPolicy({
       retries: context.retries,
@@ -65,18 +68,22 @@ export class LoadSending {
     });
   }
 
-  /** Takes the next item read; while the journal's known items are checked, those to send are held back (a different input: exit 2). */
-  async itemRead(client: PetstoreClient, raw: InputItem): Promise<void> {
+  /**
+   * Takes the next item read; while the journal's known items are checked, those to send are held back (a different input: exit 2).
+   * Returns a promise only when the item must wait (for a free slot, for stdout, for the items held back): await it before the next.
+   */
+  itemRead(client: PetstoreClient, raw: InputItem): Promise<void> | void {
     const index = this.itemsRead++;
     this.recorder.tally.read += 1;
     const { journal } = this.recorder;
+    if (!journal) return this.dispatchItem(client, raw, index, false);
     // Past the items the journal knows: the input proved the same so far, and what was held back goes first.
-    if (journal && index >= journal.known) {
+    if (index >= journal.known) {
       // A finished load's input had no more items than it saw.
       if (journal.earlier?.finished) throw journal.differs(`at line ${raw.line} (the finished load read ${petCount(journal.known)})`);
-      await this.sendHeldBack(client);
+      if (this.heldBack.length > 0) return this.sendHeldBack(client).then(() => this.dispatchItem(client, raw, index, false));
     }
-    await this.dispatchItem(client, raw, index, journal !== undefined && index < journal.known);
+    return this.dispatchItem(client, raw, index, index < journal.known);
   }
 
   /** The items held back while the known ones were checked, sent in input order. */
@@ -93,8 +100,8 @@ export class LoadSending {
     return this.pool.size - this.batch.size;
   }
 
-  /** Carries out item `index`'s fate (item-fate.ts); `checking`: the journal's known items are still compared with the input. */
-  private async dispatchItem(client: PetstoreClient, raw: ResolvedItem, index: number, checking: boolean): Promise<void> {
+  /** Carries out item `index`'s fate (item-fate.ts); `checking`: the journal's known items are still compared with the input. A promise as {@link itemRead}'s. */
+  private dispatchItem(client: PetstoreClient, raw: ResolvedItem, index: number, checking: boolean): Promise<void> | void {
     const item = resolveItem(raw);
     const { journal, tally } = this.recorder;
     // Throws UsageError (exit 2) when the journal knew another item here. Asked after a stop too: an item created or decided earlier is
@@ -135,22 +142,44 @@ export class LoadSending {
     }
   }
 
-  /** Queues the item to be journaled and sent with the others of this turn (send-batch.ts), once a slot is free and stdout takes more. */
-  private async queue(
-    client: PetstoreClient,
-    item: ResolvedItem,
-    pet: NewPet,
-    index: number,
-    hash: string | undefined,
-    noAnswer: boolean,
-  ): Promise<void> {
-    await this.pool.slot();
-    // Checked first: awaiting even a settled promise costs every item a microtask turn.
-    if (this.output.isBlocked) await this.output.drained();
-    if (this.stop.why) return this.notSentAfterStop(item, index, noAnswer, hash);
+  /**
+   * Queues the item to be journaled and sent (send-batch.ts), at once when a slot is free and stdout takes more; else returns a
+   * promise that does so once they are.
+   */
+  private queue(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, hash: string | undefined, noAnswer: boolean) {
+    const outgoing: Outgoing = { client, item, pet, index, hash, noAnswer };
+    if (this.pool.hasRoom && !this.output.isBlocked) return this.take(outgoing);
+    return new Promise<void>((resolve, reject) => this.takeWhenFree(outgoing, resolve, reject));
+  }
+
+  /** Takes `outgoing` once a slot is free (the slot given back takes it, in the same turn: pool.onRoom) and stdout takes more. */
+  private takeWhenFree(outgoing: Outgoing, taken: () => void, failed: (error: unknown) => void): void {
+    if (!this.pool.hasRoom) {
+      this.pool.onRoom(() => this.takeWhenFree(outgoing, taken, failed));
+      return;
+    }
+    if (this.output.isBlocked) {
+      this.output.drained().then(() => this.takeWhenFree(outgoing, taken, failed), failed);
+      return;
+    }
+    try {
+      this.take(outgoing);
+      taken();
+    } catch (error) {
+      failed(error);
+    }
+  }
+
+  /** Takes a free slot for `outgoing` and queues it (not sent after a stop). */
+  private take(outgoing: Outgoing): void {
+    const { item, index, hash, noAnswer } = outgoing;
+    if (this.stop.why) {
+      this.notSentAfterStop(item, index, noAnswer, hash);
+      return;
+    }
     this.journalSeen(index, hash, true);
     this.pool.take();
-    this.batch.add({ client, item, pet, index, hash, noAnswer });
+    this.batch.add(outgoing);
   }
 
   /** Journals item `index` seen (`sending`: its POST may leave once written); nothing without a journal (`hash` undefined). */
@@ -167,31 +196,36 @@ export class LoadSending {
     } else this.recordNotCreated(item, 'not_sent', notSentReport(this.stop.why!));
   }
 
-  /** Sends item `index`, journaled before, again as post-policy.ts says, until it is created or ends with an outcome. */
-  private async send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number): Promise<void> {
-    const { journal } = this.recorder;
-    for (let tries = NO_TRIES; ; ) {
-      let created: Pet;
-      try {
-        this.feed.resent(index);
-        // Own deadline per POST (a second Ctrl-C ends them all: BulkLoad.run); never retried by the client (post-policy.ts).
-        created = await this.createPet(client, pet, { signal: null, deadlineMs: this.context.timeoutMs, retry: false });
-      } catch (error) {
-        const after = this.policy.afterFailure(error, tries, this.stop.why);
-        if (after.stop) this.stop.record(after.stop);
-        if (after.next === 'created') return this.createdUnreadable(item, index, after.status, after.why);
-        if (after.next === 'end') return this.recordNotCreated(item, after.outcome, after.report, index);
-        // No journal write goes before a resend: the lease is confirmed here.
-        if ((await this.waitUnlessStopped(after.waitMs)) && this.recorder.confirmLease()) {
-          tries = after.tries;
-          continue;
-        }
-        if (!this.stop.why) return this.recordNotCreated(item, after.outcome, after.report, index);
-        journal?.notTaken(index);
-        return this.recordNotCreated(item, 'not_sent', notSentReport(this.stop.why));
-      }
-      return this.recordCreated(index, created);
+  /**
+   * Sends item `index`, journaled before, again as post-policy.ts says, until it is created or ends with an outcome. A reaction, not
+   * an async function, for the POST that succeeds: a bulk load sends thousands.
+   */
+  private send(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, tries: Tries = NO_TRIES): Promise<void> {
+    let answer: Promise<Pet>;
+    try {
+      this.feed.resent(index);
+      answer = this.createPet(client, pet, this.limits);
+    } catch (error) {
+      answer = Promise.reject(error);
     }
+    return answer.then(
+      (created) => this.recordCreated(index, created),
+      (error: unknown) => this.sendFailed(client, item, pet, index, tries, error),
+    );
+  }
+
+  /** After item `index`'s POST failed with `error`: sent again (after a wait), or its outcome recorded, as post-policy.ts says. */
+  private async sendFailed(client: PetstoreClient, item: ResolvedItem, pet: NewPet, index: number, tries: Tries, error: unknown) {
+    const after = this.policy.afterFailure(error, tries, this.stop.why);
+    if (after.stop) this.stop.record(after.stop);
+    if (after.next === 'created') return this.createdUnreadable(item, index, after.status, after.why);
+    if (after.next === 'end') return this.recordNotCreated(item, after.outcome, after.report, index);
+    // No journal write goes before a resend: the lease is confirmed here.
+    if ((await this.waitUnlessStopped(after.waitMs)) && this.recorder.confirmLease())
+      return this.send(client, item, pet, index, after.tries);
+    if (!this.stop.why) return this.recordNotCreated(item, after.outcome, after.report, index);
+    this.recorder.journal?.notTaken(index);
+    return this.recordNotCreated(item, 'not_sent', notSentReport(this.stop.why));
   }
 
   /** Item `index` was created as `pet`: journaled (with its id for the settling), counted and printed. */

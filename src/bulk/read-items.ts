@@ -204,7 +204,13 @@ export interface ReadState {
   ended: boolean;
 }
 
-/** `input`'s items, a batch per chunk; `onBytes` hears chunk sizes, `state` kept current. Never throws (bad content: an `error` item). */
+/**
+ * Bytes of a read split into items at a time: the items of a 64 KiB read (some 1,200 pets) would wait, parsed, for their turn to be
+ * sent, and live through the young generation's collections meanwhile (bench/RESULTS.md, issue 37 item 8).
+ */
+const SLICE_BYTES = 8192;
+
+/** `input`'s items, a batch per 8 KiB of a chunk; `onBytes` hears their sizes, `state` kept current. Never throws (bad content: an `error` item). */
 export async function* readItemBatches(
   input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   onBytes?: (count: number) => void,
@@ -213,13 +219,16 @@ export async function* readItemBatches(
   const reader = new ItemReader();
   for await (const chunk of input) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    onBytes?.(bytes.length);
-    state.bytes += bytes.length;
-    const batch: InputItem[] = [];
-    reader.push(bytes, batch);
-    state.holding = reader.holding;
-    if (batch.length) yield batch;
-    if (reader.ended) return;
+    for (let at = 0; at < bytes.length; at += SLICE_BYTES) {
+      const slice = bytes.length <= SLICE_BYTES ? bytes : bytes.subarray(at, at + SLICE_BYTES);
+      onBytes?.(slice.length);
+      state.bytes += slice.length;
+      const batch: InputItem[] = [];
+      reader.push(slice, batch);
+      state.holding = reader.holding;
+      if (batch.length) yield batch;
+      if (reader.ended) return;
+    }
   }
   const last: InputItem[] = [];
   reader.end(last);

@@ -2,6 +2,7 @@
 export class RequestPool {
   private inFlight = 0;
   private waiter?: () => void;
+  private taker?: () => void;
 
   constructor(private readonly limit: number) {}
 
@@ -10,12 +11,22 @@ export class RequestPool {
     return this.inFlight;
   }
 
+  /** Whether a slot is free now. */
+  get hasRoom(): boolean {
+    return this.inFlight < this.limit;
+  }
+
   /** Resolves once a slot is free. */
   async slot(): Promise<void> {
     while (this.inFlight >= this.limit) await new Promise<void>((resolve) => (this.waiter = resolve));
   }
 
-  /** Takes a free slot (after `slot()`). */
+  /** Calls `taker` when a slot is next given back, synchronously, before anything else may take it (one taker at a time). */
+  onRoom(taker: () => void): void {
+    this.taker = taker;
+  }
+
+  /** Takes a free slot (after `slot()`, or when `hasRoom`). */
   take(): void {
     this.inFlight += 1;
   }
@@ -39,6 +50,9 @@ export class RequestPool {
   /** Gives a slot back. */
   readonly release = (): void => {
     this.inFlight -= 1;
+    const taker = this.taker;
+    this.taker = undefined;
+    taker?.();
     const waiter = this.waiter;
     this.waiter = undefined;
     waiter?.();

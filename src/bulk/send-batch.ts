@@ -38,8 +38,13 @@ export class SendBatch {
     return this.items.length;
   }
 
-  /** Queues `outgoing` (its slot taken, its record kept) to be journaled and sent on a later turn. */
+  /** Queues `outgoing` (its slot taken, its record kept) to be journaled and sent on a later turn; sent at once by a load without a journal. */
   add(outgoing: Outgoing): void {
+    // Nothing to write before it leaves: waiting for the next turn would only delay it.
+    if (!this.side.recorder.journal) {
+      this.side.send(outgoing);
+      return;
+    }
     this.items.push(outgoing);
     if (this.scheduled) return;
     this.scheduled = true;

@@ -25,13 +25,14 @@ export class SettlerFeed {
 
   /** Notes item `index` sent again now (a Retry-After resend). */
   resent(index: number): void {
+    if (!this.settler) return;
     const sending = this.inFlight.get(index);
     if (sending) sending.at = Date.now();
   }
 
   /** Item `index` was answered: what was noted of its sending, if anything, is handed back and forgotten. */
   answered(index: number | undefined): Sending | undefined {
-    if (index === undefined) return undefined;
+    if (index === undefined || !this.settler) return undefined;
     const sending = this.inFlight.get(index);
     this.inFlight.delete(index);
     return sending;

@@ -61,8 +61,13 @@ function fields(item: Item, view: View): Array<readonly [string, unknown, Column
 
 /** Items as tab-separated rows of the view's columns: no header, colour or borders. */
 function tsvRows(items: readonly Item[], view: View): string {
+  const { columns } = view;
   let text = '';
-  for (const item of items) text += `${view.columns.map((c) => cellText(item[c.key])).join('\t')}\n`;
+  // Written cell by cell: a bulk load prints a row per created pet.
+  for (const item of items) {
+    for (let i = 0; i < columns.length; i += 1) text += `${i === 0 ? '' : '\t'}${cellText(item[columns[i]!.key])}`;
+    text += '\n';
+  }
   return text;
 }
 
