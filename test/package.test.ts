@@ -323,7 +323,9 @@ describe.runIf(standalone)('standalone executable (PETSTORE_E2E_BIN)', () => {
     expect(debug.stderr).toContain(`.send (${command}/src/api/client.ts:`);
     const verbose = await spawnAsync(command, [...list, '--verbose'], env);
     expect(verbose.code).toBe(1);
-    expect(verbose.stderr).toMatch(/^\* environment production, [\s\S]*\nerror: cannot reach 127\.0\.0\.1:9: ECONNREFUSED\n$/);
+    expect(verbose.stderr).toMatch(
+      /^\* environment production, [\s\S]*\nerror: cannot reach 127\.0\.0\.1:9: ECONNREFUSED\nIs the service running at http:\/\/127\.0\.0\.1:9\/v1\/\?\nThe base URL is from --base-url\.\n$/,
+    );
     expect(verbose.stderr).not.toContain('    at ');
   });
 
