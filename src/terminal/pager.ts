@@ -126,9 +126,16 @@ export class Pager {
       });
       this.child.once('close', (code) => {
         this.ended = true;
-        if (code !== null && code !== 0) this.onFailure(code);
-        else this.kept = undefined;
-        resolve();
+        const decide = () => {
+          if (code !== null && code !== 0) this.onFailure(code);
+          else this.kept = undefined;
+          resolve();
+        };
+        // What the pager took is known once each write to it has been answered: a write the kernel took is answered on a later turn
+        // than the pager's exit may be seen, and the writes left are answered (EPIPE) before its input closes.
+        const stdin = this.child.stdin!;
+        if (stdin.destroyed || stdin.writableLength === 0) setImmediate(decide);
+        else stdin.once('close', decide);
       });
     }).finally(() => (count.running -= 1));
   }
