@@ -13,9 +13,9 @@ export interface ProxyChoice {
   variable: string;
 }
 
-/** undici's timeouts, in milliseconds. */
+/** undici's timeouts, in milliseconds, and its connections' options (net.connect's). */
 export interface Timeouts {
-  connect: { timeout: number };
+  connect: { timeout: number; noDelay?: boolean };
   headersTimeout: number;
   bodyTimeout: number;
 }
