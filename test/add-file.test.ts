@@ -9,8 +9,12 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { startPetService, type Faults, type PetService } from '../sandbox/pet-service.mjs';
 import { readNdjson, run, runsAsRoot, tempConfigHome, until, unwrapped, wrapped } from './helpers.js';
 
-/** The fake service; a name starting with "fail" gets a 422 (a 4xx: not created); `delayMs` holds each answer; `faults` replaces that. */
-function startPetServer(delayMs = 0, faults?: Faults): Promise<PetService> {
+/**
+ * The fake service; a name starting with "fail" gets a 422 (a 4xx: not created); `hold` holds each answer (milliseconds, or until the
+ * promise settles); `faults` replaces that.
+ */
+function startPetServer(hold: number | Promise<unknown> = 0, faults?: Faults): Promise<PetService> {
+  const delay = typeof hold === 'number' ? { delayMs: hold } : { until: hold };
   return startPetService({
     key: 'k',
     seed: false,
@@ -18,8 +22,8 @@ function startPetServer(delayMs = 0, faults?: Faults): Promise<PetService> {
       faults ??
       ((request) =>
         /^\{"name":"fail/.test(request.body)
-          ? { status: 422, json: { code: 'rejected', message: 'database refused it', status: 422 }, delayMs }
-          : { serve: true, delayMs }),
+          ? { status: 422, json: { code: 'rejected', message: 'database refused it', status: 422 }, ...delay }
+          : { serve: true, ...delay }),
   });
 }
 
@@ -44,18 +48,19 @@ const env = () => ({ PETSTORE_BASE_URL: server!.baseUrl, PETSTORE_API_KEY: 'k' }
 const ndjson = (names: string[]) => names.map((name, i) => `{"name":"${name}","categoryId":${i}}`).join('\n');
 
 describe('add --file', () => {
-  test('a service nothing answers for: the load stops once every connection failed for a while (300 ms here), said once; each item not sent, with the reason, in --failed', async () => {
+  test('a service nothing answers for: the load stops once every connection failed for a while (200 ms here), said once; each item not sent, with the reason, in --failed', async () => {
     const failed = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'petstore-bulk-')), 'failed.ndjson');
     const nobody = { PETSTORE_BASE_URL: 'http://127.0.0.1:9/v1', PETSTORE_API_KEY: 'k' };
     const stop =
-      'error: cannot reach 127.0.0.1:9: ECONNREFUSED; every connection failed for 300 ms, so no more pets are sent\n' +
+      'error: cannot reach 127.0.0.1:9: ECONNREFUSED; every connection failed for 200 ms, so no more pets are sent\n' +
       'Is the service running at http://127.0.0.1:9/v1/?\nThe base URL is from PETSTORE_BASE_URL.\n' +
       'Once it answers, the same command with --failed sends only the pets not created.\n';
+    // The first retry comes 250 ms on (the largest jitter), once every connection failed for 200 ms: the load stops there.
     const r = await run(['add', '--file', '-', '--concurrency', '1', '--failed', failed], {
       env: nobody,
       stdin: ndjson(['Z', 'Y']),
-      random: () => 0,
-      unreachableMs: 300,
+      random: () => 0.999,
+      unreachableMs: 200,
     });
     expect(r).toMatchObject({
       code: 1,
@@ -73,7 +78,12 @@ describe('add --file', () => {
       ['not_sent', reason],
       ['not_sent', reason],
     ]);
-    const json = await run(['add', '--file', '-', '--json'], { env: nobody, stdin: ndjson(['Z']), random: () => 0, unreachableMs: 300 });
+    const json = await run(['add', '--file', '-', '--json'], {
+      env: nobody,
+      stdin: ndjson(['Z']),
+      random: () => 0.999,
+      unreachableMs: 200,
+    });
     expect(json.stderr.split('\n').map((line) => (line ? JSON.parse(line) : line))).toEqual([
       {
         info: 'stopped: created 0 of 1 pet; 0 failed, 1 not sent',
@@ -86,7 +96,7 @@ describe('add --file', () => {
         skipped: 0,
       },
       {
-        message: 'cannot reach 127.0.0.1:9: ECONNREFUSED; every connection failed for 300 ms, so no more pets are sent',
+        message: 'cannot reach 127.0.0.1:9: ECONNREFUSED; every connection failed for 200 ms, so no more pets are sent',
         code: 'unreachable',
         status: null,
         hint:
@@ -230,7 +240,10 @@ describe('add --file', () => {
   });
 
   test('stdout that pushes back holds the load: no POST leaves until it drains, then every pet is printed once', async () => {
-    server = await startPetServer();
+    // The POSTs after the first two are answered once the first rows were written: the load is still going when stdout pushes back.
+    let firstWrite!: () => void;
+    const written = new Promise<void>((resolve) => (firstWrite = resolve));
+    server = await startPetServer(0, (_request, index) => (index < 2 ? { serve: true } : { serve: true, until: written }));
     const names = Array.from({ length: 60 }, (_, i) => `p${i}`);
     const file = tempFile('pets.ndjson', ndjson(names));
     // A stdout whose writes return false, as a pipe's do when its reader lags, until the test lets it drain.
@@ -242,6 +255,7 @@ describe('add --file', () => {
       write: (text: string) => {
         stdout += text;
         writes += 1;
+        firstWrite();
         return drained;
       },
       once: (_event: 'drain', listener: () => void) => drainListeners.push(listener),
@@ -429,9 +443,10 @@ describe('every item has one known outcome', () => {
     await server.close();
     const file = tempFile('pets.ndjson', ndjson(['a', 'b']));
     const failed = path.join(path.dirname(file), 'failed.ndjson');
+    // Its first wait for the service, 250 ms, ends the load.
     const r = await run(['add', '--file', file, '--failed', failed, '--retries', '0'], {
       env: { PETSTORE_BASE_URL: baseUrl, PETSTORE_API_KEY: 'k' },
-      unreachableMs: 300,
+      unreachableMs: 250,
     });
     expect(r.code).toBe(1);
     // Both were in flight: their lines come in the order their waits for the service ended.
@@ -466,12 +481,14 @@ describe('the --failed file is never lost', () => {
   });
 
   test('two loads never write one --failed file: the second refuses before sending anything (exit 2)', async () => {
-    server = await startPetServer(300);
+    // The first load's POST is answered once the second load has ended.
+    let secondEnded!: () => void;
+    server = await startPetServer(new Promise<void>((resolve) => (secondEnded = resolve)));
     const file = tempFile('pets.ndjson', ndjson(['a']));
     const failed = path.join(path.dirname(file), 'failed.ndjson');
     const first = run(['add', '--file', file, '--failed', failed], { env: env() });
     await until(() => posts().length > 0);
-    const second = await run(['add', '--file', file, '--failed', failed], { env: env() });
+    const second = await run(['add', '--file', file, '--failed', failed], { env: env() }).finally(secondEnded);
     expect(second).toEqual({
       code: 2,
       stdout: '',
@@ -484,7 +501,9 @@ describe('the --failed file is never lost', () => {
     expect(posts()).toHaveLength(1);
   });
   test('a --failed link to a file not made yet: the target is written, the link stays; a load through the other name is refused', async () => {
-    server = await startPetServer(300);
+    // The first load's POSTs are answered once the second load has ended.
+    let secondEnded!: () => void;
+    server = await startPetServer(new Promise<void>((resolve) => (secondEnded = resolve)));
     const file = tempFile('pets.ndjson', ndjson(['a', 'fail-b']));
     const dir = path.dirname(file);
     const target = path.join(dir, 'target.ndjson');
@@ -492,7 +511,7 @@ describe('the --failed file is never lost', () => {
     fs.symlinkSync('target.ndjson', link);
     const first = run(['add', '--file', file, '--failed', link, '--concurrency', '1'], { env: env() });
     await until(() => posts().length > 0);
-    const second = await run(['add', '--file', file, '--failed', target], { env: env() });
+    const second = await run(['add', '--file', file, '--failed', target], { env: env() }).finally(secondEnded);
     expect({ ...second, stderr: unwrapped(second.stderr) }).toMatchObject({
       code: 2,
       stdout: '',
