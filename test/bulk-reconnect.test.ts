@@ -40,7 +40,8 @@ function inputOf(names: string[]): { dir: string; file: string; failed: string }
   return { dir, file, failed: path.join(dir, 'failed.ndjson') };
 }
 
-const posts = () => server!.requests.filter((r) => r.method === 'POST').map((r) => r.body);
+const postsTo = (service: PetService) => service.requests.filter((r) => r.method === 'POST').map((r) => r.body);
+const posts = () => postsTo(server!);
 
 describe('a bulk load whose connections are refused', () => {
   test('refused, then accepted: each POST is sent again after the backoff and each pet is created once; --verbose says each retry', async () => {
@@ -70,7 +71,11 @@ describe('a bulk load whose connections are refused', () => {
     expect(fs.readFileSync(failed, 'utf8')).toBe('');
   });
 
-  test('every connection refused for a while (1 s here): one message naming the address and how to check the base URL, exit 1, the rest not_sent; the same command resumes', async () => {
+  // This test and the next wait for a service that never answers: they run at once, sharing nothing (this one closes its own service).
+  test.concurrent('every connection refused for a while (1 s here): one message naming the address and how to check the base URL, exit 1, the rest not_sent; the same command resumes', async ({
+    expect,
+    onTestFinished,
+  }) => {
     const port = await freePort();
     const names = Array.from({ length: 200 }, (_, i) => `p${i + 1}`);
     const { file, failed } = inputOf(names);
@@ -88,7 +93,8 @@ describe('a bulk load whose connections are refused', () => {
       ),
     });
     expect(readNdjson(failed).map((record) => record.outcome)).toEqual(names.map(() => 'not_sent'));
-    server = await startPetService({ key: 'k', seed: false, port });
+    const service = await startPetService({ key: 'k', seed: false, port });
+    onTestFinished(() => service.close());
     const again = await run(['add', '--file', file, '--failed', failed, '--concurrency', '8'], { env });
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/^resuming the load started at /);
@@ -98,10 +104,10 @@ describe('a bulk load whose connections are refused', () => {
     );
     expect(again.stderr).toContain('created 200 of 200 pets; 0 failed\n');
     // Each pet reached the service once, and only from the second run.
-    expect(posts().sort()).toEqual(names.map((name, i) => `{"name":"${name}","categoryId":${i}}`).sort());
+    expect(postsTo(service).sort()).toEqual(names.map((name, i) => `{"name":"${name}","categoryId":${i}}`).sort());
   });
 
-  test('no such host (DNS): the same one message, exit 1, nothing sent', async () => {
+  test.concurrent('no such host (DNS): the same one message, exit 1, nothing sent', async ({ expect }) => {
     const { file, failed } = inputOf(['a', 'b', 'c']);
     // This test alone lets the name reach the system's resolver, which knows no host under .invalid (RFC 6761).
     nock.enableNetConnect(
@@ -111,16 +117,17 @@ describe('a bulk load whose connections are refused', () => {
         host.startsWith('petstore.invalid:'),
     );
     try {
+      // A POST is not sent again at once for a name not found: its waits for the service, 250 then 500 ms, reach the 750 ms.
       const r = await run(['add', '--file', file, '--failed', failed], {
         env: { PETSTORE_BASE_URL: 'https://petstore.invalid/v1', PETSTORE_API_KEY: 'k' },
         random: () => 0,
-        unreachableMs: 1000,
+        unreachableMs: 750,
       });
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(
         wrapped(
           `stopped: created 0 of 3 pets; 0 failed, 3 not sent (written to ${failed})\n` +
-            'error: cannot reach petstore.invalid: ENOTFOUND; every connection failed for 1 s, so no more pets are sent\n' +
+            'error: cannot reach petstore.invalid: ENOTFOUND; every connection failed for 750 ms, so no more pets are sent\n' +
             'Is the service running at https://petstore.invalid/v1/?\nThe base URL is from PETSTORE_BASE_URL.\n' +
             'Once it answers, the same command with --failed sends only the pets not created.\n',
         ),
