@@ -216,6 +216,8 @@ export interface StartOptions {
   input?: string | null;
   /** stdin, stdout and stderr: 'pipe' (the default; stdout and stderr are then collected), 'ignore' or a file descriptor. */
   stdio?: [StdioTarget, StdioTarget, StdioTarget];
+  /** A concurrent test's own onTestFinished (of its context): vitest's global one may reach another test that runs meanwhile. */
+  onTestFinished?: typeof onTestFinished;
 }
 
 type StdioTarget = 'pipe' | 'ignore' | number;
@@ -271,7 +273,7 @@ export function startChild(command: string, args: string[], options: StartOption
   if (child.stdin && options.input !== null) child.stdin.end(options.input ?? '');
   const exited = () => failed || child.exitCode !== null || child.signalCode !== null;
   try {
-    onTestFinished(() => void (exited() ? undefined : child.kill('SIGKILL')));
+    (options.onTestFinished ?? onTestFinished)(() => void (exited() ? undefined : child.kill('SIGKILL')));
   } catch {
     // Started outside a test (in a beforeAll): the hook that stops it is the file's.
   }
