@@ -5,11 +5,11 @@
 // but created.
 import fs from 'node:fs';
 import path from 'node:path';
-import nock from 'nock';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { itemFromText, itemHash } from '../src/bulk/input-item.js';
 import { CREATED, DECIDED, NONE, readJournal, SENDING } from '../src/bulk/journal-read.js';
 import { run, wrapped, unwrapped } from './helpers.js';
+import { withoutNockGuard } from './support/nock-off.js';
 import { sandboxPerTest } from './support/sandbox.js';
 
 const sandbox = sandboxPerTest('petstore-journal-faults-');
@@ -76,11 +76,8 @@ function expectViewMatchesStore(journal: string, when: string): void {
 }
 
 describe('a full disk at every byte offset of the journal, then the same command twice', () => {
-  // Its ~1,000 loads talk only to the sandbox on 127.0.0.1, so nock's guard (test/setup.ts) is off here. Under nock, a keep-alive
-  // connection's second request goes out as two writes on a socket without TCP_NODELAY (nock's own socket, not undici's): each
-  // POST after a connection's first waited for the sandbox's delayed ACK, most of this test's time. It is on again after.
-  beforeAll(() => nock.restore());
-  afterAll(() => nock.activate());
+  // Its ~1,000 loads reach only the sandbox on 127.0.0.1.
+  withoutNockGuard();
   test('after each of the three runs the reader matches the store; the third finishes with every pet stored once', async () => {
     await sandbox.start();
     const count = { bytes: 0 };
