@@ -7,14 +7,19 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { dropEvery, type Faults, type PetService, startPetService } from '../sandbox/pet-service.mjs';
 import { BIN, readNdjson, run, startChild, until, unwrapped } from './helpers.js';
 
+// The in-process loads reach only the service each test starts on 127.0.0.1.
+
 let server: PetService | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
 
-const start = async (faults?: Faults, delayMs = 20) => {
-  server = await startPetService({ key: 'k', seed: false, faults: faults ?? (() => ({ serve: true, delayMs })) });
+/** How long the service started without faults waits before each answer, in milliseconds: 20 while a load to be killed runs, so that kill -9 finds it mid-load. */
+let paceMs = 0;
+
+const start = async (faults?: Faults) => {
+  server = await startPetService({ key: 'k', seed: false, faults: faults ?? (() => ({ serve: true, delayMs: paceMs })) });
   return server;
 };
 const env = () => ({ PATH: process.env.PATH, PETSTORE_BASE_URL: server!.baseUrl, PETSTORE_API_KEY: 'k' });
@@ -46,14 +51,19 @@ async function add(args: string[], stdin?: string) {
 
 /** Starts `add` with `args`, feeds `stdin`, and kills it with SIGKILL once the service has seen `posts` POSTs. */
 async function killAfter(args: string[], count: number, stdin?: string) {
-  const child = startChild(process.execPath, [BIN, 'add', ...args], {
-    env: env(),
-    input: stdin ?? '',
-    stdio: ['pipe', 'ignore', 'ignore'],
-  });
-  await until(() => posts() >= count || child.exited);
-  child.kill('SIGKILL');
-  await child.done;
+  paceMs = 20;
+  try {
+    const child = startChild(process.execPath, [BIN, 'add', ...args], {
+      env: env(),
+      input: stdin ?? '',
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    await until(() => posts() >= count || child.exited);
+    child.kill('SIGKILL');
+    await child.done;
+  } finally {
+    paceMs = 0;
+  }
 }
 
 describe('kill -9, then the same command', () => {
