@@ -1,17 +1,24 @@
 // Network faults and responses the interface does not promise, against a real
 // loopback server: stdout, stderr, exit code and the requests the server saw.
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { startPetService, type PetService, type Step } from '../sandbox/pet-service.mjs';
 import { PET, run, wrapped, unwrapped } from './helpers.js';
 
-let server: PetService | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
+// The tests of 'retries' run at once (each has its own server; the waits of Retry-After overlap the rest): every server is
+// closed once the file is done.
+const servers: PetService[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
 });
 
+async function serve(options: Parameters<typeof startPetService>[0]): Promise<PetService> {
+  const server = await startPetService(options);
+  servers.push(server);
+  return server;
+}
+
 async function against(script: Step[], argv: string[], env: NodeJS.ProcessEnv = {}) {
-  server = await startPetService({ key: 'fault-key', faults: script });
+  const server = await serve({ key: 'fault-key', faults: script });
   const result = await run(argv, {
     env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'fault-key', PETSTORE_NO_DEPRECATION_WARNING: '1', ...env },
     // No back-off jitter: retries go at once (tests about real waits use Retry-After, which is not jittered).
@@ -26,7 +33,7 @@ const ok = (json: unknown): Step => ({ status: 200, json });
 const MAYBE_CREATED =
   'The pet may have been created; petstore does not send it again. See whether a pet named "Rex" in category 1 is in the store before adding it again:\n  petstore list --all --format tsv';
 
-describe('retries', () => {
+describe.concurrent('retries', () => {
   test('a GET answered 503 then 200 is retried and succeeds', async () => {
     const r = await against([{ status: 503, json: { code: 'busy', message: 'busy', status: 503 } }, ok([PET])], ['list']);
     expect(r).toMatchObject({ code: 0, stdout: '1\tRex\t2\tavailable\n', stderr: '' });
@@ -93,8 +100,6 @@ describe('retries', () => {
       );
       expect(r.code).toBe(1);
       expect(r.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
-      await server!.close();
-      server = undefined;
     }
   });
 
@@ -189,7 +194,7 @@ describe('responses the interface does not promise', () => {
 
   test('a body over 16 MiB is aborted', async () => {
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
-    server = await startPetService({ key: 'k', faults: [{ stream: { chunk, times: 20 } }] });
+    const server = await serve({ key: 'k', faults: [{ stream: { chunk, times: 20 } }] });
     const r = await run(['list'], { env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' } });
     expect(r).toMatchObject({ code: 1, stdout: '', stderr: `error: response from ${server.host} is larger than 16 MiB; aborted\n` });
   });
@@ -198,10 +203,8 @@ describe('responses the interface does not promise', () => {
     const body = [{ id: 1, name: 'Rex', categoryId: 2, status: 'adopted', tag: 'x' }];
     const table = await against([ok(body)], ['list']);
     expect(table.stdout).toBe('1\tRex\t2\tadopted\n');
-    await server!.close();
     const json = await against([ok(body)], ['list', '--json']);
     expect(json.stdout).toBe(`${JSON.stringify(body)}\n`);
-    await server!.close();
     const one = await against([ok(body[0])], ['get', '1', '--format', 'kv']);
     expect(one.stdout).toBe('id\t1\nname\tRex\ncategoryId\t2\nstatus\tadopted\ntag\tx\n');
   });
@@ -239,10 +242,8 @@ describe('terminal safety and secrets', () => {
     const pets = [{ id: 1, name: hostile, categoryId: 2, status: 'available' }];
     const table = await against([ok(pets)], ['list']);
     expect(table.stdout).toBe('1\tRex  !\t2\tavailable\n');
-    await server!.close();
     const view = await against([ok(pets[0])], ['get', '1', '--format', 'kv']);
     expect(view.stdout).toContain('name\tRex  !\n');
-    await server!.close();
     const error = await against(
       [{ status: 404, json: { code: 'not_found', message: `no pet named ${hostile}`, status: 404 } }],
       ['get', '1'],
