@@ -5,37 +5,40 @@
 // All against the fake service on a random loopback port.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { MEMORY_LIMIT_MB } from '../src/output/jq-thread.js';
 import { type Child, petstoreInvocation, run, type RunSetup, startChild, tempConfigHome } from './helpers.js';
 
-let service: PetService | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
+// Each test has its own service, as the in-process tests run at once (test.concurrent, below): every service is closed
+// once the file is done. The tests of a child process run alone: startChild's hook that kills a child left running is
+// the current test's, which vitest cannot tell while tests run at once.
+const services: PetService[] = [];
+afterAll(async () => {
+  await Promise.all(services.map((service) => service.close()));
 });
 
-async function startService(): Promise<PetService> {
-  service = await startPetService({ key: 'k', seed: false });
+async function startService(options: Parameters<typeof startPetService>[0] = { key: 'k', seed: false }): Promise<PetService> {
+  const service = await startPetService(options);
+  services.push(service);
   return service;
 }
 
 /** A service that holds every answer until `release()`: see {@link jqRunning}. */
-async function startGatedService(): Promise<{ release: () => void }> {
+async function startGatedService(): Promise<{ service: PetService; release: () => void }> {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  service = await startPetService({ key: 'k', seed: false, faults: () => ({ serve: true, until: gate }) });
-  return { release };
+  const service = await startService({ key: 'k', seed: false, faults: () => ({ serve: true, until: gate }) });
+  return { service, release };
 }
 
-function env(): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: service!.baseUrl, PETSTORE_API_KEY: 'k' };
+function env(service: PetService): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, XDG_CONFIG_HOME: tempConfigHome(), PETSTORE_BASE_URL: service.baseUrl, PETSTORE_API_KEY: 'k' };
 }
 
-/** Runs petstore in-process with `args` against the service, feeding `stdin`: exit code, stdout and stderr. */
-async function petstore(args: string[], setup: RunSetup & { jqMemoryLimitMb?: number } = {}) {
-  const { code, stdout, stderr } = await run(args, { env: { PETSTORE_BASE_URL: service!.baseUrl, PETSTORE_API_KEY: 'k' }, ...setup });
+/** Runs petstore in-process with `args` against `service`, feeding `stdin`: exit code, stdout and stderr. */
+async function petstore(service: PetService, args: string[], setup: RunSetup & { jqMemoryLimitMb?: number } = {}) {
+  const { code, stdout, stderr } = await run(args, { env: { PETSTORE_BASE_URL: service.baseUrl, PETSTORE_API_KEY: 'k' }, ...setup });
   return { code, stdout, stderr };
 }
 
@@ -45,10 +48,10 @@ function oneStoppedLoad(error: string) {
   return { code: 1, stdout: '', stderr };
 }
 
-/** Starts petstore with `args` as a child process, feeding `stdin`. */
-function startPetstore(args: string[], stdin = ''): Child {
+/** Starts petstore with `args` as a child process against `service`, feeding `stdin`. */
+function startPetstore(service: PetService, args: string[], stdin = ''): Child {
   const { command, prefix } = petstoreInvocation();
-  return startChild(command, [...prefix, ...args], { env: env(), input: stdin });
+  return startChild(command, [...prefix, ...args], { env: env(service), input: stdin });
 }
 
 const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
@@ -84,8 +87,8 @@ const BUSY_MS = 100;
  * it in a worker thread (never the main one), which keeps a core busy.
  * Resolves with that thread's id.
  */
-async function jqRunning(child: Child, release: () => void): Promise<string> {
-  await child.waitFor(() => service!.requests.length > 0, 'the request reached the service');
+async function jqRunning(child: Child, { service, release }: { service: PetService; release: () => void }): Promise<string> {
+  await child.waitFor(() => service.requests.length > 0, 'the request reached the service');
   const before = threadTimes(child.pid);
   release();
   let jq: string | undefined;
@@ -103,22 +106,21 @@ describe('a --jq run that never ends', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const)('%s ends it: exit %i, nothing printed', async (signal, code) => {
-    const { release } = await startGatedService();
-    const child = startPetstore(['list', '--jq', 'repeat(1)']);
-    await jqRunning(child, release);
+    const gated = await startGatedService();
+    const child = startPetstore(gated.service, ['list', '--jq', 'repeat(1)']);
+    await jqRunning(child, gated);
     child.kill(signal);
     expect(await child.done).toEqual({ code, stdout: '', stderr: '' });
   });
 
-  test.each([['repeat(1)'], ['def f: f; f']])('--timeout ends %s: exit 1 naming --timeout', async (expression) => {
-    await startService();
-    const r = await petstore(['list', '--timeout', '2000', '--jq', expression]);
+  // The runs that wait out a --timeout, and the normal run, run at once.
+  test.concurrent.each([['repeat(1)'], ['def f: f; f']])('--timeout ends %s: exit 1 naming --timeout', async (expression) => {
+    const r = await petstore(await startService(), ['list', '--timeout', '2000', '--jq', expression]);
     expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: --jq timed out after 2000 ms (--timeout)\n' });
   });
 
-  test('with --json the timeout is one JSON line', async () => {
-    await startService();
-    const r = await petstore(['list', '--json', '--timeout', '2000', '--jq', 'repeat(1)']);
+  test.concurrent('with --json the timeout is one JSON line', async () => {
+    const r = await petstore(await startService(), ['list', '--json', '--timeout', '2000', '--jq', 'repeat(1)']);
     expect(r).toEqual({
       code: 1,
       stdout: '',
@@ -126,34 +128,35 @@ describe('a --jq run that never ends', () => {
     });
   });
 
-  test('a normal run is unchanged: results, then exit 0, with the thread left idle', async () => {
-    service = await startPetService({
+  test.concurrent('a normal run is unchanged: results, then exit 0, with the thread left idle', async () => {
+    const service = await startService({
       key: 'k',
       seed: [
         { name: 'Rex', categoryId: 1 },
         { name: 'Tom', categoryId: 2 },
       ],
     });
-    const r = await petstore(['list', '--limit', '100', '--jq', '.[] | "\\(.id) \\(.name)"']);
+    const r = await petstore(service, ['list', '--limit', '100', '--jq', '.[] | "\\(.id) \\(.name)"']);
     expect(r).toEqual({ code: 0, stdout: '1 Rex\n2 Tom\n', stderr: '' });
   });
 });
 
-describe('a --jq run out of memory', () => {
+describe.concurrent('a --jq run out of memory', () => {
   test('output past the limit ends the run: exit 1, nothing printed', async () => {
-    await startService();
-    const r = await petstore(['list', '--timeout', '60000', '--jq', 'range(1e9) | "x" * 1000000'], { jqMemoryLimitMb: 64 });
+    const r = await petstore(await startService(), ['list', '--timeout', '60000', '--jq', 'range(1e9) | "x" * 1000000'], {
+      jqMemoryLimitMb: 64,
+    });
     expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: --jq ran out of memory: the run used more than 64 MiB\n' });
   });
 
   test('add --file: output past the limit stops the load; the created pet not printed is counted', async () => {
-    await startService();
-    const r = await petstore(['add', '--file', '-', '--timeout', '60000', '--jq', 'range(1e9) | "x" * 1000000'], {
+    const service = await startService();
+    const r = await petstore(service, ['add', '--file', '-', '--timeout', '60000', '--jq', 'range(1e9) | "x" * 1000000'], {
       stdin: '{"name":"Rex","categoryId":1}\n',
       jqMemoryLimitMb: 64,
     });
     expect(r).toEqual(oneStoppedLoad('--jq ran out of memory: the run used more than 64 MiB'));
-    expect(service!.pets.size).toBe(1);
+    expect(service.pets.size).toBe(1);
   });
 
   test('the limit a user gets is 1 GiB', () => {
@@ -162,8 +165,7 @@ describe('a --jq run out of memory', () => {
 
   // One string larger than jq's heap: jq aborts at its allocation, as when [range(1e8)] fills the heap bit by bit.
   test("jq's own heap full: exit 1", async () => {
-    await startService();
-    const r = await petstore(['list', '--jq', '"x" * 300000000']);
+    const r = await petstore(await startService(), ['list', '--jq', '"x" * 300000000']);
     expect(r).toEqual({ code: 1, stdout: '', stderr: "error: --jq ran out of memory: jq's heap holds at most 256 MiB\n" });
   });
 });
@@ -175,16 +177,16 @@ describe('add --file: a --jq run that never ends', () => {
   const pet = '{"name":"Rex","categoryId":1}\n';
 
   test('--timeout (of each run) stops the load: the created pet not printed is counted, exit 1', async () => {
-    await startService();
-    const r = await petstore(['add', '--file', '-', '--timeout', '2000', '--jq', 'repeat(1)'], { stdin: pet });
+    const service = await startService();
+    const r = await petstore(service, ['add', '--file', '-', '--timeout', '2000', '--jq', 'repeat(1)'], { stdin: pet });
     expect(r).toEqual(oneStoppedLoad('--jq timed out after 2000 ms (--timeout)'));
-    expect(service!.pets.size).toBe(1);
+    expect(service.pets.size).toBe(1);
   });
 
   test('the first Ctrl-C lets the run go on (as requests in flight), the second ends it: exit 130', async () => {
-    const { release } = await startGatedService();
-    const child = startPetstore(['add', '--file', '-', '--jq', 'repeat(1)'], pet);
-    const jq = await jqRunning(child, release);
+    const gated = await startGatedService();
+    const child = startPetstore(gated.service, ['add', '--file', '-', '--jq', 'repeat(1)'], pet);
+    const jq = await jqRunning(child, gated);
     child.kill('SIGINT');
     await child.waitForText('stopping: ');
     // jq goes on after the first Ctrl-C was answered, for longer than SIGNAL_ECHO_MS (src/entry.ts): a
