@@ -6,30 +6,30 @@
 // last page, shows a spinner of its own after a second, with the count read.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { pageFault, startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { gatedService, runInPty, tempDir, type GatedService } from './pty.js';
 import { PET } from './helpers.js';
 
-let service: GatedService | undefined;
-let store: PetService | undefined;
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-  await store?.close();
-  store = undefined;
+// Every test has its own services and terminals, and all run at once (describe.concurrent): each waits for a spinner's
+// delay. The services are closed once the file is done.
+const services: Array<GatedService | PetService> = [];
+afterAll(async () => {
+  await Promise.all(services.map((service) => service.close()));
 });
 
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] waiting for 127\.0\.0\.1:\d+/;
 const CLEAR = '\r\u001b[K';
 
-async function slowService(): Promise<NodeJS.ProcessEnv> {
-  service = await gatedService((method, url) => {
+/** The service whose every answer waits for `release()`, and petstore's environment to reach it. */
+async function slowService(): Promise<{ env: NodeJS.ProcessEnv; service: GatedService }> {
+  const service = await gatedService((method, url) => {
     if (url.startsWith('/v1/pets?')) return { status: 200, json: [PET] };
     if (url === '/v1/pets/1' || method === 'POST') return { status: method === 'POST' ? 201 : 200, json: PET };
     return { status: 404, json: { code: 'not_found', message: 'no pet 99999', status: 404 } };
   });
-  return { PETSTORE_BASE_URL: service.baseUrl, PETSTORE_API_KEY: 'k' };
+  services.push(service);
+  return { env: { PETSTORE_BASE_URL: service.baseUrl, PETSTORE_API_KEY: 'k' }, service };
 }
 
 /**
@@ -37,10 +37,10 @@ async function slowService(): Promise<NodeJS.ProcessEnv> {
  * service answer once the spinner shows, and checks it then exits 0.
  */
 async function runPastSpinner(args: string[], cols?: number) {
-  const env = await slowService();
+  const { env, service } = await slowService();
   const run = runInPty(args, cols === undefined ? { env } : { env, cols });
   await run.waitFor(SPINNER);
-  service!.release();
+  service.release();
   expect(await run.exited).toBe(0);
   return run;
 }
@@ -50,8 +50,8 @@ async function runPastSpinner(args: string[], cols?: number) {
  * shown: another petstore, started after that request arrived, shows its
  * spinner on a terminal (its request is held too). Returns that run.
  */
-async function pastTheSpinnersDelay(env: NodeJS.ProcessEnv) {
-  await service!.arrived;
+async function pastTheSpinnersDelay({ env, service }: { env: NodeJS.ProcessEnv; service: GatedService }) {
+  await service.arrived;
   const later = runInPty(['list'], { env });
   await later.waitFor(SPINNER);
   return later;
@@ -67,7 +67,7 @@ function expectSpinnerGoneBefore(output: string, printed: string) {
   expect(output.indexOf(printed, last)).toBeGreaterThan(cleared);
 }
 
-describe('a slow answer shows a spinner on a terminal', () => {
+describe.concurrent('a slow answer shows a spinner on a terminal', () => {
   test('list: the spinner names the host, then goes before the table', async () => {
     const run = await runPastSpinner(['list']);
     expectSpinnerGoneBefore(run.output(), '┌');
@@ -100,7 +100,7 @@ describe('a slow answer shows a spinner on a terminal', () => {
   });
 
   test('Ctrl-C while the spinner turns: exit 130, the spinner cleared, no error line', async () => {
-    const env = await slowService();
+    const { env } = await slowService();
     const run = runInPty(['list'], { env });
     await run.waitFor(SPINNER);
     run.type('\u0003');
@@ -110,12 +110,12 @@ describe('a slow answer shows a spinner on a terminal', () => {
   });
 });
 
-describe('no spinner', () => {
+describe.concurrent('no spinner', () => {
   test('with --json: stderr is JSON lines only, the warning and then the error once (get 99 --json 2>&1 >/dev/null)', async () => {
-    const env = await slowService();
-    const run = runInPty(['get', '99999', '--json'], { env, cols: 200, shell: 'exec $PETSTORE 2>&1 >/dev/null' });
-    const later = await pastTheSpinnersDelay(env);
-    service!.release();
+    const slow = await slowService();
+    const run = runInPty(['get', '99999', '--json'], { env: slow.env, cols: 200, shell: 'exec $PETSTORE 2>&1 >/dev/null' });
+    const later = await pastTheSpinnersDelay(slow);
+    slow.service.release();
     expect(await run.exited).toBe(3);
     await later.exited;
     expect(run.output()).not.toMatch(SPINNER);
@@ -131,11 +131,11 @@ describe('no spinner', () => {
   });
 
   test('when stderr is not a terminal (stdout is): nothing on stderr, the table on the terminal', async () => {
-    const env = await slowService();
+    const slow = await slowService();
     const errors = path.join(tempDir(), 'stderr.txt');
-    const run = runInPty(['list'], { env, shell: `exec $PETSTORE 2>${errors}` });
-    const later = await pastTheSpinnersDelay(env);
-    service!.release();
+    const run = runInPty(['list'], { env: slow.env, shell: `exec $PETSTORE 2>${errors}` });
+    const later = await pastTheSpinnersDelay(slow);
+    slow.service.release();
     expect(await run.exited).toBe(0);
     await later.exited;
     expect(fs.readFileSync(errors, 'utf8')).toBe('');
@@ -151,13 +151,19 @@ describe('no spinner', () => {
 async function secondPageHeld(): Promise<{ env: NodeJS.ProcessEnv; release: () => void }> {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  store = await startPetService({ key: 'k', seed: 3, pageSize: 2, faults: pageFault(2, { until: gate, serve: true }, { pageSize: 2 }) });
+  const store = await startPetService({
+    key: 'k',
+    seed: 3,
+    pageSize: 2,
+    faults: pageFault(2, { until: gate, serve: true }, { pageSize: 2 }),
+  });
+  services.push(store);
   return { env: { PETSTORE_BASE_URL: store.baseUrl, PETSTORE_API_KEY: 'k' }, release };
 }
 
 const LISTING_SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] reading the whole listing: 2 pets so far/;
 
-describe('a table of a whole listing shows a spinner while it reads every page', () => {
+describe.concurrent('a table of a whole listing shows a spinner while it reads every page', () => {
   test('list --all at a terminal: after the first page, the spinner with the count (no request spinner), gone before the table', async () => {
     const { env, release } = await secondPageHeld();
     const run = runInPty(['list', '--all'], { env });
