@@ -4,20 +4,38 @@
 // same terminal.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { runInPty, tempDir, type ScreenLine } from './pty.js';
 
-let server: PetService | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
+// Every test has its own service and terminal, and all run at once (describe.concurrent); the services are closed once
+// the file is done.
+const servers: PetService[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
 });
 
 /** A service that answers each request after `delayMs` (at least), with no pets to start with. */
 async function slowService(delayMs: number): Promise<NodeJS.ProcessEnv> {
-  server = await startPetService({ key: 'k', seed: false, faults: () => ({ serve: true, delayMs }) });
+  const server = await startPetService({ key: 'k', seed: false, faults: () => ({ serve: true, delayMs }) });
+  servers.push(server);
   return { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' };
+}
+
+/**
+ * A service with no pets to start with that answers the first `answered` requests at once and holds every later one until
+ * `release()`: a load that has read part of its input and then waits as long as the test likes.
+ */
+async function heldService(answered: number): Promise<{ env: NodeJS.ProcessEnv; release: () => void }> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const server = await startPetService({
+    key: 'k',
+    seed: false,
+    faults: (_request, index) => (index < answered ? { serve: true } : { serve: true, until: gate }),
+  });
+  servers.push(server);
+  return { env: { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' }, release };
 }
 
 /** NDJSON of `n` pets named Pet0…, the seventh of each ten without a categoryId (failed, not sent). */
@@ -42,13 +60,15 @@ function expectCleanLines(screen: ScreenLine[], summary: string) {
   expect(screen.filter((l) => l.wrapped)).toEqual([]);
 }
 
-describe('add --file from a terminal against a slow service', () => {
+describe.concurrent('add --file from a terminal against a slow service', () => {
   test('100 pets from a file: the progress line shows the share read and the time left; rows and messages each have their own line', async () => {
-    const env = await slowService(120);
+    const { env, release } = await heldService(20);
     const file = petsFile(100);
     const run = runInPty(['add', '--file', file, '--concurrency', '4'], { env, cols: 100, rows: 30 });
-    // 90 requests of at least 120 ms, 4 at a time: nearly three seconds at least, so the line has time to estimate.
+    // 20 pets are created, then the load waits until its line estimates the time left (after a second); the other 70
+    // rows and the messages then come while the line is drawn.
     await run.waitFor(/created \d+, failed \d+, \d+\/s, \d+% read, about \d+s left/);
+    release();
     expect(await run.exited).toBe(1);
     const screen = await run.screen();
     const summary = 'created 90 of 100 pets; 10 failed';
@@ -64,10 +84,11 @@ describe('add --file from a terminal against a slow service', () => {
   });
 
   test('the same file as standard input (< pets.ndjson) is of known size too', async () => {
-    const env = await slowService(80);
+    const { env, release } = await heldService(10);
     const file = petsFile(60);
     const run = runInPty(['add', '--file', '-', '--concurrency', '2'], { env, shell: `exec $PETSTORE < ${file}` });
     await run.waitFor(/\d+% read, about \d+s left/);
+    release();
     expect(await run.exited).toBe(1);
     expect((await run.text()).slice(-3)).toEqual(['created 54 of 60 pets; 6 failed', 'error: 6 of 60 pets were not created', HINT]);
   });
@@ -84,7 +105,7 @@ describe('add --file from a terminal against a slow service', () => {
   });
 });
 
-describe('typing the input at the terminal (add --file -)', () => {
+describe.concurrent('typing the input at the terminal (add --file -)', () => {
   test('a hint, no progress line over what is typed; each created row on its own line; Ctrl-D ends the input', async () => {
     const env = await slowService(300);
     const run = runInPty(['add', '--file', '-'], { env });
