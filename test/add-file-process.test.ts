@@ -17,6 +17,16 @@ function start(faults?: Faults, delayMs = 0): Promise<PetService> {
   return startPetService({ key: 'k', seed: false, faults: faults ?? (() => ({ serve: true, delayMs })) });
 }
 
+/**
+ * Faults that answer the first `answered` requests at once and hold every later one until `release()`: a load stopped
+ * by a signal while requests are in flight, released once it said it stops (no answer can outrun the signal).
+ */
+function answerThenHold(answered: number): { faults: Faults; release: () => void } {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  return { faults: (_request, index) => (index < answered ? undefined : { serve: true, until: gate }), release };
+}
+
 const posts = () => server!.requests.filter((r) => r.method === 'POST');
 const storedNames = () => [...server!.pets.values()].map((p) => p.name).sort();
 const env = () => ({ PATH: process.env.PATH, PETSTORE_BASE_URL: server!.baseUrl, PETSTORE_API_KEY: 'k' });
@@ -54,7 +64,8 @@ describe('signals', () => {
   ] as const)(
     '%s in the middle of a pretty-printed JSON array: in flight finish, the rest is not_sent; one rerun creates every pet once',
     async (signal, exit, word) => {
-      server = await start(undefined, 150);
+      const held = answerThenHold(6);
+      server = await start(held.faults);
       const dir = tempDir();
       const all = names(40);
       const input = path.join(dir, 'pets.json');
@@ -70,6 +81,8 @@ describe('signals', () => {
       const child = startChild(process.execPath, [BIN, 'add', '--file', input, '--failed', failed, '--concurrency', '4'], { env: env() });
       await child.waitFor(() => posts().length >= 6, '6 POSTs');
       child.kill(signal);
+      await child.waitForText('stopping: ');
+      held.release();
       const r = await child.done;
       expect(r.code).toBe(exit);
       // Said at once: what the load waits for, and how to stop at once; then the summary.
@@ -124,7 +137,8 @@ describe('signals', () => {
   });
 
   test('one Ctrl-C is one, though the stored config loads a library that raises the signal again', async () => {
-    server = await start(undefined, 150);
+    const held = answerThenHold(12);
+    server = await start(held.faults);
     const home = tempDir();
     const stored = { PATH: process.env.PATH, XDG_CONFIG_HOME: home };
     // Stored in-process: the config file is the same whoever writes it.
@@ -136,6 +150,8 @@ describe('signals', () => {
     const child = startChild(process.execPath, [BIN, 'add', '--file', input, '--failed', failed, '--env', 'slow'], { env: stored });
     await child.waitFor(() => posts().length >= 12, '12 POSTs');
     child.kill('SIGINT');
+    await child.waitForText('stopping: ');
+    held.release();
     const r = await child.done;
     expect(r.code).toBe(130);
     // The requests in flight finished (none unknown), and every line not created is in --failed.
@@ -146,9 +162,10 @@ describe('signals', () => {
   });
 
   test('a dripping answer ends at --timeout as unknown; the load does not hang', async () => {
-    server = await start(() => ({ drip: { status: 201, json: { id: 1, name: 'slow', categoryId: 1 }, intervalMs: 1000 } }));
+    // The body's 37 bytes would take nearly four seconds: --timeout ends it after a few.
+    server = await start(() => ({ drip: { status: 201, json: { id: 1, name: 'slow', categoryId: 1 }, intervalMs: 100 } }));
     const failed = path.join(tempDir(), 'failed.ndjson');
-    const r = await add(['--file', '-', '--failed', failed, '--timeout', '1000'], '{"name":"slow","categoryId":1}\n');
+    const r = await add(['--file', '-', '--failed', failed, '--timeout', '500'], '{"name":"slow","categoryId":1}\n');
     expect(r.code).toBe(1);
     expect(readNdjson(failed)).toMatchObject([{ line: 1, outcome: 'unknown', item: { name: 'slow' } }]);
   });
