@@ -5,14 +5,13 @@
 // All against the fake service on a random loopback port.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, type TestContext, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { MEMORY_LIMIT_MB } from '../src/output/jq-thread.js';
 import { type Child, petstoreInvocation, run, type RunSetup, startChild, tempConfigHome } from './helpers.js';
 
-// Each test has its own service, as the in-process tests run at once (test.concurrent, below): every service is closed
-// once the file is done. The tests of a child process run alone: startChild's hook that kills a child left running is
-// the current test's, which vitest cannot tell while tests run at once.
+// Every test has its own service, and all run at once (describe.concurrent): their waits (a --timeout, jq's CPU time)
+// overlap. Every service is closed once the file is done; a child is handed its test's own onTestFinished.
 const services: PetService[] = [];
 afterAll(async () => {
   await Promise.all(services.map((service) => service.close()));
@@ -48,10 +47,10 @@ function oneStoppedLoad(error: string) {
   return { code: 1, stdout: '', stderr };
 }
 
-/** Starts petstore with `args` as a child process against `service`, feeding `stdin`. */
-function startPetstore(service: PetService, args: string[], stdin = ''): Child {
+/** Starts petstore with `args` as a child process against `service`, feeding `stdin`; killed when `test` finishes. */
+function startPetstore(test: TestContext, service: PetService, args: string[], stdin = ''): Child {
   const { command, prefix } = petstoreInvocation();
-  return startChild(command, [...prefix, ...args], { env: env(service), input: stdin });
+  return startChild(command, [...prefix, ...args], { env: env(service), input: stdin, onTestFinished: test.onTestFinished });
 }
 
 const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
@@ -99,27 +98,54 @@ async function jqRunning(child: Child, { service, release }: { service: PetServi
   return jq!;
 }
 
-// --timeout is the whole command's deadline, the start of jq's thread and the request included: the tests' --timeout
-// leaves room for those on a loaded machine, so that jq's endless run is what it ends.
-describe('a --jq run that never ends', () => {
-  test.each([
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-  ] as const)('%s ends it: exit %i, nothing printed', async (signal, code) => {
-    const gated = await startGatedService();
-    const child = startPetstore(gated.service, ['list', '--jq', 'repeat(1)']);
-    await jqRunning(child, gated);
-    child.kill(signal);
-    expect(await child.done).toEqual({ code, stdout: '', stderr: '' });
+/** Signals closer together than this count as one (SIGNAL_ECHO_MS of src/entry.ts). */
+const SIGNAL_ECHO_MS = 150;
+
+describe.concurrent('add --file: a --jq run that never ends', () => {
+  const pet = '{"name":"Rex","categoryId":1}\n';
+
+  test('--timeout (of each run) stops the load: the created pet not printed is counted, exit 1', async () => {
+    const service = await startService();
+    const r = await petstore(service, ['add', '--file', '-', '--timeout', '2000', '--jq', 'repeat(1)'], { stdin: pet });
+    expect(r).toEqual(oneStoppedLoad('--jq timed out after 2000 ms (--timeout)'));
+    expect(service.pets.size).toBe(1);
   });
 
-  // The runs that wait out a --timeout, and the normal run, run at once.
-  test.concurrent.each([['repeat(1)'], ['def f: f; f']])('--timeout ends %s: exit 1 naming --timeout', async (expression) => {
+  test('the first Ctrl-C lets the run go on (as requests in flight), the second ends it: exit 130', async (context) => {
+    const gated = await startGatedService();
+    const child = startPetstore(context, gated.service, ['add', '--file', '-', '--jq', 'repeat(1)'], pet);
+    const jq = await jqRunning(child, gated);
+    child.kill('SIGINT');
+    await child.waitForText('stopping: ');
+    // jq goes on after the first Ctrl-C was answered, for longer than SIGNAL_ECHO_MS (src/entry.ts): a
+    // thread's CPU time cannot outgrow the time that passed, so the second Ctrl-C is not taken for its echo.
+    const answered = threadTimes(child.pid).get(jq)!;
+    await child.waitFor(() => {
+      const used = threadTimes(child.pid).get(jq);
+      if (used === undefined) throw new Error("jq's thread ended at the first Ctrl-C");
+      return used - answered > SIGNAL_ECHO_MS;
+    }, 'jq ran on');
+    expect(child.exitCode).toBeNull();
+    child.kill('SIGINT');
+    expect(await child.done).toEqual({
+      code: 130,
+      stdout: '',
+      stderr:
+        'stopping: no more pets are sent; Ctrl-C again stops at once\n' +
+        'warning: --jq was stopped: 1 created pet was not printed\ninterrupted: created 1 of 1 pet; 0 failed\n',
+    });
+  });
+});
+
+// --timeout is the whole command's deadline, the start of jq's thread and the request included: the tests' --timeout
+// leaves room for those on a loaded machine, so that jq's endless run is what it ends.
+describe.concurrent('a --jq run that never ends', () => {
+  test.each([['repeat(1)'], ['def f: f; f']])('--timeout ends %s: exit 1 naming --timeout', async (expression) => {
     const r = await petstore(await startService(), ['list', '--timeout', '2000', '--jq', expression]);
     expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: --jq timed out after 2000 ms (--timeout)\n' });
   });
 
-  test.concurrent('with --json the timeout is one JSON line', async () => {
+  test('with --json the timeout is one JSON line', async () => {
     const r = await petstore(await startService(), ['list', '--json', '--timeout', '2000', '--jq', 'repeat(1)']);
     expect(r).toEqual({
       code: 1,
@@ -128,7 +154,18 @@ describe('a --jq run that never ends', () => {
     });
   });
 
-  test.concurrent('a normal run is unchanged: results, then exit 0, with the thread left idle', async () => {
+  test.for([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s ends it: exit %i, nothing printed', async ([signal, code], context) => {
+    const gated = await startGatedService();
+    const child = startPetstore(context, gated.service, ['list', '--jq', 'repeat(1)']);
+    await jqRunning(child, gated);
+    child.kill(signal);
+    expect(await child.done).toEqual({ code, stdout: '', stderr: '' });
+  });
+
+  test('a normal run is unchanged: results, then exit 0, with the thread left idle', async () => {
     const service = await startService({
       key: 'k',
       seed: [
@@ -167,44 +204,5 @@ describe.concurrent('a --jq run out of memory', () => {
   test("jq's own heap full: exit 1", async () => {
     const r = await petstore(await startService(), ['list', '--jq', '"x" * 300000000']);
     expect(r).toEqual({ code: 1, stdout: '', stderr: "error: --jq ran out of memory: jq's heap holds at most 256 MiB\n" });
-  });
-});
-
-/** Signals closer together than this count as one (SIGNAL_ECHO_MS of src/entry.ts). */
-const SIGNAL_ECHO_MS = 150;
-
-describe('add --file: a --jq run that never ends', () => {
-  const pet = '{"name":"Rex","categoryId":1}\n';
-
-  test('--timeout (of each run) stops the load: the created pet not printed is counted, exit 1', async () => {
-    const service = await startService();
-    const r = await petstore(service, ['add', '--file', '-', '--timeout', '2000', '--jq', 'repeat(1)'], { stdin: pet });
-    expect(r).toEqual(oneStoppedLoad('--jq timed out after 2000 ms (--timeout)'));
-    expect(service.pets.size).toBe(1);
-  });
-
-  test('the first Ctrl-C lets the run go on (as requests in flight), the second ends it: exit 130', async () => {
-    const gated = await startGatedService();
-    const child = startPetstore(gated.service, ['add', '--file', '-', '--jq', 'repeat(1)'], pet);
-    const jq = await jqRunning(child, gated);
-    child.kill('SIGINT');
-    await child.waitForText('stopping: ');
-    // jq goes on after the first Ctrl-C was answered, for longer than SIGNAL_ECHO_MS (src/entry.ts): a
-    // thread's CPU time cannot outgrow the time that passed, so the second Ctrl-C is not taken for its echo.
-    const answered = threadTimes(child.pid).get(jq)!;
-    await child.waitFor(() => {
-      const used = threadTimes(child.pid).get(jq);
-      if (used === undefined) throw new Error("jq's thread ended at the first Ctrl-C");
-      return used - answered > SIGNAL_ECHO_MS;
-    }, 'jq ran on');
-    expect(child.exitCode).toBeNull();
-    child.kill('SIGINT');
-    expect(await child.done).toEqual({
-      code: 130,
-      stdout: '',
-      stderr:
-        'stopping: no more pets are sent; Ctrl-C again stops at once\n' +
-        'warning: --jq was stopped: 1 created pet was not printed\ninterrupted: created 1 of 1 pet; 0 failed\n',
-    });
   });
 });
