@@ -326,7 +326,7 @@ export function spawnAsync(
   stdin = '',
   options: Pick<StartOptions, 'cwd' | 'onTestFinished'> = {},
 ): Promise<ChildResult> {
-  return startChild(command, args, { env, input: stdin, ...options }).done;
+  return startChild(command, args, { env, input: stdin, cwd: options.cwd, onTestFinished: options.onTestFinished }).done;
 }
 
 /** `node --import` of a module that makes the process look like Node `version`, its stderr a terminal of `columns` when given. */
