@@ -3,20 +3,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, type TestContext, test } from 'vitest';
+import { describe, type TestContext, test } from 'vitest';
 import { dropEvery, startPetService, type Faults, type PetService } from '../sandbox/pet-service.mjs';
 import { BIN, readNdjson, run, spawnAsync, startChild, until, wrapped, unwrapped } from './helpers.js';
 
 // Every test has its own service, and all run at once (describe.concurrent): their children's start-ups and waits
-// overlap. Every service is closed once the file is done; a child is handed its test's own onTestFinished.
-const servers: PetService[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-});
+// overlap. Each closes its service by its own onTestFinished, hands it to a child it starts, and asserts with its own
+// expect, all from its context.
 
-async function start(faults?: Faults, delayMs = 0): Promise<PetService> {
+/** A service with no pets that does what `faults` say (default: answers after `delayMs`), closed when `test` finishes. */
+async function start({ onTestFinished }: TestContext, faults?: Faults, delayMs = 0): Promise<PetService> {
   const server = await startPetService({ key: 'k', seed: false, faults: faults ?? (() => ({ serve: true, delayMs })) });
-  servers.push(server);
+  onTestFinished(() => server.close());
   return server;
 }
 
@@ -52,8 +50,8 @@ const names = (n: number, prefix = 'p') => Array.from({ length: n }, (_, i) => `
 const petLines = (petNames: readonly string[]) => petNames.map((name, i) => `{"name":"${name}","categoryId":${i}}\n`).join('');
 
 /** A service that never answers, and the arguments (after `add`) of a one-at-a-time load of three pets from a file with --failed, in a fresh folder. */
-async function hangingLoadOfThree() {
-  const server = await start(() => ({ hang: true }));
+async function hangingLoadOfThree(test: TestContext) {
+  const server = await start(test, () => ({ hang: true }));
   const dir = tempDir();
   const input = path.join(dir, 'pets.ndjson');
   fs.writeFileSync(input, petLines(names(3)));
@@ -69,8 +67,9 @@ describe.concurrent('signals', () => {
   ] as const)(
     '%s in the middle of a pretty-printed JSON array: in flight finish, the rest is not_sent; one rerun creates every pet once',
     async ([signal, exit, word], context) => {
+      const { expect } = context;
       const held = answerThenHold(6);
-      const server = await start(held.faults);
+      const server = await start(context, held.faults);
       const dir = tempDir();
       const all = names(40);
       const input = path.join(dir, 'pets.json');
@@ -112,7 +111,8 @@ describe.concurrent('signals', () => {
   );
 
   test('a second Ctrl-C stops waiting at once: requests in flight become unknown; summary and --failed are still written', async (context) => {
-    const server = await start(() => ({ hang: true }));
+    const { expect } = context;
+    const server = await start(context, () => ({ hang: true }));
     const dir = tempDir();
     const failed = path.join(dir, 'failed.ndjson');
     const child = startChild(process.execPath, [BIN, 'add', '--file', '-', '--failed', failed, '--concurrency', '2'], {
@@ -146,8 +146,9 @@ describe.concurrent('signals', () => {
   });
 
   test('one Ctrl-C is one, though the stored config loads a library that raises the signal again', async (context) => {
+    const { expect } = context;
     const held = answerThenHold(12);
-    const server = await start(held.faults);
+    const server = await start(context, held.faults);
     const home = tempDir();
     const stored = { PATH: process.env.PATH, XDG_CONFIG_HOME: home };
     // Stored in-process: the config file is the same whoever writes it.
@@ -174,9 +175,10 @@ describe.concurrent('signals', () => {
     expect([...readNdjson(failed).map((l) => l.item.name), ...storedNames(server)].sort()).toEqual(names(300).sort());
   });
 
-  test('a dripping answer ends at --timeout as unknown; the load does not hang', async () => {
+  test('a dripping answer ends at --timeout as unknown; the load does not hang', async (context) => {
+    const { expect } = context;
     // The body's 37 bytes would take nearly four seconds: --timeout ends it after a few.
-    const server = await start(() => ({ drip: { status: 201, json: { id: 1, name: 'slow', categoryId: 1 }, intervalMs: 100 } }));
+    const server = await start(context, () => ({ drip: { status: 201, json: { id: 1, name: 'slow', categoryId: 1 }, intervalMs: 100 } }));
     const failed = path.join(tempDir(), 'failed.ndjson');
     const r = await add(server, ['--file', '-', '--failed', failed, '--timeout', '500'], '{"name":"slow","categoryId":1}\n');
     expect(r.code).toBe(1);
@@ -186,7 +188,8 @@ describe.concurrent('signals', () => {
 
 describe.concurrent('pipes, full disks and closed outputs', () => {
   test('cat failed.ndjson | add --file - --failed failed.ndjson: the file is read whole and replaced by the new outcomes', async (context) => {
-    const server = await start(() => ({ status: 422, json: { code: 'rejected', message: 'down', status: 422 } }));
+    const { expect } = context;
+    const server = await start(context, () => ({ status: 422, json: { code: 'rejected', message: 'down', status: 422 } }));
     const dir = tempDir();
     const failed = path.join(dir, 'failed.ndjson');
     // 250 lines of about 900 bytes: more than the pipe and cat's buffer hold, so cat still reads the file while
@@ -210,8 +213,9 @@ describe.concurrent('pipes, full disks and closed outputs', () => {
     expect(after.map((l) => l.item.name).sort()).toEqual(all.sort());
   });
 
-  test('--failed /dev/full: refused (no journal could live beside it), exit 2, nothing sent', async () => {
-    const server = await start(() => ({ status: 422, json: { code: 'rejected', message: 'down', status: 422 } }));
+  test('--failed /dev/full: refused (no journal could live beside it), exit 2, nothing sent', async (context) => {
+    const { expect } = context;
+    const server = await start(context, () => ({ status: 422, json: { code: 'rejected', message: 'down', status: 422 } }));
     const input = petLines(names(5));
     // In-process: a check of the flag before any request.
     const r = await add(server, ['--file', '-', '--failed', '/dev/full', '--concurrency', '1'], input);
@@ -227,7 +231,8 @@ describe.concurrent('pipes, full disks and closed outputs', () => {
   });
 
   test('stdout on a full disk: list ends with one line on stderr, exit 1, no stack trace', async (context) => {
-    const server = await start();
+    const { expect } = context;
+    const server = await start(context);
     const r = await spawnAsync('sh', ['-c', `"${process.execPath}" "${BIN}" list --format json > /dev/full`], env(server), '', context);
     expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: cannot write to standard output: ENOSPC\n' });
     const json = await spawnAsync('sh', ['-c', `"${process.execPath}" "${BIN}" list --json > /dev/full`], env(server), '', context);
@@ -239,6 +244,7 @@ describe.concurrent('pipes, full disks and closed outputs', () => {
   });
 
   test('stdout on a full disk, no request: --version, -V, version, --help and completion end with one line, exit 1', async (context) => {
+    const { expect } = context;
     for (const args of ['--version', '-V', 'version', '--help', 'completion bash']) {
       const r = await spawnAsync(
         'sh',
@@ -252,7 +258,8 @@ describe.concurrent('pipes, full disks and closed outputs', () => {
   });
 
   test('stdout on a full disk: a bulk load stops, records the rest as not_sent, exit 1', async (context) => {
-    const server = await start();
+    const { expect } = context;
+    const server = await start(context);
     const dir = tempDir();
     const input = path.join(dir, 'pets.ndjson');
     fs.writeFileSync(input, petLines(names(300)));
@@ -275,7 +282,8 @@ describe.concurrent('pipes, full disks and closed outputs', () => {
   });
 
   test('on one terminal-like stream, rows of pets created before a failure come before its message', async (context) => {
-    const server = await start((request) =>
+    const { expect } = context;
+    const server = await start(context, (request) =>
       request.body.includes('fail')
         ? { status: 422, json: { code: 'rejected', message: 'database refused it', status: 422 } }
         : { serve: true },
@@ -298,7 +306,8 @@ describe.concurrent('pipes, full disks and closed outputs', () => {
   });
 
   test('streams: the first pets are created before the input has ended', async (context) => {
-    const server = await start();
+    const { expect } = context;
+    const server = await start(context);
     const child = startChild(process.execPath, [BIN, 'add', '--file', '-', '--json'], { ...childOf(context, env(server)), input: null });
     child.write('{"name":"first","categoryId":1}\n');
     await child.waitFor(() => posts(server).length === 1, 'the first POST');
@@ -311,9 +320,10 @@ describe.concurrent('pipes, full disks and closed outputs', () => {
   });
 });
 
-test.concurrent('100 pets against a service that drops one answer in ten after creating the pet: reruns create each pet at most once', async () => {
+test.concurrent('100 pets against a service that drops one answer in ten after creating the pet: reruns create each pet at most once', async (context) => {
+  const { expect } = context;
   // In-process: no signal or stream of a process acts on it; the dropped answers are the service's.
-  const server = await start(dropEvery(10));
+  const server = await start(context, dropEvery(10));
   const dir = tempDir();
   const all = names(100);
   const input = path.join(dir, 'pets.ndjson');
@@ -337,7 +347,8 @@ test.concurrent('100 pets against a service that drops one answer in ten after c
 
 describe.concurrent('deaths and hang-ups', () => {
   test('SIGHUP with stdout and stderr closed (the terminal is gone): --failed is still written whole, exit 129', async (context) => {
-    const server = await start(undefined, 150);
+    const { expect } = context;
+    const server = await start(context, undefined, 150);
     const dir = tempDir();
     const all = names(30);
     const input = path.join(dir, 'pets.ndjson');
@@ -361,7 +372,8 @@ describe.concurrent('deaths and hang-ups', () => {
   });
 
   test("after kill -9, the same command runs at once: the dead load's lock and temporary file are taken over", async (context) => {
-    const { server, dir, failed, args } = await hangingLoadOfThree();
+    const { expect } = context;
+    const { server, dir, failed, args } = await hangingLoadOfThree(context);
     const child = startChild(process.execPath, [BIN, 'add', ...args], childOf(context, env(server)));
     await child.waitFor(() => posts(server).length === 1, 'the first POST');
     expect(fs.readdirSync(dir).sort()).toEqual([
@@ -374,7 +386,7 @@ describe.concurrent('deaths and hang-ups', () => {
     await child.done;
     await server.close();
     // The same command in-process: the dead child's lock and temporary file are files, whoever takes them over.
-    const again = await add(await start(), args);
+    const again = await add(await start(context), args);
     // The first pet was sent when the load died: its journal makes it unknown, never sent twice.
     expect(again.code).toBe(1);
     expect(unwrapped(again.stderr)).toMatch(
@@ -385,7 +397,8 @@ describe.concurrent('deaths and hang-ups', () => {
   });
 
   test('two live loads on one --failed file: the second is still refused, exit 2, nothing sent', async (context) => {
-    const { server, dir, args } = await hangingLoadOfThree();
+    const { expect } = context;
+    const { server, dir, args } = await hangingLoadOfThree(context);
     const first = startChild(process.execPath, [BIN, 'add', ...args], childOf(context, env(server)));
     await first.waitFor(() => posts(server).length === 1, 'the first POST');
     // The second in-process: another process (this one) than the live load that holds the lock.
@@ -415,7 +428,8 @@ describe.concurrent('a stderr that cannot be written', () => {
         `"${process.execPath}" "${BIN}" add --file "${input}" --failed "${failed}" 2>&1 | head -c 1 >/dev/null`,
     ],
   ] as const)('%s: the load goes on and --failed is written whole', async ([, command], context) => {
-    const server = await start((request) =>
+    const { expect } = context;
+    const server = await start(context, (request) =>
       request.body.includes('"bad') ? { status: 400, json: { code: 'x', message: 'refused', status: 400 } } : undefined,
     );
     const dir = tempDir();

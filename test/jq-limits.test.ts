@@ -5,29 +5,30 @@
 // All against the fake service on a random loopback port.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { afterAll, describe, expect, type TestContext, test } from 'vitest';
+import { describe, type TestContext, test } from 'vitest';
 import { startPetService, type PetService } from '../sandbox/pet-service.mjs';
 import { MEMORY_LIMIT_MB } from '../src/output/jq-thread.js';
 import { type Child, petstoreInvocation, run, type RunSetup, startChild, tempConfigHome } from './helpers.js';
 
 // Every test has its own service, and all run at once (describe.concurrent): their waits (a --timeout, jq's CPU time)
-// overlap. Every service is closed once the file is done; a child is handed its test's own onTestFinished.
-const services: PetService[] = [];
-afterAll(async () => {
-  await Promise.all(services.map((service) => service.close()));
-});
+// overlap. Each closes its service by its own onTestFinished, hands it to a child it starts, and asserts with its own
+// expect, all from its context.
 
-async function startService(options: Parameters<typeof startPetService>[0] = { key: 'k', seed: false }): Promise<PetService> {
+/** A service with no pets (or `options`), closed when `test` finishes. */
+async function startService(
+  { onTestFinished }: TestContext,
+  options: Parameters<typeof startPetService>[0] = { key: 'k', seed: false },
+): Promise<PetService> {
   const service = await startPetService(options);
-  services.push(service);
+  onTestFinished(() => service.close());
   return service;
 }
 
 /** A service that holds every answer until `release()`: see {@link jqRunning}. */
-async function startGatedService(): Promise<{ service: PetService; release: () => void }> {
+async function startGatedService(test: TestContext): Promise<{ service: PetService; release: () => void }> {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const service = await startService({ key: 'k', seed: false, faults: () => ({ serve: true, until: gate }) });
+  const service = await startService(test, { key: 'k', seed: false, faults: () => ({ serve: true, until: gate }) });
   return { service, release };
 }
 
@@ -104,15 +105,17 @@ const SIGNAL_ECHO_MS = 150;
 describe.concurrent('add --file: a --jq run that never ends', () => {
   const pet = '{"name":"Rex","categoryId":1}\n';
 
-  test('--timeout (of each run) stops the load: the created pet not printed is counted, exit 1', async () => {
-    const service = await startService();
+  test('--timeout (of each run) stops the load: the created pet not printed is counted, exit 1', async (context) => {
+    const { expect } = context;
+    const service = await startService(context);
     const r = await petstore(service, ['add', '--file', '-', '--timeout', '2000', '--jq', 'repeat(1)'], { stdin: pet });
     expect(r).toEqual(oneStoppedLoad('--jq timed out after 2000 ms (--timeout)'));
     expect(service.pets.size).toBe(1);
   });
 
   test('the first Ctrl-C lets the run go on (as requests in flight), the second ends it: exit 130', async (context) => {
-    const gated = await startGatedService();
+    const { expect } = context;
+    const gated = await startGatedService(context);
     const child = startPetstore(context, gated.service, ['add', '--file', '-', '--jq', 'repeat(1)'], pet);
     const jq = await jqRunning(child, gated);
     child.kill('SIGINT');
@@ -140,13 +143,15 @@ describe.concurrent('add --file: a --jq run that never ends', () => {
 // --timeout is the whole command's deadline, the start of jq's thread and the request included: the tests' --timeout
 // leaves room for those on a loaded machine, so that jq's endless run is what it ends.
 describe.concurrent('a --jq run that never ends', () => {
-  test.each([['repeat(1)'], ['def f: f; f']])('--timeout ends %s: exit 1 naming --timeout', async (expression) => {
-    const r = await petstore(await startService(), ['list', '--timeout', '2000', '--jq', expression]);
+  test.for(['repeat(1)', 'def f: f; f'])('--timeout ends %s: exit 1 naming --timeout', async (expression, context) => {
+    const { expect } = context;
+    const r = await petstore(await startService(context), ['list', '--timeout', '2000', '--jq', expression]);
     expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: --jq timed out after 2000 ms (--timeout)\n' });
   });
 
-  test('with --json the timeout is one JSON line', async () => {
-    const r = await petstore(await startService(), ['list', '--json', '--timeout', '2000', '--jq', 'repeat(1)']);
+  test('with --json the timeout is one JSON line', async (context) => {
+    const { expect } = context;
+    const r = await petstore(await startService(context), ['list', '--json', '--timeout', '2000', '--jq', 'repeat(1)']);
     expect(r).toEqual({
       code: 1,
       stdout: '',
@@ -158,15 +163,17 @@ describe.concurrent('a --jq run that never ends', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const)('%s ends it: exit %i, nothing printed', async ([signal, code], context) => {
-    const gated = await startGatedService();
+    const { expect } = context;
+    const gated = await startGatedService(context);
     const child = startPetstore(context, gated.service, ['list', '--jq', 'repeat(1)']);
     await jqRunning(child, gated);
     child.kill(signal);
     expect(await child.done).toEqual({ code, stdout: '', stderr: '' });
   });
 
-  test('a normal run is unchanged: results, then exit 0, with the thread left idle', async () => {
-    const service = await startService({
+  test('a normal run is unchanged: results, then exit 0, with the thread left idle', async (context) => {
+    const { expect } = context;
+    const service = await startService(context, {
       key: 'k',
       seed: [
         { name: 'Rex', categoryId: 1 },
@@ -179,15 +186,17 @@ describe.concurrent('a --jq run that never ends', () => {
 });
 
 describe.concurrent('a --jq run out of memory', () => {
-  test('output past the limit ends the run: exit 1, nothing printed', async () => {
-    const r = await petstore(await startService(), ['list', '--timeout', '60000', '--jq', 'range(1e9) | "x" * 1000000'], {
+  test('output past the limit ends the run: exit 1, nothing printed', async (context) => {
+    const { expect } = context;
+    const r = await petstore(await startService(context), ['list', '--timeout', '60000', '--jq', 'range(1e9) | "x" * 1000000'], {
       jqMemoryLimitMb: 64,
     });
     expect(r).toEqual({ code: 1, stdout: '', stderr: 'error: --jq ran out of memory: the run used more than 64 MiB\n' });
   });
 
-  test('add --file: output past the limit stops the load; the created pet not printed is counted', async () => {
-    const service = await startService();
+  test('add --file: output past the limit stops the load; the created pet not printed is counted', async (context) => {
+    const { expect } = context;
+    const service = await startService(context);
     const r = await petstore(service, ['add', '--file', '-', '--timeout', '60000', '--jq', 'range(1e9) | "x" * 1000000'], {
       stdin: '{"name":"Rex","categoryId":1}\n',
       jqMemoryLimitMb: 64,
@@ -196,13 +205,14 @@ describe.concurrent('a --jq run out of memory', () => {
     expect(service.pets.size).toBe(1);
   });
 
-  test('the limit a user gets is 1 GiB', () => {
+  test('the limit a user gets is 1 GiB', ({ expect }) => {
     expect(MEMORY_LIMIT_MB).toBe(1024);
   });
 
   // One string larger than jq's heap: jq aborts at its allocation, as when [range(1e8)] fills the heap bit by bit.
-  test("jq's own heap full: exit 1", async () => {
-    const r = await petstore(await startService(), ['list', '--jq', '"x" * 300000000']);
+  test("jq's own heap full: exit 1", async (context) => {
+    const { expect } = context;
+    const r = await petstore(await startService(context), ['list', '--jq', '"x" * 300000000']);
     expect(r).toEqual({ code: 1, stdout: '', stderr: "error: --jq ran out of memory: jq's heap holds at most 256 MiB\n" });
   });
 });
