@@ -324,9 +324,9 @@ export function spawnAsync(
   args: string[],
   env: NodeJS.ProcessEnv,
   stdin = '',
-  options: { cwd?: string } = {},
+  options: Pick<StartOptions, 'cwd' | 'onTestFinished'> = {},
 ): Promise<ChildResult> {
-  return startChild(command, args, { env, input: stdin, cwd: options.cwd }).done;
+  return startChild(command, args, { env, input: stdin, cwd: options.cwd, onTestFinished: options.onTestFinished }).done;
 }
 
 /** `node --import` of a module that makes the process look like Node `version`, its stderr a terminal of `columns` when given. */
