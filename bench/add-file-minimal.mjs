@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './median.mjs';
-import { load, petstoreEnv, runNode, startService, USER_AGENT } from './minimal-runs.mjs';
+import { alternatingRounds, load, petstoreEnv, roundOnFreshService, runNode, USER_AGENT } from './minimal-runs.mjs';
 
 const BIN = process.env.BENCH_ADD_BIN ?? fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 const UNDICI_ALONE = fileURLToPath(new URL('./undici-alone.mjs', import.meta.url));
@@ -49,17 +49,8 @@ function undiciAlone(baseUrl) {
 }
 
 /** One run of `side` against a fresh service; checks the service saw a POST per pet. */
-async function round(side, file) {
-  const service = await startService();
-  try {
-    const run = side === 'petstore' ? petstoreAdd(service.baseUrl, file) : undiciAlone(service.baseUrl);
-    const { requests, seconds } = await service.clock();
-    if (requests !== COUNT) throw new Error(`${side} sent ${requests} requests for ${COUNT} pets`);
-    return { ...run, serviceSeconds: seconds };
-  } finally {
-    service.stop();
-  }
-}
+const round = (side, file) =>
+  roundOnFreshService(side, (baseUrl) => (side === 'petstore' ? petstoreAdd(baseUrl, file) : undiciAlone(baseUrl)), COUNT, 'pets');
 
 const ms = (seconds) => `${(seconds * 1000).toFixed(0)} ms`;
 
@@ -67,11 +58,7 @@ console.log(`node ${process.version}, ${os.cpus().length} CPUs, ${load()}`);
 const file = writePets(COUNT);
 await round('petstore', file);
 await round('undici', file);
-const runs = { petstore: [], undici: [] };
-for (let i = 0; i < ROUNDS; i += 1) {
-  // The order within a round alternates, so that neither side always runs second.
-  for (const side of i % 2 ? ['undici', 'petstore'] : ['petstore', 'undici']) runs[side].push(await round(side, file));
-}
+const runs = await alternatingRounds(ROUNDS, (side) => round(side, file));
 fs.rmSync(path.dirname(file), { recursive: true, force: true });
 const wall = (side) => median(runs[side].map((r) => r.seconds));
 const served = (side) => median(runs[side].map((r) => r.serviceSeconds));

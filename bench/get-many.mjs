@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './median.mjs';
-import { load, petstoreEnv, runNode, startService, USER_AGENT } from './minimal-runs.mjs';
+import { alternatingRounds, load, petstoreEnv, roundOnFreshService, runNode, USER_AGENT } from './minimal-runs.mjs';
 
 const BIN = fileURLToPath(new URL('../bin/petstore.js', import.meta.url));
 const POOL_GET = fileURLToPath(new URL('./undici-pool-get.mjs', import.meta.url));
@@ -46,19 +46,18 @@ function poolGet(baseUrl, idsFile) {
   return runNode('undici-pool-get', [POOL_GET, baseUrl, String(CONCURRENCY), USER_AGENT], process.env, { input: idsFile });
 }
 
-/** One run of `side` against a fresh service; checks it printed a line per id. */
-async function round(side, idsFile, count) {
-  const service = await startService();
-  try {
-    const run = side === 'petstore' ? petstoreGet(service.baseUrl, idsFile) : poolGet(service.baseUrl, idsFile);
-    if (run.lines !== count) throw new Error(`${side} printed ${run.lines} lines for ${count} ids`);
-    const { requests, seconds } = await service.clock();
-    if (requests !== count) throw new Error(`${side} sent ${requests} requests for ${count} ids`);
-    return { ...run, serviceSeconds: seconds };
-  } finally {
-    service.stop();
-  }
-}
+/** One run of `side` against a fresh service; checks it printed a line per id and the service saw a GET per id. */
+const round = (side, idsFile, count) =>
+  roundOnFreshService(
+    side,
+    (baseUrl) => {
+      const run = side === 'petstore' ? petstoreGet(baseUrl, idsFile) : poolGet(baseUrl, idsFile);
+      if (run.lines !== count) throw new Error(`${side} printed ${run.lines} lines for ${count} ids`);
+      return run;
+    },
+    count,
+    'ids',
+  );
 
 const ms = (seconds) => `${(seconds * 1000).toFixed(0)} ms`;
 const all = (values, unit = (v) => v.toFixed(2)) => values.map(unit).join(' ');
@@ -69,11 +68,7 @@ const idsFile = writeIds(COUNT);
 // Warm-up, not counted: the first run of a command writes its code cache.
 await round('petstore', idsFile, COUNT);
 await round('undici', idsFile, COUNT);
-const runs = { petstore: [], undici: [] };
-for (let i = 0; i < ROUNDS; i += 1) {
-  // The order within a round alternates, so that neither side always runs second.
-  for (const side of i % 2 ? ['undici', 'petstore'] : ['petstore', 'undici']) runs[side].push(await round(side, idsFile, COUNT));
-}
+const runs = await alternatingRounds(ROUNDS, (side) => round(side, idsFile, COUNT));
 const wall = (side) => median(runs[side].map((r) => r.seconds));
 const served = (side) => median(runs[side].map((r) => r.serviceSeconds));
 const rss = (side) => median(runs[side].map((r) => r.rssMiB));
@@ -99,10 +94,7 @@ console.log(
 );
 if (LARGE > 0) {
   const largeFile = writeIds(LARGE);
-  const large = { petstore: [], undici: [] };
-  for (let i = 0; i < LARGE_ROUNDS; i += 1) {
-    for (const side of i % 2 ? ['undici', 'petstore'] : ['petstore', 'undici']) large[side].push(await round(side, largeFile, LARGE));
-  }
+  const large = await alternatingRounds(LARGE_ROUNDS, (side) => round(side, largeFile, LARGE));
   const peak = median(large.petstore.map((r) => r.rssMiB));
   const ok = peak <= LARGE_RSS_MIB;
   failed ||= !ok;

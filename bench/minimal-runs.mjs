@@ -71,3 +71,28 @@ export function runNode(name, args, env, { input, stdout = 'pipe' } = {}) {
   for (let i = out.indexOf('\n'); i !== -1; i = out.indexOf('\n', i + 1)) lines += 1;
   return { seconds, rssMiB, lines };
 }
+
+/**
+ * One run of `name` against a fresh minimal service: `run(baseUrl)` returns runNode's result; throws unless the service counted
+ * `expected` requests (`noun` names what they were for). Returns the run's figures with the service's own clock (`serviceSeconds`).
+ */
+export async function roundOnFreshService(name, run, expected, noun) {
+  const service = await startService();
+  try {
+    const result = run(service.baseUrl);
+    const { requests, seconds } = await service.clock();
+    if (requests !== expected) throw new Error(`${name} sent ${requests} requests for ${expected} ${noun}`);
+    return { ...result, serviceSeconds: seconds };
+  } finally {
+    service.stop();
+  }
+}
+
+/** `rounds` rounds of both sides, `round(side)` each; the order within a round alternates, so that neither side always runs second. */
+export async function alternatingRounds(rounds, round) {
+  const runs = { petstore: [], undici: [] };
+  for (let i = 0; i < rounds; i += 1) {
+    for (const side of i % 2 ? ['undici', 'petstore'] : ['petstore', 'undici']) runs[side].push(await round(side));
+  }
+  return runs;
+}
