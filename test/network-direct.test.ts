@@ -11,6 +11,7 @@ import { run, spawnPetstore, tempConfigHome, wrapped } from './helpers.js';
 
 const KEY = 'direct-key-7d1c';
 const REX = '{"id":1,"name":"Rex","categoryId":1,"status":"available"}\n';
+const BELLA = '{"id":3,"name":"Bella","categoryId":1,"status":"available"}\n';
 const TRUST =
   'petstore trusts the certificate authorities built into Node.js; to trust another, set NODE_EXTRA_CA_CERTS to its PEM file, ' +
   'or NODE_USE_SYSTEM_CA=1 to use the system certificate store.';
@@ -72,6 +73,30 @@ describe('direct paths that work', () => {
     expect(service.requests.slice(before)).toMatchObject([
       { method: 'GET', url: '/v1/pets/1', headers: { host: `${host}:${service.port}` } },
     ]);
+  });
+});
+
+describe('GETs of several ids on the direct paths', () => {
+  test.each([
+    ['http on loopback', 'http', false],
+    ['https with the test CA', 'server', true],
+  ] as const)('%s: get of several ids and get - print each pet in the order given, each GET with the key', async (_what, kind, withCa) => {
+    const service = services[kind];
+    if (withCa) onTestFinished(trustTestCa(pki));
+    const env = { PETSTORE_BASE_URL: service.baseUrl };
+    const before = service.requests.length;
+    const several = await petstore(['get', '3', '1', '--json'], env);
+    expect(several).toEqual({ code: 0, stdout: `[${BELLA.trim()},${REX.trim()}]\n`, stderr: '' });
+    const piped = await petstore(['get', '-', '--format', 'ndjson'], env, '1\r\n\n3 1\n');
+    expect(piped).toEqual({ code: 0, stdout: REX + BELLA + REX, stderr: '' });
+    const gets = service.requests.slice(before);
+    expect(gets.map((q) => `${q.method} ${q.url}`).sort()).toEqual([
+      'GET /v1/pets/1',
+      'GET /v1/pets/1',
+      'GET /v1/pets/3',
+      'GET /v1/pets/3',
+    ]);
+    expect(gets.every((q) => q.headers.authorization === `Bearer ${KEY}`)).toBe(true);
   });
 });
 

@@ -16,6 +16,7 @@ import { readNdjson, run, spawnPetstore, tempConfigHome, wrapped, unwrapped } fr
 const KEY = 'proxy-key-3f9a0b';
 const BASE_URL = 'https://petstore.invalid/v1';
 const REX = '{"id":1,"name":"Rex","categoryId":1,"status":"available"}\n';
+const BELLA = '{"id":3,"name":"Bella","categoryId":1,"status":"available"}\n';
 
 let pki: TestPki;
 let service: PetService;
@@ -104,6 +105,28 @@ describe('https through a proxy', () => {
     const r = await petstoreProcess(['get', '1', '--json'], { HTTPS_PROXY: p.url.replace('localhost', '127.0.0.1') });
     expect(r).toEqual({ code: 0, stdout: REX, stderr: '' });
     expect(p.log.map((entry) => `${entry.method} ${entry.target}`)).toEqual(['CONNECT petstore.invalid:443']);
+  });
+});
+
+describe('GETs of several ids through a proxy', () => {
+  test('get of several ids and get - go through the tunnel, with the key, each pet in the order given', async () => {
+    const p = await proxyTo(service);
+    const before = service.requests.length;
+    const several = await petstore(['get', '3', '1', '--json'], { HTTPS_PROXY: p.url });
+    expect(several).toEqual({ code: 0, stdout: `[${BELLA.trim()},${REX.trim()}]\n`, stderr: '' });
+    const piped = await petstore(['get', '-', '--format', 'ndjson'], { HTTPS_PROXY: p.url }, '1\n3 1\n');
+    expect(piped).toEqual({ code: 0, stdout: REX + BELLA + REX, stderr: '' });
+    const gets = service.requests.slice(before);
+    expect(gets.map((q) => `${q.method} ${q.url}`).sort()).toEqual([
+      'GET /v1/pets/1',
+      'GET /v1/pets/1',
+      'GET /v1/pets/3',
+      'GET /v1/pets/3',
+    ]);
+    expect(gets.every((q) => q.headers.host === 'petstore.invalid' && q.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+    expect(p.log.length).toBeGreaterThan(0);
+    expect(p.log.every((entry) => entry.method === 'CONNECT' && entry.target === 'petstore.invalid:443')).toBe(true);
+    expect(p.tunneled()).not.toContain(KEY);
   });
 });
 
