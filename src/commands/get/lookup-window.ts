@@ -14,6 +14,12 @@ import { type Done, EntryQueue, type Lookup, RecentLookups, Waiter, type WindowL
 
 export type { Done, WindowLimits } from './window-state.js';
 
+/** An id whose lookup the run stopped, passed over to print the ones after it. */
+const UNANSWERED: Outcome = {
+  kind: 'failed',
+  error: new CliError('the run stopped before its lookup finished; not printed', ExitCode.failure, 'unanswered'),
+};
+
 /**
  * One run's lookups: {@link run} reads the ids and hands each back to `print`, in order; throws what stopped the run. Answers take the
  * next ids themselves as they free room ({@link pump}), as a script of undici's does: no promise per id.
@@ -100,12 +106,13 @@ export class LookupWindow {
 
   /**
    * Prints what was read before the stop but not printed yet, in input order, past the ids still waiting (an answer read in the turn of
-   * a 401; the pets a listPets pass found before its listing failed): what was read stays printed. Not after a second Ctrl-C, nor when
-   * printing itself failed (the stop's error is thrown anyway).
+   * a 401; the pets a listPets pass found before its listing failed): what was read stays printed, and each id passed over is named as
+   * unanswered, so that the output is never taken for the first pets of the input. Not after a second Ctrl-C, nor when printing itself
+   * failed (the stop's error is thrown anyway).
    */
   private async printReadBeforeStop(): Promise<void> {
     if (this.f.signals.halt.aborted || this.printing) return;
-    const settled = this.queue.takeSettled();
+    const settled = this.queue.takeSettled(UNANSWERED);
     if (settled.length === 0) return;
     try {
       await this.print(settled);

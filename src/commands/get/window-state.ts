@@ -63,14 +63,21 @@ export class EntryQueue {
   }
 
   /**
-   * Every entry whose outcome is known, in input order, past those still waiting (which are dropped): what a stopped run had read and
-   * prints still. Empties the queue.
+   * What a stopped run had read, in input order, and empties the queue: every entry whose outcome is known, and each still waiting
+   * that stands before one of them (`outcome` then `unanswered`, so that the gap is named). Those waiting after the last are dropped.
    */
-  takeSettled(): Done[] {
+  takeSettled(unanswered: Outcome): Done[] {
     const settled: Done[] = [];
+    let waiting: Done[] = [];
     for (let at = this.head; at < this.items.length; at += 1) {
       const entry = this.items[at];
-      if (entry && (!entry.lookup || entry.lookup.outcome)) settled.push({ token: entry.token, outcome: entry.lookup?.outcome });
+      if (!entry) continue;
+      if (entry.lookup && !entry.lookup.outcome) {
+        waiting.push({ token: entry.token, outcome: unanswered });
+        continue;
+      }
+      settled.push(...waiting, { token: entry.token, outcome: entry.lookup?.outcome });
+      waiting = [];
     }
     this.items = [];
     this.head = 0;
