@@ -155,7 +155,7 @@ describe('__complete', () => {
         '--json\tprint JSON: exactly what the service sent; messages on stderr as JSON lines',
         '--no-color\tdisable colour',
         '--timeout\tdeadline in milliseconds: of the command, of each page of a whole listing, of each request of add --file',
-        '--retries\tretries of a GET on network errors, 408, 429, 502, 503, 504',
+        '--retries\tretries of a GET on network errors, 408, 429, 502, 503, 504, and of a bulk POST refused with 429 or 503 and Retry-After',
         '--verbose\tlog requests (key redacted) to stderr, and the stack trace of an unexpected failure',
         ':4\n',
       ].join('\n'),

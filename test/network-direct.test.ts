@@ -211,7 +211,10 @@ describe('a host that answered is never described as unreachable', () => {
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: wrapped(`error: the TLS handshake with ${service.host} failed (${reason}); is it an https server?\n`),
+      stderr: wrapped(
+        `error: the TLS handshake with ${service.host} failed (${reason}): it may not be an https server\n` +
+          'If it serves plain http, give its base URL with http:// (petstore sends the key over plain http to loopback only).\n',
+      ),
     });
   });
 });

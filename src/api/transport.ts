@@ -145,9 +145,17 @@ export function describeNetworkFailure(error: unknown, host: string, proxy?: Pro
     return new NetworkError(`cannot verify the TLS certificate of ${whose}: ${problem} (${tlsCode})`, 'tls_certificate', TRUST_HINT);
   }
   if (code && (/^ERR_SSL_/.test(code) || code === 'EPROTO')) {
-    return new RequestError(
-      `the TLS handshake with ${proxy?.url.protocol === 'https:' ? whose : host} failed (${code}); is it an https server?`,
+    const withProxy = proxy?.url.protocol === 'https:';
+    const hostname = URL.parse(`https://${host}`)?.hostname.replace(/^\[(.+)\]$/, '$1');
+    // Plain http is allowed to loopback only (the key is never sent in clear elsewhere): only there is it the way out.
+    const hint =
+      !withProxy && hostname !== undefined && isLoopback(hostname)
+        ? `If it serves plain http, give its base URL with http:// (petstore sends the key over plain http to loopback only).`
+        : undefined;
+    return new NetworkError(
+      `the TLS handshake with ${withProxy ? whose : host} failed (${code}): it may not be an https server`,
       'tls_failed',
+      hint,
     );
   }
   if (code === 'UND_ERR_HEADERS_OVERFLOW') {
