@@ -139,7 +139,11 @@ function declareProgram(version: string) {
       ),
     )
     .addOption(
-      valueOption('--retries <n>', 'retries of a GET on network errors, 408, 429, 502, 503, 504, and of a bulk POST refused with 429 or 503 and Retry-After', { defaultText: String(RETRIES.default) }),
+      valueOption(
+        '--retries <n>',
+        'retries of a GET on network errors, 408, 429, 502, 503, 504, and of a bulk POST refused with 429 or 503 and Retry-After',
+        { defaultText: String(RETRIES.default) },
+      ),
     )
     .option('--verbose', 'log requests (key redacted) to stderr, and the stack trace of an unexpected failure')
     .addHelpText('after', ROOT_HELP_AFTER);
