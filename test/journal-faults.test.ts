@@ -109,6 +109,35 @@ describe('a full disk at every byte offset of the journal, then the same command
   }, 300_000);
 });
 
+describe('a full disk over an earlier --failed', () => {
+  test('the file --failed names keeps what it held: a temporary file cut by the disk never replaces it, and a warning says so', async () => {
+    await sandbox.start();
+    const env = { PATH: process.env.PATH, ...sandbox.env() };
+    const failed = path.join(sandbox.tempDir(), 'failed.ndjson');
+    // An earlier load's outcomes: one line that is no NewPet, recorded failed.
+    const earlier = await run(['add', '--file', '-', '--failed', failed], { env, stdin: '{"name":"no category"}\n' });
+    expect(earlier.code).toBe(1);
+    const held = fs.readFileSync(failed, 'utf8');
+    expect(held).toContain('"outcome":"failed"');
+    fs.rmSync(`${failed}.journal`);
+    // A new load on a disk that fills halfway through its journal's writes: the load stops, and the records of the pets it leaves
+    // unsent find the disk full too.
+    const many = Array.from({ length: 40 }, (_, i) => `{"name":"many-${i}","categoryId":1}\n`).join('');
+    const count = { bytes: 0 };
+    const probe = path.join(sandbox.tempDir(), 'probe.ndjson');
+    await run(['add', '--file', '-', '--failed', probe], { env, stdin: many, journalWrite: counting(count) });
+    const r = await run(['add', '--file', '-', '--failed', failed], {
+      env,
+      stdin: many,
+      journalWrite: diskFullAfter(Math.floor(count.bytes / 2)),
+    });
+    expect(r.code).toBe(1);
+    expect(unwrapped(r.stderr)).toContain(`warning: cannot write --failed ${failed}: ENOSPC; it was left as it was before this load\n`);
+    expect(fs.readFileSync(failed, 'utf8')).toBe(held);
+    expect(fs.readdirSync(path.dirname(failed)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
 describe('journals written before issue 38', () => {
   test('a rerun after a full disk recorded an item it made unknown without its "seen" record: the run after it reads on, sends nothing', async () => {
     await sandbox.start();

@@ -106,7 +106,14 @@ export class FailedFile {
     /** Replaces `path` on commit. */
     private readonly temporary: string,
     private readonly lock: HeldLock,
+    private readonly writeBytes: WriteSync,
   ) {}
+
+  /**
+   * The error code of a write that failed (a full disk, say): the temporary file may hold part of a line, and lacks the rest, so nothing
+   * more is written to it and it never replaces the file --failed names, which keeps the outcomes it held.
+   */
+  private brokenBy?: string;
 
   /** `<file>.journal` (journal.ts), beside the file --failed names (its target when a link). */
   get journalPath(): string {
@@ -132,7 +139,7 @@ export class FailedFile {
    * Locks `file` (`lockStaleMs`: the lock's stale time, for tests) and opens where its lines go. Throws UsageError (exit 2, nothing
    * sent) when locked by another load, not a regular file, a link owned by another user, or not writable.
    */
-  static async open(given: string, lockStaleMs?: number): Promise<FailedFile> {
+  static async open(given: string, lockStaleMs?: number, write: WriteSync = writeSync): Promise<FailedFile> {
     const link = fs.lstatSync(given, { throwIfNoEntry: false });
     // Another user's link (planted in a shared folder such as /tmp) would make the load write wherever it points.
     if (link?.isSymbolicLink() && link.uid !== process.getuid?.())
@@ -168,36 +175,39 @@ export class FailedFile {
     const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     try {
       const fd = fs.openSync(temporary, CREATE_NEW, 0o600);
-      return new FailedFile(given, file, fd, temporary, lock);
+      return new FailedFile(given, file, fd, temporary, lock, write);
     } catch (error) {
       await lock.release().catch(() => undefined);
       throw new UsageError(`cannot write --failed ${file}: ${errnoCode(error)}`);
     }
   }
 
-  /** Adds a record, or an earlier `--failed` line as read; throws FailedWriteError. */
+  /** Adds a record, or an earlier `--failed` line as read; throws FailedWriteError, on every call once one write failed. */
   write(record: FailedRecord | Record<string, unknown>): void {
+    if (this.brokenBy) throw new FailedWriteError(this.path, this.brokenBy);
     try {
       const { text, error, ...before } = record as { text?: unknown; error?: unknown };
       if (typeof text !== 'string' || text.length < SLICE) {
-        writeAll(this.fd, `${stringifyJson(record)}\n`);
+        writeAll(this.fd, `${stringifyJson(record)}\n`, this.writeBytes);
         return;
       }
       // A large source text goes a slice at a time, never held whole as JSON.
       const opening = stringifyJson(before).slice(0, -1);
-      writeAll(this.fd, `${opening}${opening.length > 1 ? ',' : ''}"text":"`);
+      writeAll(this.fd, `${opening}${opening.length > 1 ? ',' : ''}"text":"`, this.writeBytes);
       for (let start = 0; start < text.length; start += SLICE) {
-        writeAll(this.fd, stringifyJson(text.slice(start, start + SLICE)).slice(1, -1));
+        writeAll(this.fd, stringifyJson(text.slice(start, start + SLICE)).slice(1, -1), this.writeBytes);
       }
-      writeAll(this.fd, `"${error === undefined ? '' : `,"error":${stringifyJson(error)}`}}\n`);
+      writeAll(this.fd, `"${error === undefined ? '' : `,"error":${stringifyJson(error)}`}}\n`, this.writeBytes);
     } catch (error) {
-      throw new FailedWriteError(this.path, errnoCode(error));
+      this.brokenBy = errnoCode(error);
+      throw new FailedWriteError(this.path, this.brokenBy);
     }
   }
 
-  /** Puts the new file in place of the old one; throws FailedWriteError. */
+  /** Puts the new file in place of the old one; throws FailedWriteError, and leaves the old one, when a write to the new one failed. */
   async commit(): Promise<void> {
     try {
+      if (this.brokenBy) throw new FailedWriteError(this.path, `${this.brokenBy}; it was left as it was before this load`);
       // Another load took the lock over (this one stopped past the stale time): its file is not replaced.
       const compromised = this.lock.compromised();
       if (compromised) throw new FailedWriteError(this.path, `${errnoCode(compromised)}: another process took over its lock`);

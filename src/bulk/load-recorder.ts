@@ -148,8 +148,10 @@ export class LoadRecorder {
       await this.failed.commit();
     } catch (error) {
       if (!(error instanceof FailedWriteError)) throw error;
-      // Its folder removed, say: every line written to the temporary file is lost.
+      // Its folder removed, or a write that failed: every line written to the temporary file is lost.
       this.unrecorded.push(...this.written);
+      // A load stopped first for another reason (a full disk stops its journal too) ends with that error: this one is said here.
+      if (this.stop.why) this.message(`warning: ${error.message}`, 'failed_file_error');
       this.stop.record({ reason: 'failed_file', error: new CliError(error.message, ExitCode.failure, 'failed_file_error') });
     }
   }

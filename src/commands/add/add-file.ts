@@ -44,7 +44,8 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
     // The journal's last write before this run: when the earlier runs' last POST left, at the latest (--resolve-unknown waits past it).
     let journalWritten = 0;
     if (options.failed) {
-      failed = await FailedFile.open(options.failed, f.lockStaleMs);
+      // The journal's disk is --failed's (its folder): a test's full disk fills for both.
+      failed = await FailedFile.open(options.failed, f.lockStaleMs, f.bulkSeams.journalWrite);
       journalWritten = fs.statSync(failed.journalPath, { throwIfNoEntry: false })?.mtimeMs ?? 0;
       const lockOf = failed;
       journal = LoadJournal.open(failed.journalPath, { input: source, identity: input.identity }, options.restart ?? false, {
