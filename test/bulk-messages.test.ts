@@ -89,7 +89,7 @@ test('a stopped load resumed says how many of the items it saw were invalid or s
   expect(again.stderr).toBe(
     wrapped(
       `resuming the load started at ${started} (journal ${failed}.journal): of its first 3 pets, 1 created, 0 failed, 1 unknown, ` +
-        '1 invalid or skipped; the items left are sent now\n' +
+        '1 invalid or skipped; the items left are sent once the input proves the same\n' +
         'failed: line 1 (no name): item.name: required field missing\n' +
         `created 2 of 4 pets; 1 failed, 1 unknown (written to ${failed})\n` +
         'error: 2 of 4 pets were not created or are of unknown outcome\n',

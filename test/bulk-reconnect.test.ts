@@ -100,7 +100,7 @@ describe('a bulk load whose connections are refused', () => {
     expect(again.stderr).toMatch(/^resuming the load started at /);
     // Every item the first run saw was proven never sent: each counts as not sent, none left out of the counts.
     expect(unwrapped(again.stderr)).toMatch(
-      /: of its first (\d+) pets, 0 created, 0 failed, 0 unknown, \1 not sent; the items left are sent now\n/,
+      /: of its first (\d+) pets, 0 created, 0 failed, 0 unknown, \1 not sent; the items left are sent once the input proves the same\n/,
     );
     expect(again.stderr).toContain('created 200 of 200 pets; 0 failed\n');
     // Each pet reached the service once, and only from the second run.

@@ -101,7 +101,7 @@ describe('a damaged journal is read, not trusted', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).not.toContain('unexpected failure');
     expect(unwrapped(again.stderr)).toMatch(
-      /^resuming the load started at .*; 1 record cut off by a crash or a full disk set aside \(what they may be about counts as unknown\); the items left are sent now\n/,
+      /^resuming the load started at .*; 1 record cut off by a crash or a full disk set aside \(what they may be about counts as unknown\); the items left are sent once the input proves the same\n/,
     );
     const unknown = readNdjson(failed).filter((line) => line.outcome === 'unknown');
     expect(unknown.length).toBeGreaterThanOrEqual(1);

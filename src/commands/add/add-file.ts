@@ -126,7 +126,7 @@ function sayResuming(f: Factory, earlier: EarlierLoad, journalPath: string, file
     : '';
   f.io.info(
     `resuming the load started at ${earlier.started} (journal ${journalPath}): of its first ${petCount(earlier.known)}, ${parts.join(', ')}` +
-      `${earlier.noAnswer ? ` (${earlier.noAnswer} sent with no answer recorded: unknown, not sent again without --retry-unknown)` : ''}${setAside}; the items left are sent now`,
+      `${earlier.noAnswer ? ` (${earlier.noAnswer} sent with no answer recorded: unknown, not sent again without --retry-unknown)` : ''}${setAside}; the items left are sent once the input proves the same`,
     'resuming',
     { ...fields, ...(earlier.setAside ? { setAside: earlier.setAside } : {}) },
   );
