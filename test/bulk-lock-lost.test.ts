@@ -54,7 +54,7 @@ test('the lock taken over while the third POST is in flight: nothing more is sen
       `stopping: another process took over the lock of --failed ${failed}; no more pets are sent\n` +
         'stopped: created 3 of 10 pets; 0 failed, 7 not sent\n' +
         'warning: the outcomes of these input lines were not recorded: 4-10\n' +
-        `error: another process took over the lock of --failed ${failed} (ECOMPROMISED); this load stopped sending\n` +
+        `error: another process took over the lock of --failed ${failed} (its lock folder was renewed by another process); this load stopped sending\n` +
         'Run the same command again: it resumes the load from its journal, or is refused while another load holds the lock.\n',
     ),
   );

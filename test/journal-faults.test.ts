@@ -109,6 +109,22 @@ describe('a full disk at every byte offset of the journal, then the same command
   }, 300_000);
 });
 
+describe("a disk full at the journal's first write", () => {
+  test('exit 2 saying nothing was sent, with the way out; no request reaches the service', async () => {
+    await sandbox.start();
+    const failed = path.join(sandbox.tempDir(), 'failed.ndjson');
+    const r = await load(failed, diskFullAfter(0));
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toBe(
+      wrapped(
+        `error: cannot write the journal ${failed}.journal: ENOSPC; nothing was sent\n` +
+          'Free space on its disk (or give a --failed on another), then run the same command again.\n',
+      ),
+    );
+    expect(sandbox.storedNames()).toEqual([]);
+  });
+});
+
 describe('a full disk over an earlier --failed', () => {
   test('the file --failed names keeps what it held: a temporary file cut by the disk never replaces it, and a warning says so', async () => {
     await sandbox.start();

@@ -52,6 +52,10 @@ export function openExisting(path: string): { fd: number; read: ReadJournal | un
 
 /** The error (exit 2) of a journal that cannot be written as it is opened; a lease lost (a CliError of its own) as it is. */
 export function cannotWrite(path: string, error: unknown): CliError {
-  if (error instanceof JournalWriteError) return new UsageError(`cannot write the journal ${path}: ${error.code}`);
-  return error instanceof CliError ? error : new UsageError(`cannot write the journal ${path}: ${errnoCode(error)}`);
+  if (error instanceof CliError) return error;
+  const code = error instanceof JournalWriteError ? error.code : errnoCode(error);
+  return new UsageError(
+    `cannot write the journal ${path}: ${code}; nothing was sent`,
+    code === 'ENOSPC' ? 'Free space on its disk (or give a --failed on another), then run the same command again.' : undefined,
+  );
 }

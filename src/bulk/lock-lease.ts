@@ -69,9 +69,9 @@ export class LeaseLostError extends CliError {
 /** The loss proper-lockfile's `error` reports at a renewal: the lock folder gone (ENOENT), or changed by another process. */
 export function lossAtRenewal(file: string, error: Error): LeaseLostError {
   const code = (error as NodeJS.ErrnoException).code ?? error.message;
-  return error.message.includes('ENOENT')
-    ? new LeaseLostError('gone', file, `${code}: its folder is gone`)
-    : new LeaseLostError('taken', file, code);
+  if (error.message.includes('ENOENT')) return new LeaseLostError('gone', file, `${code}: its folder is gone`);
+  // proper-lockfile's code for a lock folder whose time another process set: said in words, not as the library's code.
+  return new LeaseLostError('taken', file, code === 'ECOMPROMISED' ? 'its lock folder was renewed by another process' : code);
 }
 
 /** The token in the owner file of `folder`, or undefined when it cannot be read (gone, another's without one, garbage). */
