@@ -48,8 +48,8 @@ export interface Seams {
   jqMemoryLimitMb?: number;
   /** How long a bulk load's lock may go unrenewed before it is stale, in milliseconds (bulk/load-lock.ts's STALE_MS when not given). */
   lockStaleMs?: number;
-  /** How a bulk load's journal writes (`fs.writeSync(fd, data, offset)`, the bytes taken): tests inject a full disk at any byte. */
-  journalWrite?: (fd: number, data: Buffer, offset: number) => number;
+  /** How a bulk load writes its journal and --failed (`fs.writeSync(fd, data, offset)`, the bytes taken): tests inject a full disk at any byte. */
+  bulkFileWrite?: (fd: number, data: Buffer, offset: number) => number;
   /** How long every connection of a bulk load may be refused before it stops, in milliseconds (bulk/post-policy.ts's UNREACHABLE_MS when not given). */
   unreachableMs?: number;
   /** The client seam: every client the Factory hands out sends through this dispatcher (a test's undici MockAgent). */
@@ -216,8 +216,8 @@ export class Factory {
   }
 
   /** The test seams of a bulk load: its journal's writes, its wait for a service that refuses every connection, its resends' jitter. */
-  get bulkSeams(): Pick<Seams, 'journalWrite' | 'unreachableMs' | 'random'> {
-    return { journalWrite: this.seams.journalWrite, unreachableMs: this.seams.unreachableMs, random: this.seams.random };
+  get bulkSeams(): Pick<Seams, 'bulkFileWrite' | 'unreachableMs' | 'random'> {
+    return { bulkFileWrite: this.seams.bulkFileWrite, unreachableMs: this.seams.unreachableMs, random: this.seams.random };
   }
 
   /** Closes the client's connections and ends the jq thread, if the run made them. */

@@ -49,7 +49,7 @@ export interface RunSetup {
   /** A bulk load's lock stale time in milliseconds (30,000 when not given): renewed, and checked for a take-over, every third of it. */
   lockStaleMs?: number;
   /** How a bulk load's journal writes (fs.writeSync when not given): a full disk injected at any byte. */
-  journalWrite?: (fd: number, data: Buffer, offset: number) => number;
+  bulkFileWrite?: (fd: number, data: Buffer, offset: number) => number;
   /** How long a bulk load waits for a service that refuses every connection before it stops (5,000 ms when not given). */
   unreachableMs?: number;
   /** The program's commands in place of the registry's: a command built with its runF, to see what reaches its run. */
@@ -165,7 +165,7 @@ export async function run(argv: string[], setup: RunSetup = {}): Promise<Result>
         random: setup.random,
         jqMemoryLimitMb: setup.jqMemoryLimitMb,
         lockStaleMs: setup.lockStaleMs,
-        journalWrite: setup.journalWrite,
+        bulkFileWrite: setup.bulkFileWrite,
         unreachableMs: setup.unreachableMs,
         dispatcher: setup.dispatcher,
       },

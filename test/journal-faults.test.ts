@@ -1,5 +1,5 @@
 // Issue 38 item 3: the journal is a log that any run appends to after a crash or a full disk. A full disk is injected at every byte
-// offset of a load's journal writes (the Factory's journalWrite seam: fs.writeSync takes the bytes that fit, then throws ENOSPC), and
+// offset of a load's journal writes (the Factory's bulkFileWrite seam: fs.writeSync takes the bytes that fit, then throws ENOSPC), and
 // the same command runs twice more (the first of them on a disk full again at the same offset, or with room); after each run, what the journal's reader makes of each item matches the store: created means
 // stored once, unsent means not stored, and only an item it calls unknown may be either. No whole created record is read as anything
 // but created.
@@ -37,11 +37,11 @@ function counting(count: { bytes: number }): Write {
   };
 }
 
-const load = (failed: string, journalWrite?: Write) =>
+const load = (failed: string, bulkFileWrite?: Write) =>
   run(['add', '--file', '-', '--failed', failed, '--concurrency', '1'], {
     env: { PATH: process.env.PATH, ...sandbox.env() },
     stdin: INPUT,
-    journalWrite,
+    bulkFileWrite,
   });
 
 /** How often each input pet is stored. */
@@ -141,11 +141,11 @@ describe('a full disk over an earlier --failed', () => {
     const many = Array.from({ length: 40 }, (_, i) => `{"name":"many-${i}","categoryId":1}\n`).join('');
     const count = { bytes: 0 };
     const probe = path.join(sandbox.tempDir(), 'probe.ndjson');
-    await run(['add', '--file', '-', '--failed', probe], { env, stdin: many, journalWrite: counting(count) });
+    await run(['add', '--file', '-', '--failed', probe], { env, stdin: many, bulkFileWrite: counting(count) });
     const r = await run(['add', '--file', '-', '--failed', failed], {
       env,
       stdin: many,
-      journalWrite: diskFullAfter(Math.floor(count.bytes / 2)),
+      bulkFileWrite: diskFullAfter(Math.floor(count.bytes / 2)),
     });
     expect(r.code).toBe(1);
     expect(unwrapped(r.stderr)).toContain(`warning: cannot write --failed ${failed}: ENOSPC; it was left as it was before this load\n`);

@@ -45,11 +45,11 @@ export async function runAddFile(f: Factory, options: AddFileOptions): Promise<v
     let journalWritten = 0;
     if (options.failed) {
       // The journal's disk is --failed's (its folder): a test's full disk fills for both.
-      failed = await FailedFile.open(options.failed, f.lockStaleMs, f.bulkSeams.journalWrite);
+      failed = await FailedFile.open(options.failed, f.lockStaleMs, f.bulkSeams.bulkFileWrite);
       journalWritten = fs.statSync(failed.journalPath, { throwIfNoEntry: false })?.mtimeMs ?? 0;
       const lockOf = failed;
       journal = LoadJournal.open(failed.journalPath, { input: source, identity: input.identity }, options.restart ?? false, {
-        write: f.bulkSeams.journalWrite,
+        write: f.bulkSeams.bulkFileWrite,
         // Each record only while this load holds the lock of --failed (bulk/lock-lease.ts).
         guard: () => lockOf.confirmLease(),
       });
