@@ -122,6 +122,7 @@ export class IOStreams {
 
   /** Resolves once stdout has taken what was written (at once unless it pushed back), so that a long listing waits for a slow reader. */
   drained(): Promise<void> {
+    if (this.pager?.active) return this.pager.drained();
     return this.drain ?? Promise.resolve();
   }
 

@@ -1,11 +1,12 @@
 // Which pager runs: PETSTORE_PAGER, then PAGER, then less -FRX; empty or cat
 // turns it off; the command is split into words as sh would split it. The
-// pager itself is tested on a terminal in pty-pager.test.ts.
+// pager itself is tested on a terminal in pty-pager.test.ts; below, what it
+// concludes from what its input took, with pagers that print nothing.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
-import { pagerCommand, splitWords, terminalCanPage } from '../src/terminal/pager.js';
+import { describe, expect, onTestFinished, test } from 'vitest';
+import { Pager, pagerCommand, splitWords, terminalCanPage } from '../src/terminal/pager.js';
 
 describe('pagerCommand', () => {
   test.each([
@@ -60,5 +61,79 @@ describe('terminalCanPage', () => {
     expect(terminalCanPage({ TERM: 'my-term', TERMINFO: dir })).toBe(true);
     expect(terminalCanPage({ TERM: 'other-term', TERMINFO_DIRS: `:${dir}` })).toBe(true);
     expect(terminalCanPage({ TERM: 'my-term' })).toBe(false);
+  });
+});
+
+/** A Pager running `script` under sh, with what it prints directly and warns captured. */
+function startPager(script: string) {
+  const seen = { direct: '', warnings: [] as string[] };
+  const pager = new Pager(
+    { words: ['sh', '-c', script], chosen: true },
+    process.env,
+    { write: (text) => (seen.direct += text), warn: (message) => seen.warnings.push(message) },
+    { running: 0 },
+  );
+  return { pager, seen };
+}
+
+const TWO_MB = 'x'.repeat(2_000_000);
+const turns = async (n: number) => {
+  for (let i = 0; i < n; i += 1) await new Promise((resolve) => setImmediate(resolve));
+};
+
+describe('Pager: what its input took', () => {
+  test('2 MB written at once, 1 MB of it read, then exit 3: the pager read (each of 20 runs; a pipe merging waiting writes hid it)', async () => {
+    for (let run = 0; run < 20; run += 1) {
+      const { pager, seen } = startPager('head -c 1000000 >/dev/null; exit 3');
+      pager.write(TWO_MB);
+      await pager.close();
+      expect({ run, failed: pager.failedAfterOutput, direct: seen.direct.length, warnings: seen.warnings }).toEqual({
+        run,
+        failed: true,
+        direct: 0,
+        warnings: ['the pager "sh" exited with status 3 before the end of the output; what it showed may be incomplete'],
+      });
+    }
+  });
+
+  test('2 MB written to a pager that exits 3 without reading: printed directly, once, and the command does not fail', async () => {
+    const { pager, seen } = startPager('exit 3');
+    pager.write(TWO_MB);
+    await pager.close();
+    expect(pager.failedAfterOutput).toBe(false);
+    expect(seen.direct === TWO_MB).toBe(true);
+    expect(seen.warnings).toEqual(['the pager "sh" exited with status 3 before showing the output; printing directly']);
+  });
+
+  test('a writer waits (drained) while the pager has not read, and goes on once it has', async () => {
+    const gate = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pager-')), 'gate');
+    const { pager, seen } = startPager(`while [ ! -e '${gate}' ]; do sleep 0.01; done; cat >/dev/null`);
+    onTestFinished(() => fs.writeFileSync(gate, ''));
+    expect(pager.write(TWO_MB)).toBe(false);
+    let drained = false;
+    const waiting = pager.drained().then(() => (drained = true));
+    // 2 MB cannot all be in a pipe the pager has not read from, however long this waits.
+    await turns(5);
+    expect(drained).toBe(false);
+    fs.writeFileSync(gate, '');
+    await waiting;
+    await pager.close();
+    expect({ failed: pager.failedAfterOutput, direct: seen.direct, warnings: seen.warnings }).toEqual({
+      failed: false,
+      direct: '',
+      warnings: [],
+    });
+  });
+
+  test('a writer waiting on a pager that quits (q, status 0) goes on, and nothing is printed or said', async () => {
+    const { pager, seen } = startPager('exit 0');
+    expect(pager.write(TWO_MB)).toBe(false);
+    await pager.drained();
+    await pager.close();
+    expect({ failed: pager.failedAfterOutput, direct: seen.direct, warnings: seen.warnings }).toEqual({
+      failed: false,
+      direct: '',
+      warnings: [],
+    });
   });
 });

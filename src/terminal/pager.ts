@@ -95,7 +95,15 @@ export class Pager {
   private direct = false;
   /** The pager has ended or its input broke: writes are dropped. */
   private ended = false;
-  private blocked = false;
+  /** Slices not yet written: one is written at a time, so that each is acknowledged on its own (a stream merges waiting writes). */
+  private readonly queue: Buffer[] = [];
+  private queuedBytes = 0;
+  private writing = false;
+  private closing = false;
+  /** Called once the slice being written is answered. */
+  private onAnswered: (() => void) | undefined;
+  /** Resolves the writers waiting for the queue to drain. */
+  private drainWaiters: (() => void)[] = [];
   private readSome = false;
   private taken = 0;
   /** True once the pager failed after reading output that may have reached the terminal: the command must fail (exit 1). */
@@ -114,10 +122,14 @@ export class Pager {
     this.child = spawn(file, args, { stdio: ['pipe', 'inherit', 'inherit'], env: { ...PAGER_ENV, ...env } });
     count.running += 1;
     // EPIPE once the pager has quit: a quiet end of the output.
-    this.child.stdin!.on('error', () => (this.ended = true));
+    this.child.stdin!.on('error', () => {
+      this.ended = true;
+      this.dropQueue();
+    });
     this.finished = new Promise<void>((resolve) => {
       this.child.once('error', (error: NodeJS.ErrnoException) => {
         this.ended = true;
+        this.dropQueue();
         // Only the default pager (less) may be missing quietly: the user did not ask for it.
         this.printDirectly(
           command.chosen ? `cannot start the pager "${file}": ${error.code ?? error.message}; printing directly` : undefined,
@@ -131,11 +143,10 @@ export class Pager {
           else this.kept = undefined;
           resolve();
         };
-        // What the pager took is known once each write to it has been answered: a write the kernel took is answered on a later turn
-        // than the pager's exit may be seen, and the writes left are answered (EPIPE) before its input closes.
-        const stdin = this.child.stdin!;
-        if (stdin.destroyed || stdin.writableLength === 0) setImmediate(decide);
-        else stdin.once('close', decide);
+        this.dropQueue();
+        // What the pager took is known once the slice being written is answered: that may come later than its exit is seen.
+        if (this.writing) this.onAnswered = decide;
+        else decide();
       });
     }).finally(() => (count.running -= 1));
   }
@@ -166,7 +177,7 @@ export class Pager {
     return !this.direct;
   }
 
-  /** Writes data to the pager, while {@link active}; false when it asks the writer to wait for 'drain' (as a stream's write). */
+  /** Writes data to the pager, while {@link active}; false when the writer should wait for {@link drained} (as a stream's write). */
   write(text: string): boolean {
     // Kept even once the input broke: the pager may yet fail, and this would be printed too.
     if (this.kept) {
@@ -175,26 +186,67 @@ export class Pager {
       if (this.keptLength > KEEP_LIMIT) this.kept = undefined;
     }
     if (this.ended) return true;
-    const stdin = this.child.stdin!;
     // In slices, so that a pager that reads most of one large write (a table), then fails, is seen to have read.
     const bytes = Buffer.from(text);
-    let accepted = true;
-    for (let start = 0; start < bytes.length; start += WRITE_SLICE) {
-      const slice = bytes.subarray(start, start + WRITE_SLICE);
-      accepted = stdin.write(slice, (error) => {
-        if (error) return;
-        this.taken += slice.length;
-        if (this.blocked || this.taken > PIPE_HOLDS_AT_MOST) this.readSome = true;
-      });
+    for (let start = 0; start < bytes.length; start += WRITE_SLICE) this.queue.push(bytes.subarray(start, start + WRITE_SLICE));
+    this.queuedBytes += bytes.length;
+    this.writeNext();
+    return this.queuedBytes < WRITE_SLICE;
+  }
+
+  /** Resolves once the slices waiting have been written, or the pager's input has ended. */
+  drained(): Promise<void> {
+    if (this.ended || this.queuedBytes < WRITE_SLICE) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  private writeNext(): void {
+    if (this.writing || this.ended) return;
+    const stdin = this.child.stdin!;
+    const slice = this.queue.shift();
+    if (!slice) {
+      if (this.closing) stdin.end();
+      return;
     }
-    // Output still waiting here once the pipe has taken what it can: the pipe is full, and what goes in later was read.
-    if (!this.blocked) setImmediate(() => (this.blocked ||= stdin.writableLength > 0));
-    return accepted;
+    this.writing = true;
+    let pipeWasFull = false;
+    stdin.write(slice, (error) => {
+      this.writing = false;
+      this.queuedBytes -= slice.length;
+      if (error) {
+        this.ended = true;
+        this.dropQueue();
+      } else {
+        this.taken += slice.length;
+        // The pipe took the rest of a slice it had no room for, or more than it holds: the pager read.
+        if (pipeWasFull || this.taken > PIPE_HOLDS_AT_MOST) this.readSome = true;
+      }
+      const answered = this.onAnswered;
+      this.onAnswered = undefined;
+      answered?.();
+      if (this.queuedBytes < WRITE_SLICE) this.releaseWriters();
+      this.writeNext();
+    });
+    // Still waiting once write() returns: the pipe could not take it all.
+    pipeWasFull = stdin.writableLength > 0;
+  }
+
+  private dropQueue(): void {
+    for (const slice of this.queue) this.queuedBytes -= slice.length;
+    this.queue.length = 0;
+    this.releaseWriters();
+  }
+
+  private releaseWriters(): void {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   /** Ends the pager's input and resolves once it has exited (the user has read the output and quit). */
   async close(): Promise<void> {
-    if (!this.ended) this.child.stdin!.end();
+    this.closing = true;
+    this.writeNext();
     await this.finished;
   }
 }
