@@ -1,6 +1,7 @@
 /** The streams of one invocation: data on stdout; warnings, notices, debug lines and the status line on stderr (JSON lines with --json). */
 import { stringifyJson } from './json.js';
-import { Pager, type PagerCommand, type PagerCount, pagerCommand, terminalCanPage } from './terminal/pager.js';
+import { Pager, type PagerCount } from './terminal/pager.js';
+import { type PagerCommand, pagerCommand, terminalCanPage } from './terminal/pager-command.js';
 import { Spinner } from './terminal/spinner.js';
 import { wrapMessage } from './terminal/wrap.js';
 import { sanitizeLines, sanitizeText } from './text.js';

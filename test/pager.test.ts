@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { Pager, pagerCommand, splitWords, terminalCanPage } from '../src/terminal/pager.js';
+import { Pager } from '../src/terminal/pager.js';
+import { pagerCommand, splitWords, terminalCanPage } from '../src/terminal/pager-command.js';
 
 describe('pagerCommand', () => {
   test.each([
