@@ -77,6 +77,18 @@ export class DeclinedError extends CliError {
   }
 }
 
+/**
+ * The pager exited before the end of the output (the user quit it): the command stops, quietly, as when a pipe's reader is gone
+ * (`list | head -1`). Exit 0, or 1 when the pager failed after reading (main).
+ */
+export class OutputClosedError extends CliError {
+  override name = 'OutputClosedError';
+
+  constructor() {
+    super('the pager exited before the end of the output', ExitCode.ok, 'output_closed');
+  }
+}
+
 /** No API key is available for the selected environment; nothing was sent. Exit 4. */
 export class MissingKeyError extends CliError {
   override name = 'MissingKeyError';

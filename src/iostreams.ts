@@ -1,4 +1,5 @@
 /** The streams of one invocation: data on stdout; warnings, notices, debug lines and the status line on stderr (JSON lines with --json). */
+import { OutputClosedError } from './errors.js';
 import { stringifyJson } from './json.js';
 import { Pager, type PagerCount } from './terminal/pager.js';
 import { type PagerCommand, pagerCommand, terminalCanPage } from './terminal/pager-command.js';
@@ -123,7 +124,12 @@ export class IOStreams {
 
   /** Resolves once stdout has taken what was written (at once unless it pushed back), so that a long listing waits for a slow reader. */
   drained(): Promise<void> {
-    if (this.pager?.active) return this.pager.drained();
+    const pager = this.pager;
+    if (pager?.active) {
+      return pager.drained().then(() => {
+        if (pager.quitEarly) throw new OutputClosedError();
+      });
+    }
     return this.drain ?? Promise.resolve();
   }
 

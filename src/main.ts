@@ -1,7 +1,7 @@
 /** Runs one invocation: parses the command line, runs the command, reports what it threw and returns its exit code (errors.ts). */
 import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { stringifyJson } from './json.js';
-import { CliError, ExitCode, InterruptedError, type ErrorReport } from './errors.js';
+import { CliError, ExitCode, InterruptedError, OutputClosedError, type ErrorReport } from './errors.js';
 import { Factory, type GlobalOptions, type Seams } from './factory.js';
 import { IOStreams, type IO } from './iostreams.js';
 import { COMMANDS } from './commands/registry.js';
@@ -119,6 +119,7 @@ function reportError(error: unknown, io: IOStreams, json: boolean, traces: Stack
   // Help and --version end with exit code 0; every other CommanderError is a usage error.
   if (error instanceof CommanderError) return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   if (signal.aborted && signal.reason instanceof InterruptedError) error = signal.reason;
+  if (error instanceof OutputClosedError) return error.exitCode;
   const write = (line: string) => io.writeError(`${line}\n`);
   const say = (line: string) => io.writeMessage(`${line}\n`);
   if (error instanceof CliError) {

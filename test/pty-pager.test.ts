@@ -156,16 +156,52 @@ describe('no pager', () => {
     expect(await run.text()).toEqual([...TABLE, 'warning: cannot start the pager "/nonexistent/pager": ENOENT; printing directly']);
   });
 
-  test('a pager that quits before reading (the user pressed q): a quiet end, exit 0', async () => {
+  test('a pager that quits before reading (the user pressed q): a quiet end, exit 0, the rest of the command not run', async () => {
     server = await startPetService({
       key: 'k',
-      seed: Array.from({ length: 150 }, (_, i) => ({ name: `${i}`.padEnd(1000, 'x'), categoryId: 1 })),
+      seed: Array.from({ length: 150 }, (_, i) => ({ name: `${i}`.padEnd(3000, 'x'), categoryId: 1 })),
     });
     const env = { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k' };
-    // 100 KB of rows: more than a pipe holds, so that writing meets the pager gone (EPIPE).
+    // 300 KB of rows: more than a pipe holds, so that writing meets the pager gone (EPIPE). Its warning of more pages is not said.
     const run = runInPty(['list', '--limit', '100', '--format', 'tsv'], { env: { ...env, PETSTORE_PAGER: 'true' }, cols: 120 });
     expect(await run.exited).toBe(0);
-    expect(await run.text()).toEqual(['warning: showing one page of 100 pets; the service has more: --all fetches every page']);
+    expect(await run.text()).toEqual([]);
+  });
+});
+
+describe('a pager gone before the end of a whole listing: the listing stops, as at `| head`', () => {
+  /** 20 pages of 100 KB each; returns how many page requests reached the service. */
+  async function pagesAsked(args: string[], pager: string): Promise<{ code: number; text: string[]; pages: number }> {
+    server = await startPetService({
+      key: 'k',
+      seed: Array.from({ length: 2000 }, (_, i) => ({ name: `${i}`.padEnd(1000, 'x'), categoryId: 1 })),
+    });
+    const env = { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k', PETSTORE_PAGER: pager };
+    const run = runInPty(args, { env, cols: 120 });
+    const code = await run.exited;
+    return { code, text: await run.text(), pages: server.requests.length };
+  }
+
+  // Each page waits for the pager to take the one before: a pager that reads nothing holds at most two pages and a slice.
+  test.each([
+    ['list --all --format tsv', ['list', '--all', '--format', 'tsv']],
+    ['list --all --json', ['list', '--all', '--json']],
+    ['api pets --paginate', ['api', 'pets', '--paginate']],
+  ])('%s, the pager quit before reading (q): no more pages asked for, nothing said, exit 0', async (_, args) => {
+    const { code, text, pages } = await pagesAsked(args, 'true');
+    expect({ code, text }).toEqual({ code: 0, text: [] });
+    expect(pages).toBeGreaterThanOrEqual(1);
+    expect(pages).toBeLessThanOrEqual(5);
+  });
+
+  test('the pager failed after reading 600 KB of 2 MB: no more pages asked for, a warning naming it, exit 1', async () => {
+    const { code, text, pages } = await pagesAsked(['list', '--all', '--format', 'tsv'], `sh -c "head -c 600000 >/dev/null; exit 3"`);
+    expect({ code, text }).toEqual({
+      code: 1,
+      text: ['warning: the pager "sh" exited with status 3 before the end of the output; what it showed may be incomplete'],
+    });
+    expect(pages).toBeGreaterThanOrEqual(6);
+    expect(pages).toBeLessThanOrEqual(10);
   });
 });
 

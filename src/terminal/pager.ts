@@ -52,6 +52,8 @@ export class Pager {
   private taken = 0;
   /** True once the pager failed after reading output that may have reached the terminal: the command must fail (exit 1). */
   failedAfterOutput = false;
+  /** True once the pager exited before its input ended, with the output its own (the user quit it, or it failed after reading). */
+  quitEarly = false;
   private readonly finished: Promise<void>;
 
   constructor(
@@ -85,6 +87,7 @@ export class Pager {
         const decide = () => {
           if (code !== null && code !== 0) this.onFailure(code);
           else this.kept = undefined;
+          this.quitEarly = !this.closing && !this.direct;
           resolve();
         };
         this.dropQueue();
@@ -138,10 +141,10 @@ export class Pager {
     return this.queuedBytes < WRITE_SLICE;
   }
 
-  /** Resolves once the slices waiting have been written, or the pager's input has ended. */
-  drained(): Promise<void> {
-    if (this.ended || this.queuedBytes < WRITE_SLICE) return Promise.resolve();
-    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  /** Resolves once the slices waiting have been written or, once the pager's input has ended, its exit judged ({@link quitEarly}). */
+  async drained(): Promise<void> {
+    if (!this.ended && this.queuedBytes >= WRITE_SLICE) await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+    if (this.ended) await this.finished;
   }
 
   private writeNext(): void {
