@@ -1,6 +1,6 @@
 /** `petstore get ID ID...` and `get -`: many pets in one process, streamed in input order (lookup-window.ts), each failure named. */
 import { addAbortSignal, type Readable } from 'node:stream';
-import { CliError, InterruptedError, UsageError } from '../../errors.js';
+import { CliError, InterruptedError, OutputClosedError, UsageError } from '../../errors.js';
 import { readsDirectory } from '../../fifo.js';
 import type { Factory } from '../../factory.js';
 import { stringifyJson } from '../../json.js';
@@ -116,7 +116,8 @@ function stoppedError(f: Factory, error: unknown, tally: Tally): unknown {
     else f.io.writeMessage(`${message}\n`);
     return error;
   }
-  if (!(error instanceof CliError)) return error;
+  // The pager quit (q): the run ends quietly, as at `| head`.
+  if (!(error instanceof CliError) || error instanceof OutputClosedError) return error;
   // A service out of reach: its error carries the hint of where the base URL comes from (settings.ts's unreachableHint).
   return new LookupStoppedError(error, { printed, read }, tally.progress);
 }
