@@ -106,6 +106,53 @@ describe('Pager: what its input took', () => {
     expect(seen.warnings).toEqual(['the pager "sh" exited with status 3 before showing the output; printing directly']);
   });
 
+  test('20 MB written at once to a pager that cannot start: all of it printed directly, once (no copy was kept past 16 MiB)', async () => {
+    const seen = { direct: [] as string[], warnings: [] as string[] };
+    const pager = new Pager(
+      { words: ['no-such-pager-42'], chosen: true },
+      process.env,
+      { write: (text) => seen.direct.push(text), warn: (message) => seen.warnings.push(message) },
+      { running: 0 },
+    );
+    const table = 'x'.repeat(20_000_000);
+    pager.write(table);
+    await pager.close();
+    expect(seen.direct.length === 1 && seen.direct[0] === table).toBe(true);
+    expect(seen.warnings).toEqual(['cannot start the pager "no-such-pager-42": ENOENT; printing directly']);
+    expect(pager.failedAfterOutput).toBe(false);
+  });
+
+  test('a pager killed by a signal after reading 1 MB of 2: a failure (it was taken for a quit: no warning, exit 0)', async () => {
+    const { pager, seen } = startPager('head -c 1000000 >/dev/null; kill -KILL $$');
+    pager.write(TWO_MB);
+    await pager.close();
+    expect({ failed: pager.failedAfterOutput, direct: seen.direct.length, warnings: seen.warnings }).toEqual({
+      failed: true,
+      direct: 0,
+      warnings: ['the pager "sh" was killed by SIGKILL before the end of the output; what it showed may be incomplete'],
+    });
+  });
+
+  test('a pager killed by a signal before reading: the output printed directly, once', async () => {
+    const { pager, seen } = startPager('kill -KILL $$');
+    pager.write(TWO_MB);
+    await pager.close();
+    expect(pager.failedAfterOutput).toBe(false);
+    expect(seen.direct === TWO_MB).toBe(true);
+    expect(seen.warnings).toEqual(['the pager "sh" was killed by SIGKILL before showing the output; printing directly']);
+  });
+
+  test("a pager ended by SIGINT (the user's Ctrl-C) is a quit: nothing printed, nothing said", async () => {
+    const { pager, seen } = startPager('kill -INT $$');
+    pager.write(TWO_MB);
+    await pager.close();
+    expect({ failed: pager.failedAfterOutput, direct: seen.direct, warnings: seen.warnings }).toEqual({
+      failed: false,
+      direct: '',
+      warnings: [],
+    });
+  });
+
   test('a writer waits (drained) while the pager has not read, and goes on once it has', async () => {
     const gate = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pager-')), 'gate');
     const { pager, seen } = startPager(`while [ ! -e '${gate}' ]; do sleep 0.01; done; cat >/dev/null`);

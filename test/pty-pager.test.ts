@@ -299,6 +299,16 @@ describe('a pager that fails loses no output', () => {
     expect(await run.text()).toEqual([...TABLE, `warning: cannot start the pager "${file}": EACCES; printing directly`]);
   });
 
+  test('a pager killed by a signal before reading (SIGKILL): a warning naming it, the output printed directly (it was a quiet quit)', async () => {
+    const env = await serve();
+    const run = runInPty(['list'], { env: { ...env, PETSTORE_PAGER: 'sh -c "kill -KILL $$"' }, cols: 120 });
+    expect(await run.exited).toBe(0);
+    expect(await run.text()).toEqual([
+      ...TABLE,
+      'warning: the pager "sh" was killed by SIGKILL before showing the output; printing directly',
+    ]);
+  });
+
   test('a pager that fails after reading output (it may have reached the terminal): a warning naming it, exit 1', async () => {
     server = await startPetService({
       key: 'k',

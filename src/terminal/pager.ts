@@ -22,9 +22,6 @@ const PIPE_HOLDS_AT_MOST = 512 * 1024;
 /** The most written to the pager at once, in bytes: what it has read is known to this precision. */
 const WRITE_SLICE = 64 * 1024;
 
-/** How much output is kept to print directly should the pager fail before showing any, in UTF-16 code units. */
-const KEEP_LIMIT = 16 * 1024 * 1024;
-
 /**
  * One running pager, fed data on its standard input. One that cannot start, or fails before it was seen to read, is named in a warning
  * and the output printed directly; one that fails after reading is named and fails the command ({@link failedAfterOutput}).
@@ -32,9 +29,8 @@ const KEEP_LIMIT = 16 * 1024 * 1024;
 export class Pager {
   private readonly child: ChildProcess;
   private readonly file: string;
-  /** The output so far, until it passes KEEP_LIMIT; undefined once it can no longer be printed again. */
+  /** The output so far, to print directly should the pager fail before reading; undefined once it read (or can no longer fail). */
   private kept: string[] | undefined = [];
-  private keptLength = 0;
   /** Writes go straight to standard output: the pager could not be started, or failed first. */
   private direct = false;
   /** The pager has ended or its input broke: writes are dropped. */
@@ -82,10 +78,11 @@ export class Pager {
         );
         resolve();
       });
-      this.child.once('close', (code) => {
+      this.child.once('close', (code, signal) => {
         this.ended = true;
         const decide = () => {
-          if (code !== null && code !== 0) this.onFailure(code);
+          const failure = failureOf(code, signal);
+          if (failure) this.onFailure(failure);
           else this.kept = undefined;
           this.quitEarly = !this.closing && !this.direct;
           resolve();
@@ -98,15 +95,15 @@ export class Pager {
     }).finally(() => (count.running -= 1));
   }
 
-  private onFailure(code: number): void {
+  private onFailure(failure: string): void {
     if (this.direct) return;
     if (!this.readSome && this.kept) {
-      this.printDirectly(`the pager "${this.file}" exited with status ${code} before showing the output; printing directly`);
+      this.printDirectly(`the pager "${this.file}" ${failure} before showing the output; printing directly`);
       return;
     }
     this.failedAfterOutput = true;
     this.fallback.warn(
-      `the pager "${this.file}" exited with status ${code} before the end of the output; what it showed may be incomplete`,
+      `the pager "${this.file}" ${failure} before the end of the output; what it showed may be incomplete`,
       'pager_failed',
     );
   }
@@ -115,7 +112,7 @@ export class Pager {
     const kept = this.kept ?? [];
     this.direct = true;
     this.kept = undefined;
-    if (kept.length) this.fallback.write(kept.join(''));
+    for (const text of kept) this.fallback.write(text);
     if (warning) this.fallback.warn(warning, 'pager_failed');
   }
 
@@ -126,12 +123,9 @@ export class Pager {
 
   /** Writes data to the pager, while {@link active}; false when the writer should wait for {@link drained} (as a stream's write). */
   write(text: string): boolean {
-    // Kept even once the input broke: the pager may yet fail, and this would be printed too.
-    if (this.kept) {
-      this.kept.push(text);
-      this.keptLength += text.length;
-      if (this.keptLength > KEEP_LIMIT) this.kept = undefined;
-    }
+    // Kept even once the input broke: the pager may yet fail, and this would be printed too. Held only until the pager is seen to read,
+    // which the push-back of drained() keeps to what a pipe holds, but for one large write (a table), which is in memory anyway.
+    this.kept?.push(text);
     if (this.ended) return true;
     // In slices, so that a pager that reads most of one large write (a table), then fails, is seen to have read.
     const bytes = Buffer.from(text);
@@ -166,7 +160,10 @@ export class Pager {
       } else {
         this.taken += slice.length;
         // The pipe took the rest of a slice it had no room for, or more than it holds: the pager read.
-        if (pipeWasFull || this.taken > PIPE_HOLDS_AT_MOST) this.readSome = true;
+        if (pipeWasFull || this.taken > PIPE_HOLDS_AT_MOST) {
+          this.readSome = true;
+          this.kept = undefined;
+        }
       }
       const answered = this.onAnswered;
       this.onAnswered = undefined;
@@ -196,4 +193,13 @@ export class Pager {
     this.writeNext();
     await this.finished;
   }
+}
+
+/**
+ * How a pager's end reads in a warning ("exited with status 3", "was killed by SIGKILL"); undefined for a quit: status 0, or SIGINT
+ * (the user's Ctrl-C) or SIGPIPE.
+ */
+function failureOf(code: number | null, signal: NodeJS.Signals | null): string | undefined {
+  if (code !== null) return code === 0 ? undefined : `exited with status ${code}`;
+  return signal === null || signal === 'SIGINT' || signal === 'SIGPIPE' ? undefined : `was killed by ${signal}`;
 }
