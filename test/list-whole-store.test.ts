@@ -40,6 +40,19 @@ describe('list --all reads the whole store', () => {
     expect(service.requests.map((request) => request.url)).toEqual(['/v1/pets?limit=100', `/v1/pets?limit=100&cursor=${cursorOf(100)}`]);
   });
 
+  test('Ctrl-C while a table is read: the rows read are drawn, and stderr says the table is not the whole listing, exit 130', async () => {
+    const { service, env } = await sandbox({ seed: 250, faults: pageFault(2, { hang: true }) });
+    const stop = new AbortController();
+    const result = run(['list', '--all', '--format', 'table'], { env, signal: stop.signal });
+    await until(() => service.requests.length === 2);
+    stop.abort(new InterruptedError('SIGINT'));
+    const r = await result;
+    expect(r.code).toBe(130);
+    const rows = r.stdout.split('\n').filter((line) => /^│ \d/.test(line));
+    expect(rows).toHaveLength(100);
+    expect(r.stderr).toBe('interrupted: the table holds only the first 100 pets of the listing\n');
+  });
+
   test('without --limit it asks for pages of 100; a --limit given keeps its value; plain list keeps 20', async () => {
     const { service, env } = await sandbox({ seed: 250 });
     const whole = await run(['list', '--all', '--format', 'ndjson'], { env });

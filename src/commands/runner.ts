@@ -1,7 +1,7 @@
 /** The one run of a command declared by a contract: format, options, pager, fetch, print, full-page warning; kit.ts holds the runF seam. */
 import type * as z from 'zod/mini';
 import type { PetstoreClient } from '../api/client.js';
-import { isCutListing } from '../errors.js';
+import { InterruptedError, isCutListing } from '../errors.js';
 import type { Factory } from '../factory.js';
 import type { OutputShape } from '../output/format.js';
 import type { Item, View } from '../output/render.js';
@@ -203,6 +203,10 @@ async function runListing<I extends Inputs, O, F>(f: Factory, contract: ListingC
     const printed = await printer.cut();
     if (repeats > 0) f.io.warn(repeatsWarning(contract.count(repeats)), REPEATS_DROPPED);
     if (isCutListing(error)) error.setPrinted(printed, contract.count(printed));
+    // A table drawn after Ctrl-C looks whole; rows printed as they came stop where the listing did.
+    if (printer.gathers && printed > 0 && interrupted(f, error)) {
+      f.io.writeMessage(`interrupted: the table holds only the first ${contract.count(printed)} of the listing\n`);
+    }
     throw error;
   }
   waited?.();
@@ -210,4 +214,9 @@ async function runListing<I extends Inputs, O, F>(f: Factory, contract: ListingC
   if (repeats > 0) f.io.warn(repeatsWarning(contract.count(repeats)), REPEATS_DROPPED);
   const warning = contract.fullPage(options, end);
   if (warning !== undefined) f.io.warn(warning, 'full_page');
+}
+
+/** Whether `error` ends a run that Ctrl-C (or SIGTERM, SIGHUP) stopped. */
+function interrupted(f: Factory, error: unknown): boolean {
+  return error instanceof InterruptedError || (f.signal.aborted && f.signal.reason instanceof InterruptedError);
 }
