@@ -32,7 +32,19 @@ describe('petstore config', () => {
       apiKeyOrigin: null,
     });
     expect((await run(['config', 'path'], { configHome: home })).stdout).toBe(`${configFile(home)}\n`);
-    await run(['config', 'unset', 'base-url', '--env', 'staging'], { configHome: home });
+    expect(await run(['config', 'unset', 'base-url', '--env', 'staging'], { configHome: home })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Unset base-url of staging\n',
+      unmatched: [],
+    });
+    // Again: nothing was set, and it says so (it said "Unset" each time).
+    expect(await run(['config', 'unset', 'base-url', '--env', 'staging'], { configHome: home })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'base-url is not set for staging; nothing to do.\n',
+      unmatched: [],
+    });
     const missing = await run(['config', 'get', 'base-url', '--env', 'staging'], { configHome: home });
     expect(missing).toMatchObject({ code: 1, stdout: '', stderr: 'error: base-url is not set for environment "staging"\n' });
   });

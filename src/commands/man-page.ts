@@ -127,7 +127,7 @@ export function manPage(program: CommandUnknownOpts, version: string, date = BUI
     '.B petstore',
     '[\\fIglobal flags\\fR] \\fIcommand\\fR [\\fIflags\\fR] [\\fIarguments\\fR]',
     '.SH DESCRIPTION',
-    `${filled(program.description())} Every command takes the global flags, before or after its name; ` +
+    `${filled(program.description())} A command takes the global flags that apply to it (its help lists them), before or after its name, and refuses the others; ` +
       '\\fBpetstore help\\fR \\fIcommand\\fR and \\fBpetstore\\fR \\fIcommand\\fR \\fB\\-\\-help\\fR print the same help as below, ' +
       'and \\fBpetstore help man\\fR prints this page.',
     '.SH GLOBAL FLAGS',

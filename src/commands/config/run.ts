@@ -90,10 +90,15 @@ async function setSetting(f: Factory, key: string, value: string): Promise<void>
   }
 }
 
-/** Removes one setting. */
+/** Removes one setting; one not set is said to be so, exit 0 (as `auth logout` without a key). */
 async function unsetSetting(f: Factory, key: string): Promise<void> {
   const field = fieldOf(key);
   const envName = (await f.settings.envName()).value;
-  await (await f.store()).update(envName, { [field]: undefined });
+  const store = await f.store();
+  if (store.environment(envName)[field] === undefined) {
+    f.io.info(`${key} is not set for ${envName}; nothing to do.`, 'config_not_set');
+    return;
+  }
+  await store.update(envName, { [field]: undefined });
   f.io.info(`Unset ${key} of ${envName}`, 'config_unset');
 }
