@@ -213,6 +213,7 @@ describe('add', () => {
     [['--name', 'Rex', '--category-id', '1.5'], 'invalid value for --category-id: "1.5": must be an integer written as decimal digits'],
     [['--name', 'Rex'], '--category-id is required (or --file to add many)'],
     [['--category-id', '1'], '--name is required (or --file to add many)'],
+    [['--status', 'sold'], '--name and --category-id are required (or --file to add many)'],
   ])('add %j is refused before the run', async (flags, message) => {
     expect(await parse<AddOptions>(newAddCommand, ['add', ...flags])).toEqual(rejected(message));
   });

@@ -26,6 +26,13 @@ describe('__complete', () => {
     [['--env', 'staging', '--timeout', '5', 'ver'], 'version\tPrint the version of petstore\n:4\n'],
     [['help', 'config', 'p'], 'path\tPrint the path of the config file\n:4\n'],
     [['help', 'config'], 'config\tShow or change settings: base-url per environment\n:4\n'],
+    // help topics besides commands; a config key, the one operand with fixed values (it completed to nothing)
+    [['help', 'm'], 'man\n:4\n'],
+    [['config', 'set', ''], 'base-url\n:4\n'],
+    [['config', 'unset', 'b'], 'base-url\n:4\n'],
+    [['--env', 'local', 'config', 'get', ''], 'base-url\n:4\n'],
+    [['config', 'set', 'base-url', ''], ':4\n'],
+    [['config', 'set', 'x'], ':4\n'],
     // flags: long ones, short ones on "-", the global ones after a command
     [['list', '--st'], '--status\tonly animals with this status\n:4\n'],
     [['api', '-X'], '-X\tthe HTTP method\n:4\n'],
@@ -127,7 +134,11 @@ describe('__complete', () => {
         ['completion', ''],
         ['bash', 'zsh', 'fish', 'powershell', 'help'],
       ],
-      [['help', ''], ROOT.filter((name) => name !== 'help')],
+      // The commands, then the help topics.
+      [
+        ['help', ''],
+        [...ROOT.filter((name) => name !== 'help'), 'man'],
+      ],
       [
         ['help', 'auth', ''],
         ['login', 'status', 'token', 'logout'],

@@ -111,11 +111,11 @@ describe('add at a terminal asks for what is missing', () => {
     ['PETSTORE_NO_PROMPT=1', ['add'], { PETSTORE_NO_PROMPT: '1' }, undefined],
     ['stdin piped', ['add'], {}, 'echo Rex | $PETSTORE'],
     ['stdout to a file', ['add'], {}, '$PETSTORE > /dev/null'],
-  ])('%s: no prompt, exit 2 naming --name, nothing sent', async (_, args, extra, shell) => {
+  ])('%s: no prompt, exit 2 naming --name and --category-id, nothing sent', async (_, args, extra, shell) => {
     const env = await start(extra);
     const run = runInPty(args, { env, cols: 120, ...(shell ? { shell } : {}) });
     expect(await run.exited).toBe(2);
-    expect(run.output()).toContain('error: --name is required (or --file to add many)');
+    expect(run.output()).toContain('error: --name and --category-id are required (or --file to add many)');
     expect(run.output()).not.toMatch(/Name/);
     expect(service!.requests).toEqual([]);
   });

@@ -1,5 +1,6 @@
 /** Help as in gh: `help [<command>...]` and a group without a subcommand print help on stdout, exit 0; an unknown command exits 2. */
-import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Argument, Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { completesTo } from '../completion/argument-values.js';
 import { UsageError } from '../errors.js';
 import { closest } from '../suggest.js';
 import { examples, withGlobalFlags } from './kit.js';
@@ -114,7 +115,12 @@ export function addGroupHelp(group: CommandUnknownOpts, topics: readonly HelpTop
     withGlobalFlags(
       new Command('help')
         .description(`Show help for a command${topics.map((topic) => `; help ${topic.name}: ${topic.summary}`).join('')}`)
-        .argument('[command...]')
+        .addArgument(
+          completesTo(
+            new Argument('[command...]'),
+            topics.map((topic) => topic.name),
+          ),
+        )
         .allowUnknownOption()
         .addHelpText('after', topicText + examples(...helpExamples))
         .action(async (words, _options, help) => {

@@ -3,6 +3,7 @@
  * `:<directive>` (`:4` nothing else, `:0` file names).
  */
 import type { CommandUnknownOpts, Option } from '@commander-js/extra-typings';
+import { completionsOf } from './argument-values.js';
 
 /** The flag `name` (`--status`, `-X`) of `command` or an ancestor, if it takes a value. */
 function valueFlag(command: CommandUnknownOpts, name: string): Option | undefined {
@@ -63,15 +64,20 @@ export async function complete(root: CommandUnknownOpts, words: readonly string[
     return option ? answer(...(await valueLines(option, cur.slice(cur.indexOf('=') + 1), environments))) : answer([]);
   }
   if (help) {
-    const names = cur.startsWith('-') ? [] : subcommands.filter((c) => c.name() !== 'help' && c.name().startsWith(cur));
-    return answer(names.map((c) => line(c.name(), c.description())));
+    if (cur.startsWith('-')) return answer([]);
+    const names = subcommands.filter((c) => c.name() !== 'help' && c.name().startsWith(cur));
+    // The group's help topics (`help man`), besides its commands.
+    const topics = completionsOf(subcommands.find((c) => c.name() === 'help')?.registeredArguments[0]);
+    return answer([...names.map((c) => line(c.name(), c.description())), ...topics.filter((topic) => topic.startsWith(cur))]);
   }
   if (subcommands.length > 0 && operands > 0) return answer([]);
   if (subcommands.length > 0 && !cur.startsWith('-')) {
     return answer(subcommands.filter((c) => c.name().startsWith(cur)).map((c) => line(c.name(), c.description())));
   }
-  // Flags: on `-`, short names too; on a bare Tab, only where no operand is expected.
-  if (!cur.startsWith('-') && command.registeredArguments.length > 0) return answer([]);
+  // Flags: on `-`, short names too; on a bare Tab, only where no operand is expected, or the operand's fixed values (a config key).
+  if (!cur.startsWith('-') && command.registeredArguments.length > 0) {
+    return answer(completionsOf(command.registeredArguments[operands]).filter((value) => value.startsWith(cur)));
+  }
   const names = flagsOf(command).flatMap((option) =>
     [option.long, cur.startsWith('-') ? option.short : undefined]
       .filter((name): name is string => name?.startsWith(cur) === true)

@@ -101,8 +101,9 @@ function addOptions(flags: AddFlags, prompt: PromptContext): AddOptions {
     };
     if (given.name !== undefined) checkName(given.name);
     if (prompt.stdinIsTTY && prompt.stdoutIsTTY && flags.prompt !== false && !prompt.noPromptEnv) return { kind: 'prompt', given };
-    if (flags.name === undefined) throw new UsageError('--name is required (or --file to add many)');
-    throw new UsageError('--category-id is required (or --file to add many)');
+    // Every missing flag at once, so that one run says what the next one needs.
+    const missing = [flags.name === undefined && '--name', flags.categoryId === undefined && '--category-id'].filter(Boolean);
+    throw new UsageError(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required (or --file to add many)`);
   }
   const pet: NewPet = {
     name: flags.name,

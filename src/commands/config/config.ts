@@ -1,5 +1,6 @@
 /** `petstore config list|get|set|unset|path` declared: settings (only `base-url`) of the environment of `--env` or PETSTORE_ENV. Runs in ./run.ts. */
-import { Command } from '@commander-js/extra-typings';
+import { Argument, Command } from '@commander-js/extra-typings';
+import { completesTo } from '../../completion/argument-values.js';
 import { VERSION_SEGMENT } from '../../interface-values.js';
 import type { Factory } from '../../factory.js';
 import { contractAction, examples, withGlobalFlags, withOutputFlags } from '../kit.js';
@@ -33,14 +34,14 @@ export function newConfigCommand(f: Factory, runs: ConfigRuns = {}) {
   config.addCommand(
     new Command('get')
       .description('Print one setting of the selected environment')
-      .argument('<key>', 'the setting: base-url')
+      .addArgument(keyArgument())
       .addHelpText('after', examples('petstore config get base-url', 'petstore config get base-url --env staging'))
       .action(contractAction(f, async () => (await run()).GET, runs.get)),
   );
   config.addCommand(
     new Command('set')
       .description('Change one setting of the selected environment (creating it when new)')
-      .argument('<key>', 'the setting: base-url')
+      .addArgument(keyArgument())
       .argument('<value>', 'its new value')
       .addHelpText(
         'after',
@@ -54,7 +55,7 @@ export function newConfigCommand(f: Factory, runs: ConfigRuns = {}) {
   config.addCommand(
     new Command('unset')
       .description('Remove one setting of the selected environment')
-      .argument('<key>', 'the setting: base-url')
+      .addArgument(keyArgument())
       .addHelpText('after', examples('petstore config unset base-url', 'petstore config unset base-url --env staging'))
       .action(contractAction(f, async () => (await run()).UNSET, runs.unset)),
   );
@@ -66,4 +67,9 @@ export function newConfigCommand(f: Factory, runs: ConfigRuns = {}) {
   );
   // The config store only: no request, so no base URL, deadline, retries or request log.
   return withGlobalFlags(config, ['--env', '--json', '--no-color']);
+}
+
+/** The `<key>` of get, set and unset: its one value completes at Tab. */
+function keyArgument() {
+  return completesTo(new Argument('<key>', 'the setting: base-url'), Object.keys(CONFIG_KEYS));
 }
