@@ -214,6 +214,26 @@ describe('a pager gone before the end of a whole listing: the listing stops, as 
     },
   );
 
+  test('get of 500 ids whose pager quits while an id is in flight and later ones are answered: no id is named as passed over', async () => {
+    const never = new Promise<void>(() => undefined);
+    server = await startPetService({
+      key: 'k',
+      // Pet 1's 300 KB fill the pipe of a pager that reads nothing.
+      seed: Array.from({ length: 500 }, (_, i) => ({ name: i === 0 ? 'x'.repeat(300_000) : `Pet${i + 1}`, categoryId: 1 })),
+      faults: (request) => (request.url.endsWith('/pets/2') ? { until: never, serve: true } : undefined),
+    });
+    const gate = path.join(tempDir(), 'gate');
+    const pager = `sh -c "while [ ! -e '${gate}' ]; do sleep 0.01; done"`;
+    const env = { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k', PETSTORE_PAGER: pager, PETSTORE_NO_DEPRECATION_WARNING: '1' };
+    const ids = Array.from({ length: 500 }, (_, i) => `${i + 1}`);
+    const run = runInPty(['get', ...ids, '--format', 'tsv'], { env, cols: 120 });
+    // Id 20 asked for: with 8 in flight and id 2 held, the answers of ids 3 to 12 were taken in, behind id 2.
+    await until(() => server!.requests.some((request) => request.url.endsWith('/pets/20')));
+    fs.writeFileSync(gate, '');
+    expect(await run.exited).toBe(0);
+    expect(await run.text()).toEqual([]);
+  });
+
   test('the pager failed after reading 600 KB of 2 MB: no more pages asked for, a warning naming it, exit 1', async () => {
     const { code, text, pages } = await pagesAsked(['list', '--all', '--format', 'tsv'], `sh -c "head -c 600000 >/dev/null; exit 3"`);
     expect({ code, text }).toEqual({

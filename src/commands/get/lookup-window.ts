@@ -4,7 +4,7 @@
  * as they complete, so that printing starts before the input ends.
  */
 import type { PetstoreClient } from '../../api/client.js';
-import { CliError, ExitCode, InterruptedError, ServiceError } from '../../errors.js';
+import { CliError, ExitCode, InterruptedError, OutputClosedError, ServiceError } from '../../errors.js';
 import type { Factory } from '../../factory.js';
 import { findPetsViaList, isGetPetGone, type ListPass, LookupProgress, newListPass, notOnAnyPage, VIA_LIST_GONE } from './find-via-list.js';
 import { getPetOfMany } from './http.js';
@@ -111,7 +111,8 @@ export class LookupWindow {
    * failed (the stop's error is thrown anyway).
    */
   private async printReadBeforeStop(): Promise<void> {
-    if (this.f.signals.halt.aborted || this.printing) return;
+    // The pager quit: nothing more is shown, nor said.
+    if (this.f.signals.halt.aborted || this.printing || this.stopped instanceof OutputClosedError) return;
     const settled = this.queue.takeSettled(UNANSWERED);
     if (settled.length === 0) return;
     try {
