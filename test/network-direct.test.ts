@@ -27,8 +27,14 @@ beforeAll(async () => {
   }
 });
 
+/** A plain http service on IPv6's loopback, ::1 (a loopback host written in brackets in a URL). */
+let ipv6Http: PetService | undefined;
+beforeAll(async () => {
+  ipv6Http = await startPetService({ key: KEY, host: '::1' });
+});
+
 afterAll(async () => {
-  await Promise.all(Object.values(services).map((service) => service.close()));
+  await Promise.all([...Object.values(services), ipv6Http].map((service) => service?.close()));
 });
 
 /** The built petstore with exactly these variables: the key, a fresh config folder, and `extra`. */
@@ -202,8 +208,11 @@ describe('a host that answered is never described as unreachable', () => {
     });
   });
 
-  test('an https base URL for a server that speaks plain http', async () => {
-    const service = services.http;
+  test.each([
+    ['127.0.0.1', () => services.http],
+    ['[::1]', () => ipv6Http!],
+  ])('an https base URL for a server that speaks plain http, on %s', async (_, serviceOf) => {
+    const service = serviceOf();
     // A process of its own: in this one, nock's hold on sockets would give the TLS failure another code (EPROTO).
     const r = await petstoreProcess(['list', '--retries', '0'], { PETSTORE_BASE_URL: `https://${service.host}/v1` });
     // The TLS stack's reason for an answer that is not TLS: Node 22's differs from Node 24's (CI runs both).

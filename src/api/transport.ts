@@ -146,7 +146,8 @@ export function describeNetworkFailure(error: unknown, host: string, proxy?: Pro
   }
   if (code && (/^ERR_SSL_/.test(code) || code === 'EPROTO')) {
     const withProxy = proxy?.url.protocol === 'https:';
-    const hostname = URL.parse(`https://${host}`)?.hostname.replace(/^\[(.+)\]$/, '$1');
+    // In the URL's normal form, as isLoopback takes it ("[::1]" keeps its brackets).
+    const hostname = URL.parse(`https://${host}`)?.hostname;
     // Plain http is allowed to loopback only (the key is never sent in clear elsewhere): only there is it the way out.
     const hint =
       !withProxy && hostname !== undefined && isLoopback(hostname)
