@@ -65,11 +65,11 @@ describe('terminalCanPage', () => {
   });
 });
 
-/** A Pager running `script` under sh, with what it prints directly and warns captured. */
-function startPager(script: string) {
+/** A Pager running `script` under sh (or the command of `words`), with what it prints directly and warns captured. */
+function startPager(script: string, words = ['sh', '-c', script]) {
   const seen = { direct: '', warnings: [] as string[] };
   const pager = new Pager(
-    { words: ['sh', '-c', script], chosen: true },
+    { words, chosen: true },
     process.env,
     { write: (text) => (seen.direct += text), warn: (message) => seen.warnings.push(message) },
     { running: 0 },
@@ -107,17 +107,11 @@ describe('Pager: what its input took', () => {
   });
 
   test('20 MB written at once to a pager that cannot start: all of it printed directly, once (no copy was kept past 16 MiB)', async () => {
-    const seen = { direct: [] as string[], warnings: [] as string[] };
-    const pager = new Pager(
-      { words: ['no-such-pager-42'], chosen: true },
-      process.env,
-      { write: (text) => seen.direct.push(text), warn: (message) => seen.warnings.push(message) },
-      { running: 0 },
-    );
+    const { pager, seen } = startPager('', ['no-such-pager-42']);
     const table = 'x'.repeat(20_000_000);
     pager.write(table);
     await pager.close();
-    expect(seen.direct.length === 1 && seen.direct[0] === table).toBe(true);
+    expect(seen.direct === table).toBe(true);
     expect(seen.warnings).toEqual(['cannot start the pager "no-such-pager-42": ENOENT; printing directly']);
     expect(pager.failedAfterOutput).toBe(false);
   });
