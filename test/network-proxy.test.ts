@@ -282,6 +282,22 @@ describe('failures on the way through a proxy', () => {
     expect(hanging.requests.map((q) => q.url)).toEqual(['/v1/pets?limit=20']);
   });
 
+  test('a plain http service at the end of the tunnel: the TLS handshake fails naming the host, and no http:// hint (not loopback)', async () => {
+    const plain = await startPetService({ key: KEY });
+    const p = await proxyTo(plain);
+    // A process of its own, as for the direct path: nock's hold on sockets in this one changes the TLS code.
+    const r = await petstoreProcess(['list', '--retries', '0'], { HTTPS_PROXY: p.url });
+    await plain.close();
+    // The TLS stack's reason for an answer that is not TLS: Node 22's differs from Node 24's (CI runs both).
+    const reason = process.versions.node.startsWith('22.') ? 'ERR_SSL_PACKET_LENGTH_TOO_LONG' : 'ERR_SSL_WRONG_VERSION_NUMBER';
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: wrapped(`error: the TLS handshake with petstore.invalid failed (${reason}): it may not be an https server\n`),
+    });
+    expect(plain.requests).toEqual([]);
+  });
+
   test('a self-signed certificate at the end of the tunnel names the host and how to trust a CA', async () => {
     const selfSigned = await startPetService({ key: KEY, tls: pki.selfSigned });
     const p = await proxyTo(selfSigned);
