@@ -169,6 +169,27 @@ describe('no pager', () => {
   });
 });
 
+test('Ctrl-C while a whole listing is read for its table: the rows read go to the pager, then stderr says the table is not the whole listing, exit 130', async () => {
+  server = await startPetService({
+    key: 'k',
+    seed: Array.from({ length: 150 }, (_, i) => ({ name: `Pet${i + 1}`, categoryId: 1 })),
+    faults: (_, index) => (index === 1 ? { hang: true } : undefined),
+  });
+  const pager = fakePager();
+  const env = { PETSTORE_BASE_URL: server.baseUrl, PETSTORE_API_KEY: 'k', PAGER_RECORD: pager.dir, PETSTORE_PAGER: pager.file };
+  const run = runInPty(['list', '--all'], { env, cols: 120 });
+  // Page 2 asked for: page 1's 100 pets are read, and the answer of page 2 never comes.
+  await until(() => server!.requests.length === 2);
+  run.type('\u0003');
+  expect(await run.exited).toBe(130);
+  const rows = plain(pager.record('input') ?? '')
+    .split('\n')
+    .filter((line) => /^│ \d/.test(line));
+  expect(rows).toHaveLength(100);
+  // The terminal's own echo of Ctrl-C (^C) comes first.
+  expect(await run.text()).toEqual(['^C[pager done]', 'interrupted: the table holds only the first 100 pets of the listing']);
+});
+
 describe('a pager gone before the end of a whole listing: the listing stops, as at `| head`', () => {
   /** 20 pages of 100 KB each; returns how many page requests reached the service. */
   async function pagesAsked(args: string[], pager: string): Promise<{ code: number; text: string[]; pages: number }> {
